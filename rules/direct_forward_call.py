@@ -1,0 +1,245 @@
+"""TL005 direct-forward-call: `model.forward(x)` instead of `model(x)`."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from torchlint.rule import Invalid, Rule
+from torchlint.rules.registry import register
+
+# Methods through which a module legitimately runs its own forward.
+_FORWARDING_METHODS = frozenset({"forward", "__call__", "_call_impl", "_wrapped_call_impl"})
+
+
+@register
+class DirectForwardCall(Rule):
+    """
+    ## What it does
+    Flags `m.forward(...)` where `m` is known to be an `nn.Module` instance: a module built from an
+    `nn.Module` subclass defined in the file, a `torch.nn` module (`nn.Sequential`, `nn.Linear`,
+    ...), a torchvision or timm model, a `*.from_pretrained(...)` model, or `self` inside an
+    `nn.Module` method other than `forward`/`__call__`.
+
+    ## Why is this bad?
+    `nn.Module.__call__` runs the module's forward pre-hooks and forward hooks around `forward`.
+    Calling `forward` directly skips them, and with them everything built on hooks: FSDP's
+    parameter all-gather, activation checkpointing wrappers, pruning and quantization observers,
+    profilers and feature extractors. The result can be silently wrong rather than an error.
+
+    ## Example
+    ```python
+    model = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+    out = model.forward(x)
+    ```
+
+    ## Use instead
+    ```python
+    model = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+    out = model(x)
+    ```
+
+    ## Fix safety
+    The fix is safe: `m.forward(a, b=c)` becomes `m(a, b=c)` with the same arguments. Without
+    hooks the two compute the same values; with hooks, running them is the point of the fix.
+
+    Not flagged, on purpose: `super().forward(x)` and `Base.forward(self, x)` (calling a parent's
+    implementation), `self.forward(...)` inside `forward` or `__call__`, a wrapper's
+    `self.module.forward(*args, **kwargs)` inside its own `forward` that passes its arguments
+    through unchanged, autograd `Function.forward`, references that are not calls
+    (`torch.compile(model.forward)`), and any object not known to be a module.
+
+    ## References
+    - [nn.Module.__call__ and hooks](https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_forward_hook)
+    - [Module.forward: "one should call the Module instance afterwards instead of this"](https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.forward)
+    """
+
+    code = "TL005"
+    name = "direct-forward-call"
+    summary = "`.forward()` called directly on a module skips its hooks"
+    severity = "warning"
+    fix_safety = ("safe",)
+    trigger_tokens = (".forward",)
+
+    valid = (
+        # a parent's implementation
+        "import torch.nn as nn\n"
+        "class Net(nn.Linear):\n"
+        "    def forward(self, x):\n"
+        "        return super().forward(x) * 2\n",
+        "import torch.nn as nn\n"
+        "class Net(nn.Linear):\n"
+        "    def forward(self, x):\n"
+        "        return nn.Linear.forward(self, x)\n",
+        "import torch.nn as nn\n"
+        "class Base(nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        return x\n"
+        "class Child(Base):\n"
+        "    def forward(self, x):\n"
+        "        return Base.forward(self, x) + 1\n",
+        # self.forward inside __call__ / forward
+        "import torch.nn as nn\n"
+        "class Net(nn.Module):\n"
+        "    def __call__(self, *args, **kwargs):\n"
+        "        return self.forward(*args, **kwargs)\n",
+        # a wrapper delegating to the module it wraps, arguments passed through
+        "import torch.nn as nn\n"
+        "class Wrapper(nn.Module):\n"
+        "    def __init__(self, module):\n"
+        "        super().__init__()\n"
+        "        self.module = nn.Sequential(module)\n"
+        "    def forward(self, *args, **kwargs):\n"
+        "        return self.module.forward(*args, **kwargs)\n",
+        # autograd Function
+        "import torch\n"
+        "class Square(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        return x * x\n"
+        "y = Square.forward(None, x)\n",
+        "import torch\n"
+        "class Square(torch.autograd.Function):\n"
+        "    def run(self, x):\n"
+        "        return self.forward(x)\n",
+        # references, not calls
+        "import torch\nmodel = torch.nn.Linear(2, 2)\ncompiled = torch.compile(model.forward)\n",
+        "import inspect\nimport torch.nn as nn\nm = nn.Linear(2, 2)\nsig = inspect.signature(m.forward)\n",
+        # objects that are not torch modules
+        "class Pipeline:\n    def forward(self, x):\n        return x\np = Pipeline()\np.forward(1)\n",
+        "import keras\nlayer = keras.layers.Dense(3)\nlayer.forward(x)\n",
+        "def run(model, x):\n    return model.forward(x)\n",
+        "tokenizer = AutoTokenizer.from_pretrained('bert-base-uncased')\ntokenizer.forward(x)\n",
+        # a name bound to a module and to something unknown
+        "import torch.nn as nn\nm = nn.Linear(2, 2)\nif cond:\n    m = load_other()\nm.forward(x)\n",
+        # a local class shadowing the torch name, not a module
+        "class Linear:\n    def forward(self, x):\n        return x\nm = Linear()\nm.forward(1)\n",
+    )
+
+    invalid = (
+        Invalid(
+            "import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(4, 4))\nout = model.forward(x)\n",
+            "import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(4, 4))\nout = model(x)\n",
+        ),
+        Invalid(
+            "import torch\n"
+            "class Net(torch.nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        return x\n"
+            "net = Net().to('cpu')\n"
+            "y = net.forward(a, b=c)  # trailing comment\n",
+            "import torch\n"
+            "class Net(torch.nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        return x\n"
+            "net = Net().to('cpu')\n"
+            "y = net(a, b=c)  # trailing comment\n",
+        ),
+        Invalid(
+            "import torchvision\nm = torchvision.models.resnet18()\nm.eval()\nlogits = m.forward(batch)\n",
+            "import torchvision\nm = torchvision.models.resnet18()\nm.eval()\nlogits = m(batch)\n",
+        ),
+        Invalid(
+            "import timm\nmodel = timm.create_model('resnet50')\nfeatures = model.forward(images)\n",
+            "import timm\nmodel = timm.create_model('resnet50')\nfeatures = model(images)\n",
+        ),
+        Invalid(
+            "from transformers import AutoModelForCausalLM\n"
+            "lm = AutoModelForCausalLM.from_pretrained('gpt2')\n"
+            "out = lm.forward(input_ids=ids)\n",
+            "from transformers import AutoModelForCausalLM\n"
+            "lm = AutoModelForCausalLM.from_pretrained('gpt2')\n"
+            "out = lm(input_ids=ids)\n",
+        ),
+        Invalid(
+            "import torch.nn as nn\n"
+            "class Net(nn.Module):\n"
+            "    def predict(self, x):\n"
+            "        return self.forward(x).argmax(-1)\n",
+            "import torch.nn as nn\n"
+            "class Net(nn.Module):\n"
+            "    def predict(self, x):\n"
+            "        return self(x).argmax(-1)\n",
+        ),
+        Invalid(
+            "import torch.nn as nn\n"
+            "class Net(nn.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.encoder = nn.Linear(4, 4)\n"
+            "    def forward(self, x):\n"
+            "        return self.encoder.forward(x + 1)\n",
+            "import torch.nn as nn\n"
+            "class Net(nn.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.encoder = nn.Linear(4, 4)\n"
+            "    def forward(self, x):\n"
+            "        return self.encoder(x + 1)\n",
+        ),
+        Invalid(
+            # usage evidence: only modules have .parameters()
+            "def train(model, batch):\n"
+            "    opt = make_optimizer(model.parameters())\n"
+            "    return model.forward(batch)\n",
+            "def train(model, batch):\n"
+            "    opt = make_optimizer(model.parameters())\n"
+            "    return model(batch)\n",
+        ),
+        Invalid(
+            "from torch.nn import Linear as L\n"
+            "layers = [L(2, 2), L(2, 2)]\n"
+            "m = L(2, 2)\n"
+            "m.forward(\n"
+            "    x,\n"
+            ")\n",
+            "from torch.nn import Linear as L\n"
+            "layers = [L(2, 2), L(2, 2)]\n"
+            "m = L(2, 2)\n"
+            "m(\n"
+            "    x,\n"
+            ")\n",
+        ),
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "forward"):
+            return
+        receiver = func.value
+        if self._runs_own_forward(receiver) or self._is_wrapper_delegation(receiver, node):
+            return
+        if not self.ctx.is_module(receiver):
+            return
+        self.report(
+            node,
+            "Calling `.forward()` directly skips the module's hooks (and FSDP's, which rely on "
+            "them); call the module itself",
+            self.replace(node, node.with_changes(func=receiver), "Call the module instead of `.forward()`"),
+        )
+
+    def _enclosing_method_name(self) -> str | None:
+        function = self.ctx.enclosing(cst.FunctionDef)
+        return function.name.value if function is not None else None
+
+    def _runs_own_forward(self, receiver: cst.CSTNode) -> bool:
+        """`self.forward(...)` inside `forward`/`__call__`: how a module runs itself."""
+        return (
+            self._enclosing_method_name() in _FORWARDING_METHODS
+            and self.ctx.oracle.instance_class(receiver, self.ctx.stack) is not None
+        )
+
+    def _is_wrapper_delegation(self, receiver: cst.CSTNode, call: cst.Call) -> bool:
+        """`self.module.forward(*args, **kwargs)` in a wrapper's forward, arguments unchanged."""
+        function = self.ctx.enclosing(cst.FunctionDef)
+        if function is None or function.name.value not in _FORWARDING_METHODS:
+            return False
+        if not (isinstance(receiver, cst.Attribute) and self.ctx.oracle.instance_class(receiver.value, self.ctx.stack)):
+            return False
+        parameters = {p.name.value for p in [*function.params.params, *function.params.kwonly_params]}
+        for special in (function.params.star_arg, function.params.star_kwarg):
+            if isinstance(special, cst.Param):
+                parameters.add(special.name.value)
+        passed = [arg.value for arg in call.args]
+        return bool(passed) and all(
+            isinstance(value, cst.Name) and value.value in parameters for value in passed
+        ) and any(arg.star for arg in call.args)

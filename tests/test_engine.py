@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+import pytest
+
+from torchlint.engine import apply_edits, fix_text, lint_text
+from torchlint.diagnostics import make_edit
+from torchlint.rules.registry import rule_by_code
+
+from .conftest import FORWARD_FIXED, FORWARD_SOURCE
+
+TL005 = rule_by_code("TL005")
+
+
+def test_lint_reports_span_with_one_based_columns():
+    (diagnostic,) = lint_text(FORWARD_SOURCE, "m.py", [TL005]).diagnostics
+    assert (diagnostic.line, diagnostic.column, diagnostic.end_line, diagnostic.end_column) == (3, 7, 3, 23)
+    (edit,) = diagnostic.fix.edits
+    assert (edit.line, edit.column, edit.end_column, edit.content) == (3, 12, 20, "")
+
+
+def test_nested_fixes_all_apply_and_fixing_is_idempotent():
+    source = "import torch.nn as nn\na = nn.Linear(2, 2)\nb = nn.Linear(2, 2)\ny = a.forward(b.forward(x))\n"
+    result = fix_text(source, "m.py", [TL005])
+    assert result.text.endswith("y = a(b(x))\n")
+    assert result.applied["TL005"] == 2
+    assert result.remaining == []
+    again = fix_text(result.text, "m.py", [TL005])
+    assert again.text == result.text and not again.applied
+
+
+def test_overlapping_edits_are_deferred_to_a_later_pass(demo_rules):
+    # The two fixes replace the same node; the second is re-derived after the first applies.
+    source = "import torch.nn as nn\nm = nn.Linear(2, 2)\nm.forward(demo_unsafe())\n"
+    result = fix_text(source, "m.py", [TL005, rule_by_code("TL990")], unsafe_fixes=True)
+    assert result.text.endswith("m(demo_safe())\n")
+
+
+def test_fix_whose_output_does_not_parse_is_refused(demo_rules):
+    source = "import torch.nn as nn\nm = nn.Linear(2, 2)\nm.forward(1)\nx = break_me()\n"
+    result = fix_text(source, "m.py", [TL005, rule_by_code("TL991")])
+    assert result.text == source  # nothing at all is applied, not even the good fix
+    assert "does not parse" in result.failure and "TL991" in result.failure
+    assert not result.changed
+    assert {d.code for d in result.remaining} == {"TL005", "TL991"}
+
+
+def test_unsafe_fixes_only_with_flag(demo_rules):
+    rule = rule_by_code("TL990")
+    assert fix_text("demo_unsafe()\n", "m.py", [rule]).text == "demo_unsafe()\n"
+    assert fix_text("demo_unsafe()\n", "m.py", [rule], unsafe_fixes=True).text == "demo_safe()\n"
+
+
+def test_crashing_rule_is_reported_and_other_rules_still_run(demo_rules):
+    source = FORWARD_SOURCE + "crash_me()\n"
+    result = lint_text(source, "m.py", [TL005, rule_by_code("TL992")])
+    assert [d.code for d in result.diagnostics] == ["TL005"]
+    (error,) = result.internal_errors
+    assert error.code == "TL992" and "ZeroDivisionError: boom" in error.message
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "column", "reason"),
+    [
+        pytest.param("def f(:\n    pass\n", 1, 7, "invalid syntax", id="libcst-candidate"),
+        pytest.param("x = (\n", 1, 5, "never closed", id="unclosed"),
+        pytest.param("model.forward(\n", 1, 14, "never closed", id="with-trigger-token"),
+    ],
+)
+def test_syntax_errors_are_reported_with_cpython_position(source, line, column, reason):
+    (diagnostic,) = lint_text(source, "bad.py", [TL005]).diagnostics
+    assert diagnostic.code == "TL000" and diagnostic.name == "syntax-error"
+    assert (diagnostic.line, diagnostic.column) == (line, column)
+    assert reason in diagnostic.message
+
+
+def test_prefilter_skips_files_without_trigger_tokens(monkeypatch):
+    import torchlint.engine as engine
+
+    calls = []
+    original = engine._parse
+    monkeypatch.setattr(engine, "_parse", lambda *a: calls.append(a) or original(*a))
+    assert lint_text("x = 1\n", "m.py", [TL005]).diagnostics == []
+    assert calls == []
+    lint_text(FORWARD_SOURCE, "m.py", [TL005])
+    assert len(calls) == 1
+
+
+def test_newer_python_syntax_is_linted_not_reported():
+    # A `type` statement (3.12+) parses with libcst even where this Python may reject it.
+    source = "type Alias = int\n" + FORWARD_SOURCE
+    result = lint_text(source, "m.py", [TL005])
+    assert [d.code for d in result.diagnostics] == ["TL005"]
+    assert fix_text(source, "m.py", [TL005]).text == "type Alias = int\n" + FORWARD_FIXED
+
+
+def test_apply_edits_in_any_order():
+    text = "abcdef"
+    edits = [make_edit(text, 4, 5, "E"), make_edit(text, 0, 1, "A")]
+    assert apply_edits(text, edits) == "AbcdEf"

@@ -1,0 +1,73 @@
+"""Every registered rule's inline VALID/INVALID examples, collected from the registry."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from torchlint.engine import fix_text, lint_text
+from torchlint.rule import DOC_SECTIONS
+from torchlint.rules.registry import all_rules
+
+VISITOR_RULES = [rule for rule in all_rules() if rule.code != "TL000"]
+
+
+def _cases(kind):
+    return list(_iter_cases(kind))
+
+
+def _iter_cases(kind):
+    for rule in VISITOR_RULES:
+        for index, example in enumerate(getattr(rule, kind)):
+            yield pytest.param(rule, example, id=f"{rule.code}-{kind}-{index}")
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_rule_metadata_and_docs(rule):
+    assert re.fullmatch(r"TL\d{3}", rule.code)
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name)
+    assert rule.severity in ("error", "warning", "info")
+    assert set(rule.fix_safety) <= {"safe", "unsafe"}
+    docs = rule.docs()
+    positions = [docs.find(f"## {section}") for section in DOC_SECTIONS]
+    assert -1 not in positions, f"{rule.code} docs miss a section"
+    assert positions == sorted(positions), f"{rule.code} docs sections out of order"
+
+
+@pytest.mark.parametrize("rule", VISITOR_RULES, ids=lambda rule: rule.code)
+def test_rule_has_examples_and_tokens(rule):
+    assert rule.trigger_tokens, "a rule must declare its trigger tokens for the prefilter"
+    assert rule.valid and rule.invalid
+    if rule.fix_safety:
+        assert any(example.fixed is not None for example in rule.invalid)
+
+
+@pytest.mark.parametrize(("rule", "source"), _cases("valid"))
+def test_valid_example_is_silent(rule, source):
+    result = lint_text(source, "example.py", [rule])
+    assert not result.internal_errors
+    assert [d for d in result.diagnostics if d.code == rule.code] == []
+
+
+@pytest.mark.parametrize(("rule", "example"), _cases("invalid"))
+def test_invalid_example_fires_and_fixes(rule, example):
+    result = lint_text(example.source, "example.py", [rule])
+    assert not result.internal_errors
+    assert any(d.code == rule.code for d in result.diagnostics)
+    fixed = fix_text(example.source, "example.py", [rule], unsafe_fixes=True)
+    assert fixed.failure is None
+    if example.fixed is None:
+        assert fixed.text == example.source
+        return
+    assert fixed.text == example.fixed
+    compile(example.fixed, "fixed.py", "exec")
+    after = lint_text(example.fixed, "fixed.py", [rule])
+    assert [d for d in after.diagnostics if d.fix] == []
+    again = fix_text(fixed.text, "example.py", [rule], unsafe_fixes=True)
+    assert again.text == fixed.text and not again.applied
+
+
+@pytest.mark.parametrize(("rule", "source"), _cases("valid"))
+def test_valid_example_compiles(rule, source):
+    compile(source, "valid.py", "exec")

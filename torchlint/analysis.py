@@ -1,0 +1,196 @@
+"""The shared per-file analysis: import aliases, the classes defined in the file, and what is
+known about the libraries they come from.
+
+Everything here walks statements only, never expressions, so it stays cheap next to parsing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cached_property
+
+import libcst as cst
+
+_BLOCK_TYPES = (
+    cst.BaseSuite,
+    cst.BaseCompoundStatement,
+    cst.Else,
+    cst.Finally,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.MatchCase,
+)
+
+
+def walk_statements(node: cst.CSTNode, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
+    """Every statement below `node` (compound ones, except clauses, and the small statements).
+
+    With `into_scopes=False` the bodies of nested functions and classes are not entered, which is
+    what collecting one scope's bindings needs.
+    """
+    for child in node.children:
+        if isinstance(child, cst.SimpleStatementLine):
+            yield child
+            yield from child.body
+        elif isinstance(child, _BLOCK_TYPES):
+            if isinstance(child, (cst.BaseCompoundStatement, cst.ExceptHandler, cst.ExceptStarHandler)):
+                yield child
+                if not into_scopes and isinstance(child, (cst.FunctionDef, cst.ClassDef)):
+                    continue
+            yield from walk_statements(child, into_scopes)
+
+
+def dotted_name(expr: cst.CSTNode) -> str | None:
+    """`a.b.c` for a chain of Names and Attributes, else None."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        base = dotted_name(expr.value)
+        return f"{base}.{expr.attr.value}" if base else None
+    return None
+
+
+def _module_path(node: cst.BaseExpression | None) -> str:
+    return dotted_name(node) or "" if node is not None else ""
+
+
+class ImportTable:
+    """Local name → fully qualified name, from every import statement in the file."""
+
+    def __init__(self, module: cst.Module):
+        self.aliases: dict[str, str] = {}
+        for statement in walk_statements(module):
+            if isinstance(statement, cst.Import):
+                self._add_import(statement)
+            elif isinstance(statement, cst.ImportFrom):
+                self._add_import_from(statement)
+
+    def _add_import(self, statement: cst.Import) -> None:
+        for alias in statement.names:
+            full = dotted_name(alias.name)
+            if alias.asname is not None:
+                self.aliases[alias.asname.name.value] = full
+            else:
+                head = full.split(".")[0]
+                self.aliases[head] = head
+
+    def _add_import_from(self, statement: cst.ImportFrom) -> None:
+        if isinstance(statement.names, cst.ImportStar):
+            return
+        package = "." * len(statement.relative) + _module_path(statement.module)
+        for alias in statement.names:
+            name = dotted_name(alias.name)
+            local = alias.asname.name.value if alias.asname is not None else name
+            separator = "" if package.endswith(".") else "."
+            self.aliases[local] = f"{package}{separator}{name}"
+
+    def qualify(self, expr: cst.CSTNode) -> str | None:
+        """The qualified name an expression refers to through the file's imports, if any."""
+        name = dotted_name(expr)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        target = self.aliases.get(head)
+        if target is None:
+            return None
+        return f"{target}.{rest}" if rest else target
+
+
+# Library base classes whose subclasses are nn.Modules.
+MODULE_BASE_CLASSES = frozenset(
+    {
+        "torch.nn.Module",
+        "torch.nn.modules.module.Module",
+        "pytorch_lightning.LightningModule",
+        "pytorch_lightning.core.LightningModule",
+        "lightning.LightningModule",
+        "lightning.pytorch.LightningModule",
+        "lightning.pytorch.core.LightningModule",
+        "transformers.PreTrainedModel",
+        "transformers.modeling_utils.PreTrainedModel",
+        "diffusers.ModelMixin",
+        "diffusers.models.modeling_utils.ModelMixin",
+    }
+)
+# Capitalised names under torch.nn that are not modules.
+_NN_NON_MODULES = frozenset({"Parameter", "UninitializedParameter", "UninitializedBuffer", "Buffer"})
+_NN_NON_MODULE_PACKAGES = frozenset({"utils", "functional", "init", "attention", "grad"})
+_TORCHVISION_NON_MODELS = frozenset({"list_models", "get_model_weights", "get_weight", "get_model_builder"})
+_PRETRAINED_MODEL_CLASS = re.compile(r"(Model|For[A-Z]\w*|^Autoencoder\w*|^UNet\w*)$")
+_PRETRAINED_NON_MODEL = re.compile(r"Tokenizer|Config|Processor|Extractor|Scheduler|Pipeline")
+
+
+def is_torch_module_class(qualified: str) -> bool:
+    """torch.nn.Linear, torch.nn.parallel.DistributedDataParallel, ... but not nn.Parameter."""
+    if qualified in MODULE_BASE_CLASSES:
+        return True
+    if qualified == "torch.distributed.fsdp.FullyShardedDataParallel":
+        return True
+    parts = qualified.split(".")
+    if len(parts) < 3 or parts[:2] != ["torch", "nn"] or parts[2] in _NN_NON_MODULE_PACKAGES:
+        return False
+    last = parts[-1]
+    return last[:1].isupper() and last not in _NN_NON_MODULES
+
+
+def is_model_constructor(qualified: str) -> bool:
+    """Library callables that return a new nn.Module instance."""
+    if is_torch_module_class(qualified):
+        return True
+    if qualified in ("timm.create_model", "timm.models.create_model"):
+        return True
+    if qualified.startswith("torchvision.models."):
+        last = qualified.rsplit(".", 1)[1]
+        if last in _TORCHVISION_NON_MODELS or last.endswith("Weights"):
+            return False
+        return not (last.startswith("get_") and last != "get_model")
+    return False
+
+
+def looks_like_pretrained_model_class(name: str) -> bool:
+    """`AutoModelForCausalLM`, `BertModel`, `UNet2DConditionModel`; not tokenizers or configs."""
+    last = name.rsplit(".", 1)[-1]
+    return bool(_PRETRAINED_MODEL_CLASS.search(last)) and not _PRETRAINED_NON_MODEL.search(last)
+
+
+class ClassIndex:
+    """The classes defined in the file, and whether their bases reach nn.Module."""
+
+    def __init__(self, module: cst.Module, imports: ImportTable):
+        self.imports = imports
+        self.by_name: dict[str, list[cst.ClassDef]] = {}
+        self.method_owner: dict[cst.FunctionDef, cst.ClassDef] = {}
+        for statement in walk_statements(module):
+            if isinstance(statement, cst.ClassDef):
+                self.by_name.setdefault(statement.name.value, []).append(statement)
+                for item in statement.body.body:
+                    if isinstance(item, cst.FunctionDef):
+                        self.method_owner[item] = statement
+
+    def is_module_class(self, name: str) -> bool:
+        return self._reaches(name, MODULE_BASE_CLASSES, is_torch_module_class, set())
+
+    def is_subclass_of(self, name: str, bases: frozenset[str]) -> bool:
+        return self._reaches(name, bases, bases.__contains__, set())
+
+    def _reaches(self, name, bases, base_test, seen: set[str]) -> bool:
+        definitions = self.by_name.get(name)
+        if not definitions or name in seen:
+            return False
+        seen.add(name)
+        return all(self._class_reaches(cls, bases, base_test, seen) for cls in definitions)
+
+    def _class_reaches(self, cls: cst.ClassDef, bases, base_test, seen) -> bool:
+        for arg in cls.bases:
+            qualified = self.imports.qualify(arg.value)
+            if qualified is not None and base_test(qualified):
+                return True
+            local = dotted_name(arg.value)
+            if qualified is None and local and self._reaches(local, bases, base_test, seen):
+                return True
+        return False
+
+    @cached_property
+    def defined_names(self) -> frozenset[str]:
+        return frozenset(self.by_name)

@@ -1,0 +1,228 @@
+"""The command line: `torchlint check`, `torchlint rule CODE`, `torchlint rules`.
+
+Exit codes: 0 nothing left to report, 1 findings remain (or `--diff` shows changes),
+2 a usage, configuration or internal error.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from torchlint import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _fail(message: str) -> None:
+    click.echo(f"torchlint: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="torchlint")
+def main() -> None:
+    """A linter and codemod for PyTorch code."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--fix", is_flag=True, help="Apply safe fixes.")
+@click.option("--unsafe-fixes/--no-unsafe-fixes", default=None, help="Also apply (and offer) unsafe fixes.")
+@click.option("--diff", is_flag=True, help="Print the diff the fixes would make; write nothing.")
+@click.option("--select", help="Rule codes or prefixes to enable (comma-separated), or ALL.")
+@click.option("--ignore", help="Rule codes or prefixes to disable.")
+@click.option("--extend-select", help="Rule codes or prefixes to enable on top of the selection.")
+@click.option(
+    "--output-format",
+    type=click.Choice(["full", "concise", "json", "sarif", "github"]),
+    default="full",
+    show_default=True,
+)
+@click.option("--statistics", is_flag=True, help="Print a count per rule instead of each finding.")
+@click.option("--show-fixes", is_flag=True, help="List the fixes applied.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path), help="Use this pyproject.toml.")
+@click.option("--target-torch", help="The torch version the code targets, e.g. 2.6.")
+@click.option("--stdin-filename", help="The file name to report (and match config against) for `-`.")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given explicitly too.")
+def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, output_format, statistics,
+          show_fixes, exit_zero, config_path, target_torch, stdin_filename, force_exclude) -> None:
+    """Lint PATHS (default: the current folder); `-` reads standard input."""
+    from torchlint.config import CliOverrides, ConfigError, ConfigResolver, parse_torch_version
+    from torchlint.selection import parse_selector_list
+
+    try:
+        overrides = CliOverrides(
+            select=parse_selector_list(select),
+            extend_select=parse_selector_list(extend_select) or [],
+            ignore=parse_selector_list(ignore) or [],
+            unsafe_fixes=unsafe_fixes,
+            target_torch=parse_torch_version(target_torch, "--target-torch") if target_torch else None,
+        )
+        resolver = ConfigResolver(overrides, config_path)
+        _run_check(
+            list(paths) or ["."], resolver, fix, diff, output_format, statistics, show_fixes,
+            exit_zero, stdin_filename, force_exclude,
+        )
+    except ConfigError as error:
+        _fail(str(error))
+
+
+def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes, exit_zero,
+               stdin_filename, force_exclude) -> None:
+    from torchlint.discovery import Discovery
+    from torchlint.runner import Mode, process_file, process_stdin
+
+    default_settings = resolver.default()  # validates the configuration before any work
+    outcomes = []
+    stdin_fixed = None
+    if paths == ["-"]:
+        display = stdin_filename or "-"
+        settings = resolver.for_file(Path(stdin_filename).resolve()) if stdin_filename else default_settings
+        mode = Mode(fix, diff, settings.unsafe_fixes)
+        outcome, decoded = process_stdin(sys.stdin.buffer.read(), display, settings, mode)
+        outcomes.append(outcome)
+        if fix and not diff:
+            stdin_fixed = outcome.source if decoded is not None else None
+    else:
+        files, missing = Discovery(resolver, force_exclude).files(paths)
+        if missing:
+            _fail(f"no such file or directory: {missing[0]}")
+        for source in files:
+            settings = resolver.for_file(source.path)
+            mode = Mode(fix, diff, settings.unsafe_fixes)
+            outcomes.append(process_file(source.display, source.path, settings, mode))
+    _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, diff,
+            default_settings.unsafe_fixes, stdin_fixed)
+
+
+def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, diff, unsafe_fixes,
+            stdin_fixed) -> None:
+    from torchlint.reporters import RunReport, plural, render
+
+    _make_output_robust()
+    for outcome in outcomes:
+        for failure in outcome.failures:
+            click.echo(f"torchlint: error: {failure}", err=True)
+        for error in outcome.internal_errors:
+            click.echo(f"torchlint: internal error in {error.code} on {error.path}: {error.message}", err=True)
+    internal_error = any(outcome.internal_errors for outcome in outcomes)
+    if diff:
+        diffs = [outcome.diff for outcome in outcomes if outcome.diff]
+        sys.stdout.write("".join(diffs))
+        fixes = sum(sum(outcome.applied.values()) for outcome in outcomes)
+        if fixes:
+            click.echo(f"Would fix {plural(fixes, 'problem')}.", err=True)
+        sys.exit(EXIT_ERROR if internal_error else EXIT_FINDINGS if diffs else EXIT_CLEAN)
+    diagnostics = sorted((d for outcome in outcomes for d in outcome.diagnostics), key=lambda d: d.sort_key())
+    report = RunReport(
+        diagnostics=diagnostics,
+        sources={outcome.display: outcome.source for outcome in outcomes},
+        applied={outcome.display: outcome.applied for outcome in outcomes if outcome.applied},
+        unsafe_fixes=unsafe_fixes,
+        fix_mode=fix,
+        show_fixes=show_fixes,
+        root=_repository_root(),
+    )
+    if stdin_fixed is not None:
+        sys.stdout.write(stdin_fixed)
+        render("concise" if output_format == "full" else output_format, report, sys.stderr)
+    elif statistics:
+        _print_statistics(diagnostics, unsafe_fixes, output_format)
+    else:
+        render(output_format, report, sys.stdout)
+    if internal_error:
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_FINDINGS if diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _make_output_robust() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _repository_root() -> Path:
+    try:
+        top = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True, timeout=10
+        ).stdout.strip()
+        return Path(top) if top else Path.cwd()
+    except (OSError, subprocess.SubprocessError):
+        return Path.cwd()
+
+
+def _print_statistics(diagnostics, unsafe_fixes: bool, output_format: str) -> None:
+    counts = Counter((d.code, d.name) for d in diagnostics)
+    fixable = {d.code for d in diagnostics if d.fix and d.fix.is_enabled(unsafe_fixes)}
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    if output_format == "json":
+        data = [{"code": code, "name": name, "count": count, "fixable": code in fixable} for (code, name), count in rows]
+        click.echo(json.dumps(data, indent=2))
+        return
+    for (code, name), count in rows:
+        marker = "[*]" if code in fixable else "[ ]"
+        click.echo(f"{count:>5}\t{code}\t{marker} {name}")
+
+
+@main.command("rules")
+@click.option("--output-format", type=click.Choice(["full", "json"]), default="full", show_default=True)
+def list_rules(output_format: str) -> None:
+    """List every rule: code, name, on by default, fix safety."""
+    from torchlint.rules.registry import all_rules
+
+    rules = all_rules()
+    if output_format == "json":
+        click.echo(json.dumps([_rule_metadata(rule) for rule in rules], indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold")
+    for column in ("code", "name", "default", "fix", "summary"):
+        table.add_column(column)
+    for rule in rules:
+        table.add_row(rule.code, rule.name, "on" if rule.default_enabled else "off", rule.fix_label(), rule.summary)
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = 200  # a pipe or file gets whole rows, not rows wrapped at 80 columns
+    console.print(table)
+
+
+@main.command("rule")
+@click.argument("code")
+@click.option("--output-format", type=click.Choice(["full", "json"]), default="full", show_default=True)
+def show_rule(code: str, output_format: str) -> None:
+    """Print the documentation of the rule CODE."""
+    from torchlint.rules.registry import rule_by_code
+
+    rule = rule_by_code(code)
+    if rule is None:
+        _fail(f"unknown rule code `{code}`; `torchlint rules` lists them")
+    if output_format == "json":
+        click.echo(json.dumps({**_rule_metadata(rule), "docs": rule.docs()}, indent=2))
+        return
+    click.echo(f"# {rule.code} {rule.name}\n")
+    click.echo(f"{rule.summary}.\n")
+    click.echo(
+        f"Severity: {rule.severity} · On by default: {'yes' if rule.default_enabled else 'no'}"
+        f" · Fix: {rule.fix_label()}\n"
+    )
+    click.echo(rule.docs())
+
+
+def _rule_metadata(rule) -> dict:
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "summary": rule.summary,
+        "severity": rule.severity,
+        "default_enabled": rule.default_enabled,
+        "fix": rule.fix_label(),
+    }

@@ -1,0 +1,205 @@
+"""`[tool.torchlint]` in the nearest pyproject.toml, merged with the command line."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from torchlint.selection import SelectionError, SelectionLayer, enabled_codes, expand, selectable_rules
+
+DEFAULT_TARGET_TORCH = (2, 13)
+DEFAULT_EXCLUDES = (
+    ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", ".eggs", "build", "dist",
+    "__pycache__", "site-packages", "node_modules", ".mypy_cache", ".ruff_cache",
+    ".pytest_cache", ".torchlint_cache",
+)
+_LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
+KNOWN_KEYS = frozenset({*_LIST_KEYS, "per-file-ignores", "unsafe-fixes", "target-torch"})
+_VERSION = re.compile(r"^\d+(\.\d+){0,2}$")
+
+
+class ConfigError(Exception):
+    pass
+
+
+def parse_torch_version(value: str, where: str) -> tuple[int, ...]:
+    text = str(value).strip()
+    if not _VERSION.match(text):
+        raise ConfigError(f"invalid torch version `{value}` in {where}: expected e.g. 2.6")
+    return tuple(int(part) for part in text.split("."))
+
+
+@dataclass(frozen=True)
+class FileConfig:
+    """The `[tool.torchlint]` table of one pyproject.toml (or the defaults when there is none)."""
+
+    path: Path | None
+    root: Path
+    select: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    exclude: list[str] | None = None
+    extend_exclude: list[str] = field(default_factory=list)
+    unsafe_fixes: bool | None = None
+    target_torch: tuple[int, ...] | None = None
+
+
+def _read_table(path: Path) -> dict | None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"cannot read {path}: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"invalid TOML in {path}: {error}") from None
+    tool = data.get("tool", {})
+    return tool.get("torchlint") if isinstance(tool, dict) else None
+
+
+def load_config(path: Path, require_table: bool = False) -> FileConfig | None:
+    table = _read_table(path)
+    if table is None:
+        if require_table:
+            return FileConfig(path=path, root=path.parent.resolve())
+        return None
+    where = f"{path} [tool.torchlint]"
+    unknown = sorted(set(table) - KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(f"unknown key `{unknown[0]}` in {where}")
+    for key in _LIST_KEYS:
+        if key in table and not _is_string_list(table[key]):
+            raise ConfigError(f"`{key}` in {where} must be a list of strings")
+    per_file = table.get("per-file-ignores", {})
+    if not isinstance(per_file, dict) or not all(_is_string_list(v) for v in per_file.values()):
+        raise ConfigError(f"`per-file-ignores` in {where} must map globs to lists of codes")
+    unsafe = table.get("unsafe-fixes")
+    if unsafe is not None and not isinstance(unsafe, bool):
+        raise ConfigError(f"`unsafe-fixes` in {where} must be true or false")
+    try:
+        for key in ("select", "extend-select", "ignore"):
+            expand(table.get(key, []), where)
+        for codes in per_file.values():
+            expand(codes, where)
+    except SelectionError as error:
+        raise ConfigError(str(error)) from None
+    target = table.get("target-torch")
+    return FileConfig(
+        path=path,
+        root=path.parent.resolve(),
+        select=table.get("select"),
+        extend_select=table.get("extend-select", []),
+        ignore=table.get("ignore", []),
+        per_file_ignores=dict(per_file),
+        exclude=table.get("exclude"),
+        extend_exclude=table.get("extend-exclude", []),
+        unsafe_fixes=unsafe,
+        target_torch=parse_torch_version(target, where) if target is not None else None,
+    )
+
+
+def _is_string_list(value) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+@dataclass(frozen=True)
+class CliOverrides:
+    select: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    unsafe_fixes: bool | None = None
+    target_torch: tuple[int, ...] | None = None
+
+
+class Settings:
+    """Everything that decides how one file is linted: a config file merged with the flags."""
+
+    def __init__(self, config: FileConfig, cli: CliOverrides):
+        self.config = config
+        self.root = config.root
+        try:
+            self.enabled = enabled_codes(
+                [
+                    SelectionLayer(config.select, config.extend_select, config.ignore, str(config.path)),
+                    SelectionLayer(cli.select, cli.extend_select, cli.ignore, "the command line"),
+                ]
+            )
+            self._per_file = [
+                (pathspec.GitIgnoreSpec.from_lines([glob]), frozenset(expand(codes)))
+                for glob, codes in config.per_file_ignores.items()
+            ]
+        except SelectionError as error:
+            raise ConfigError(str(error)) from None
+        self.unsafe_fixes = cli.unsafe_fixes if cli.unsafe_fixes is not None else bool(config.unsafe_fixes)
+        self.target_torch = cli.target_torch or config.target_torch or DEFAULT_TARGET_TORCH
+        excludes = list(DEFAULT_EXCLUDES if config.exclude is None else config.exclude)
+        self._excludes = pathspec.GitIgnoreSpec.from_lines(excludes + list(config.extend_exclude))
+
+    def _relative(self, path: Path) -> str:
+        absolute = path.resolve() if not path.is_absolute() else path
+        try:
+            return absolute.relative_to(self.root).as_posix()
+        except ValueError:
+            return absolute.as_posix().lstrip("/")
+
+    def is_excluded(self, path: Path, is_dir: bool) -> bool:
+        relative = self._relative(path)
+        return self._excludes.match_file(relative + "/" if is_dir else relative)
+
+    def rules_for(self, path: Path | None):
+        codes = set(self.enabled)
+        if path is not None:
+            relative = self._relative(path)
+            for spec, ignored in self._per_file:
+                if spec.match_file(relative):
+                    codes -= ignored
+        return [rule for rule in selectable_rules() if rule.code in codes]
+
+
+class ConfigResolver:
+    """Finds each file's settings: `--config` if given, else the closest pyproject.toml with a
+    `[tool.torchlint]` table among the file's parent folders, else the defaults."""
+
+    def __init__(self, cli: CliOverrides, explicit: Path | None = None, cwd: Path | None = None):
+        self.cli = cli
+        self.cwd = (cwd or Path.cwd()).resolve()
+        self._by_dir: dict[Path, Settings] = {}
+        self._by_config: dict[Path | None, Settings] = {}
+        self._explicit = None
+        if explicit is not None:
+            if not explicit.is_file():
+                raise ConfigError(f"config file {explicit} does not exist")
+            self._explicit = self._settings(load_config(explicit, require_table=True))
+
+    def _settings(self, config: FileConfig) -> Settings:
+        if config.path not in self._by_config:
+            self._by_config[config.path] = Settings(config, self.cli)
+        return self._by_config[config.path]
+
+    def for_directory(self, directory: Path) -> Settings:
+        if self._explicit is not None:
+            return self._explicit
+        directory = directory.resolve()
+        if directory not in self._by_dir:
+            self._by_dir[directory] = self._find(directory)
+        return self._by_dir[directory]
+
+    def for_file(self, path: Path) -> Settings:
+        return self.for_directory(path.parent)
+
+    def _find(self, directory: Path) -> Settings:
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            config = load_config(candidate)
+            if config is not None:
+                return self._settings(config)
+        if directory.parent != directory:
+            return self.for_directory(directory.parent)
+        return self._settings(FileConfig(path=None, root=self.cwd))
+
+    def default(self) -> Settings:
+        return self.for_directory(self.cwd)
+

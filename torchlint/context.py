@@ -1,0 +1,113 @@
+"""One file's lint run: the tree, the shared analysis, the ancestor stack and what rules report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from torchlint.analysis import ClassIndex, ImportTable
+from torchlint.diagnostics import Diagnostic, Edit, Fix, make_edit
+from torchlint.oracle import TypeOracle
+
+if TYPE_CHECKING:
+    from torchlint.rule import FixSpec, Rule
+
+
+@dataclass(frozen=True)
+class LintSettings:
+    """The settings a rule may consult."""
+
+    target_torch: tuple[int, ...] = (2, 13)
+
+
+class FileContext:
+    def __init__(self, module: cst.Module, text: str, path: str, settings: LintSettings):
+        self.module = module
+        self.text = text
+        self.path = path
+        self.settings = settings
+        # The ancestors of the node being visited, the node itself last.
+        self.stack: list[cst.CSTNode] = []
+        self.diagnostics: list[Diagnostic] = []
+
+    # ---- shared analysis, built on first use ----------------------------------------------
+    @cached_property
+    def imports(self) -> ImportTable:
+        return ImportTable(self.module)
+
+    @cached_property
+    def classes(self) -> ClassIndex:
+        return ClassIndex(self.module, self.imports)
+
+    @cached_property
+    def oracle(self) -> TypeOracle:
+        return TypeOracle(self.module, self.imports, self.classes)
+
+    @cached_property
+    def _positions(self):
+        return MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+    def qualify(self, expr: cst.CSTNode) -> str | None:
+        return self.imports.qualify(expr)
+
+    def kind(self, expr: cst.CSTNode) -> str | None:
+        return self.oracle.kind(expr, self.stack)
+
+    def is_module(self, expr: cst.CSTNode) -> bool:
+        return self.oracle.is_module(expr, self.stack)
+
+    def enclosing(self, *types: type[cst.CSTNode]) -> cst.CSTNode | None:
+        """The innermost ancestor (not the current node) of one of `types`."""
+        for node in reversed(self.stack[:-1]):
+            if isinstance(node, types):
+                return node
+        return None
+
+    def ancestors(self) -> Sequence[cst.CSTNode]:
+        return self.stack[:-1]
+
+    # ---- reporting --------------------------------------------------------------------------
+    def report(self, rule: Rule, node: cst.CSTNode, message: str, fix: FixSpec | None) -> None:
+        span = self._positions[node]
+        self.diagnostics.append(
+            Diagnostic(
+                code=rule.code,
+                name=rule.name,
+                message=message,
+                path=self.path,
+                line=span.start.line,
+                column=span.start.column + 1,
+                end_line=span.end.line,
+                end_column=span.end.column + 1,
+                severity=rule.severity,
+                fix=self._fix(fix) if fix is not None else None,
+            )
+        )
+
+    def _fix(self, spec: FixSpec) -> Fix:
+        edits = tuple(self._edit(old, new) for old, new in spec.replacements)
+        return Fix(spec.applicability, spec.message, edits)
+
+    def _edit(self, old: cst.CSTNode, new: cst.CSTNode) -> Edit:
+        """The smallest text edit that turns the file into the file with `old` replaced."""
+        after = new.code if old is self.module else self.module.deep_replace(old, new).code
+        before = self.text
+        prefix = _common_prefix_length(before, after)
+        suffix = _common_prefix_length(before[prefix:][::-1], after[prefix:][::-1])
+        return make_edit(before, prefix, len(before) - suffix, after[prefix : len(after) - suffix])
+
+
+def _common_prefix_length(a: str, b: str) -> int:
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low

@@ -1,0 +1,109 @@
+"""Paths on the command line → the Python files to lint, honouring .gitignore and excludes."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from torchlint.config import ConfigResolver
+
+SOURCE_SUFFIXES = (".py", ".pyi")
+
+
+@dataclass(frozen=True)
+class SourcePath:
+    display: str  # as the user would write it: relative stays relative
+    path: Path
+
+
+@dataclass(frozen=True)
+class _IgnoreFile:
+    base: Path
+    spec: pathspec.GitIgnoreSpec
+
+
+def _load_gitignore(directory: Path) -> _IgnoreFile | None:
+    gitignore = directory / ".gitignore"
+    if not gitignore.is_file():
+        return None
+    try:
+        lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return _IgnoreFile(directory, pathspec.GitIgnoreSpec.from_lines(lines))
+
+
+def _gitignored(path: Path, is_dir: bool, ignore_files: list[_IgnoreFile]) -> bool:
+    """The deepest .gitignore with a matching pattern decides, as git does."""
+    for ignore_file in reversed(ignore_files):
+        relative = path.relative_to(ignore_file.base).as_posix() + ("/" if is_dir else "")
+        result = ignore_file.spec.check_file(relative)
+        if result.include is not None:
+            return result.include
+    return False
+
+
+def _ancestor_gitignores(directory: Path) -> list[_IgnoreFile]:
+    """The .gitignore files above a starting folder, up to the repository root."""
+    found = []
+    current = directory.resolve()
+    while True:
+        ignore_file = _load_gitignore(current)
+        if ignore_file is not None:
+            found.append(ignore_file)
+        if (current / ".git").exists() or current.parent == current:
+            break
+        current = current.parent
+    return list(reversed(found))
+
+
+class Discovery:
+    def __init__(self, resolver: ConfigResolver, force_exclude: bool = False):
+        self.resolver = resolver
+        self.force_exclude = force_exclude
+
+    def files(self, arguments: list[str]) -> tuple[list[SourcePath], list[str]]:
+        """The files to lint, sorted and deduplicated, and the arguments that do not exist."""
+        found: dict[Path, SourcePath] = {}
+        missing: list[str] = []
+        for argument in arguments:
+            path = Path(argument)
+            if path.is_dir():
+                if self.force_exclude and self._excluded(path.resolve(), True):
+                    continue
+                ignore_files = _ancestor_gitignores(path)
+                for source in self._walk(argument, path.resolve(), ignore_files):
+                    found.setdefault(source.path, source)
+            elif path.exists():
+                if self.force_exclude and self._excluded(path.resolve(), False):
+                    continue
+                found.setdefault(path.resolve(), SourcePath(os.path.normpath(argument), path.resolve()))
+            else:
+                missing.append(argument)
+        return sorted(found.values(), key=lambda source: source.display), missing
+
+    def _excluded(self, path: Path, is_dir: bool) -> bool:
+        # the settings of the folder holding `path` decide, as for a file inside it
+        return self.resolver.for_directory(path.parent).is_excluded(path, is_dir)
+
+    def _walk(self, display: str, directory: Path, ignore_files: list[_IgnoreFile]):
+        own = _load_gitignore(directory)
+        if own is not None and (not ignore_files or ignore_files[-1].base != directory):
+            ignore_files = [*ignore_files, own]
+        try:
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+        except OSError:
+            return
+        for entry in entries:
+            path = Path(entry.path)
+            is_dir = entry.is_dir()
+            if self._excluded(path, is_dir) or _gitignored(path, is_dir, ignore_files):
+                continue
+            shown = os.path.normpath(os.path.join(display, entry.name))
+            if is_dir:
+                yield from self._walk(shown, path, ignore_files)
+            elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file():
+                yield SourcePath(shown, path)

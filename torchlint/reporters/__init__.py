@@ -1,0 +1,72 @@
+"""Reporters: one per output format, all fed the same `RunReport`."""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from torchlint.diagnostics import Diagnostic
+
+FORMATS = ("full", "concise", "json", "sarif", "github")
+
+
+@dataclass
+class RunReport:
+    diagnostics: list[Diagnostic]  # what remains, sorted
+    sources: dict[str, str] = field(default_factory=dict)  # path → text, for source excerpts
+    applied: dict[str, Counter] = field(default_factory=dict)  # path → fixed codes
+    unsafe_fixes: bool = False
+    fix_mode: bool = False
+    show_fixes: bool = False
+    root: Path = field(default_factory=Path.cwd)  # repository root, for SARIF URIs
+
+    @property
+    def fixed_count(self) -> int:
+        return sum(sum(counts.values()) for counts in self.applied.values())
+
+    def fixable_counts(self) -> tuple[int, int]:
+        """(fixable with the current flags, fixable only with --unsafe-fixes)."""
+        enabled = sum(1 for d in self.diagnostics if d.fix and d.fix.is_enabled(self.unsafe_fixes))
+        hidden = sum(1 for d in self.diagnostics if d.fix and not d.fix.is_enabled(self.unsafe_fixes))
+        return enabled, hidden
+
+
+def render(output_format: str, report: RunReport, stream: TextIO) -> None:
+    module = importlib.import_module(f"torchlint.reporters.{output_format}")
+    module.render(report, stream)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def summary_line(report: RunReport) -> str:
+    remaining = len(report.diagnostics)
+    fixed = report.fixed_count
+    if remaining == 0 and fixed == 0:
+        return "All checks passed!"
+    if report.fix_mode:
+        return f"Found {plural(remaining + fixed, 'problem')} ({fixed} fixed, {remaining} remaining)."
+    enabled, hidden = report.fixable_counts()
+    parts = []
+    if enabled:
+        parts.append(f"{enabled} fixable with --fix")
+    if hidden:
+        parts.append(f"{hidden} with --unsafe-fixes" if enabled else f"{hidden} fixable with --unsafe-fixes")
+    details = f" ({', '.join(parts)})" if parts else ""
+    return f"Found {plural(remaining, 'problem')}{details}."
+
+
+def applied_fixes_lines(report: RunReport, names: dict[str, str]) -> list[str]:
+    """`--show-fixes`: what was fixed, per file and code."""
+    if not report.fixed_count:
+        return []
+    lines = [f"Fixed {plural(report.fixed_count, 'problem')}:"]
+    for path in sorted(report.applied):
+        lines.append(f"- {path}:")
+        for code, count in sorted(report.applied[path].items()):
+            lines.append(f"    {count} × {code} ({names.get(code, '')})")
+    return lines

@@ -1,0 +1,78 @@
+"""What a rule is: metadata, docs, examples, trigger tokens and a visitor over one shared tree.
+
+Rules live in `torchlint.rules`, one module each, and register themselves with
+`torchlint.rules.registry.register`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from torchlint.diagnostics import Applicability, Severity
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from torchlint.context import FileContext
+
+DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "References")
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """Source the rule must flag; `fixed` is the source after `--fix --unsafe-fixes` (None: no fix)."""
+
+    source: str
+    fixed: str | None = None
+
+
+@dataclass(frozen=True)
+class FixSpec:
+    """A fix as a rule states it: node replacements, turned into text edits by the context."""
+
+    applicability: Applicability
+    message: str
+    replacements: tuple[tuple[cst.CSTNode, cst.CSTNode], ...]
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    severity: ClassVar[Severity] = "warning"
+    default_enabled: ClassVar[bool] = True
+    # The applicabilities this rule's fixes can have: () none, ("safe",), ("unsafe",) or both.
+    fix_safety: ClassVar[tuple[Applicability, ...]] = ()
+    # Literal substrings without which the rule cannot fire; a file with none is never parsed.
+    trigger_tokens: ClassVar[tuple[str, ...]] = ()
+    valid: ClassVar[tuple[str, ...]] = ()
+    invalid: ClassVar[tuple[Invalid, ...]] = ()
+
+    def __init__(self, ctx: FileContext):
+        self.ctx = ctx
+
+    @classmethod
+    def could_fire(cls, text: str) -> bool:
+        return any(token in text for token in cls.trigger_tokens)
+
+    @classmethod
+    def docs(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def fix_label(cls) -> str:
+        return "/".join(cls.fix_safety) if cls.fix_safety else "none"
+
+    def report(self, node: cst.CSTNode, message: str, fix: FixSpec | None = None) -> None:
+        self.ctx.report(self, node, message, fix)
+
+    @staticmethod
+    def replace(
+        old: cst.CSTNode,
+        new: cst.CSTNode,
+        message: str,
+        applicability: Applicability = "safe",
+    ) -> FixSpec:
+        return FixSpec(applicability, message, ((old, new),))

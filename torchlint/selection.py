@@ -1,0 +1,63 @@
+"""Which rules run: `select`, `extend-select` and `ignore`, by code, prefix or `ALL`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from torchlint.rule import Rule
+from torchlint.rules.registry import all_rules
+
+ALWAYS_ON = "TL000"  # syntax-error: reported by the engine, never deselected
+
+
+class SelectionError(ValueError):
+    pass
+
+
+def selectable_rules() -> list[type[Rule]]:
+    return [rule for rule in all_rules() if rule.code != ALWAYS_ON]
+
+
+def expand(selectors: Iterable[str], where: str = "") -> set[str]:
+    """The codes named by each selector; an unknown one is an error naming it."""
+    codes = {rule.code for rule in all_rules()}
+    chosen: set[str] = set()
+    for raw in selectors:
+        selector = raw.strip().upper()
+        if selector == "ALL":
+            chosen |= codes
+            continue
+        matching = {code for code in codes if code.startswith(selector)} if selector else set()
+        if not matching:
+            suffix = f" in {where}" if where else ""
+            raise SelectionError(f"unknown rule code or prefix `{raw}`{suffix}")
+        chosen |= matching
+    return chosen - {ALWAYS_ON}
+
+
+@dataclass(frozen=True)
+class SelectionLayer:
+    """One source of selection settings: the config file, then the command line on top."""
+
+    select: Sequence[str] | None = None
+    extend_select: Sequence[str] = ()
+    ignore: Sequence[str] = ()
+    where: str = ""
+
+
+def enabled_codes(layers: Iterable[SelectionLayer]) -> frozenset[str]:
+    enabled = {rule.code for rule in selectable_rules() if rule.default_enabled}
+    for layer in layers:
+        if layer.select is not None:
+            enabled = expand(layer.select, layer.where)
+        enabled |= expand(layer.extend_select, layer.where)
+        enabled -= expand(layer.ignore, layer.where)
+    return frozenset(enabled)
+
+
+def parse_selector_list(value: str | None) -> list[str] | None:
+    """`TL001,TL005` from a command-line flag."""
+    if value is None:
+        return None
+    return [part.strip() for part in value.split(",") if part.strip()]
