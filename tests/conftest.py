@@ -29,6 +29,7 @@ class _CallRenamer(Rule):
     """
 
     severity = "warning"
+    default_enabled = False
     old_name = ""
 
     def visit_Call(self, node: cst.Call) -> None:

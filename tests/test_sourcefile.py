@@ -11,10 +11,10 @@ import pytest
 from .conftest import FORWARD_FIXED, FORWARD_SOURCE
 
 
-def _fix(cli, tmp_path, data: bytes, name="m.py"):
+def _fix(cli, tmp_path, data: bytes, *args: str, name="m.py"):
     path = tmp_path / name
     path.write_bytes(data)
-    result = cli("check", "--fix", name)
+    result = cli("check", "--fix", *args, name)
     return path.read_bytes(), result
 
 
@@ -102,7 +102,7 @@ def test_unreadable_file_is_reported_and_others_still_linted(cli, tmp_path, monk
 
 def test_refused_fix_leaves_file_and_reports(cli, tmp_path, demo_rules):
     source = FORWARD_SOURCE + "y = break_me()\n"
-    data, result = _fix(cli, tmp_path, source.encode())
+    data, result = _fix(cli, tmp_path, source.encode(), "--extend-select", "TL991")
     assert data == source.encode()
     assert "does not parse" in result.stderr
     assert result.exit_code == 1

@@ -1,0 +1,94 @@
+"""The type oracle's answers, asked at `probe(expr)` calls in small programs."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from torchlint.engine import lint_text
+from torchlint.rule import Rule
+
+HEAD = "import torch\nimport torch.nn as nn\n"
+NET = HEAD + "class Net(nn.Module):\n    def forward(self, x):\n        return x\n"
+
+
+class _Probe(Rule):
+    code, name, summary = "TL998", "probe", "records the oracle's answers"
+    trigger_tokens = ("probe",)
+    answers: list = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == "probe":
+            _Probe.answers.append(self.ctx.kind(node.args[0].value))
+
+
+def kinds(source: str) -> list:
+    _Probe.answers = []
+    result = lint_text(source, "probe.py", [_Probe])
+    assert not result.internal_errors, result.internal_errors
+    return _Probe.answers
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m)\n", "module", id="torch-nn-class"),
+        pytest.param(HEAD + "from torch.nn import Conv2d as C\nprobe(C(1, 1, 3))\n", "module", id="alias"),
+        pytest.param(HEAD + "p = nn.Parameter(torch.zeros(2))\nprobe(p)\n", None, id="parameter-not-module"),
+        pytest.param(NET + "probe(Net())\n", "module", id="local-subclass"),
+        pytest.param(NET + "class Deeper(Net):\n    pass\nprobe(Deeper())\n", "module", id="transitive-base"),
+        pytest.param(HEAD + "class A:\n    pass\nprobe(A())\n", None, id="plain-class"),
+        pytest.param(NET + "m = Net().cuda().eval()\nprobe(m)\n", "module", id="self-returning-chain"),
+        pytest.param(NET + "m = Net()\nm = m.to('cpu')\nprobe(m)\n", "module", id="rebinding-cycle"),
+        pytest.param(NET + "m = None\nif x:\n    m = Net()\nprobe(m)\n", "module", id="none-is-neutral"),
+        pytest.param(NET + "m = Net()\nif x:\n    m = other()\nprobe(m)\n", None, id="unknown-binding"),
+        pytest.param(NET + "m = torch.compile(Net())\nprobe(m)\n", "module", id="compile"),
+        pytest.param(HEAD + "m = torch.compile(fn)\nprobe(m)\n", None, id="compile-function"),
+        pytest.param(
+            NET + "from torch.nn.parallel import DistributedDataParallel as DDP\nw = DDP(Net())\nprobe(w.module)\n",
+            "module",
+            id="ddp-module",
+        ),
+        pytest.param(HEAD + "def f(m: nn.Module):\n    probe(m)\n", "module", id="annotation"),
+        pytest.param(HEAD + "def f(t: torch.Tensor):\n    probe(t)\n", "tensor", id="tensor-annotation"),
+        pytest.param(HEAD + "def f(m):\n    probe(m)\n", None, id="bare-parameter"),
+        pytest.param(HEAD + "def f(m):\n    m.named_parameters()\n    probe(m)\n", "module", id="usage-evidence"),
+        pytest.param(NET + "net = Net()\nfor layer in net.modules():\n    probe(layer)\n", "module", id="modules"),
+        pytest.param(NET + "net = Net()\nfor n, p in net.named_parameters():\n    probe(p)\n", "tensor", id="params"),
+        pytest.param(NET + "net = Net()\nx = [probe(c) for c in net.children()]\n", "module", id="comprehension"),
+        pytest.param(NET + "c = Net()\nx = [probe(c) for c in range(3)]\n", None, id="comprehension-shadows"),
+        pytest.param(HEAD + "import timm\nprobe(timm.create_model('resnet50'))\n", "module", id="timm"),
+        pytest.param("import torchvision\nprobe(torchvision.models.resnet18())\n", "module", id="torchvision"),
+        pytest.param("import torchvision\nprobe(torchvision.models.get_weight('x'))\n", None, id="tv-weights"),
+        pytest.param("from transformers import AutoConfig\nprobe(AutoConfig.from_pretrained('x'))\n", None, id="config"),
+        pytest.param("from diffusers import UNet2DModel\nprobe(UNet2DModel.from_pretrained('x'))\n", "module", id="unet"),
+        pytest.param("from models import Net\nprobe(Net())\n", None, id="imported-unknown-class"),
+        pytest.param(NET + "m = Net()\ndef f():\n    probe(m)\n", "module", id="enclosing-scope"),
+        pytest.param(NET + "m = Net()\ndef f(m):\n    probe(m)\n", None, id="parameter-shadows-global"),
+        pytest.param(NET + "probe(Net)\n", "class", id="class-object"),
+    ],
+)
+def test_kind(source, expected):
+    assert kinds(source) == [expected]
+
+
+def test_self_and_self_attributes():
+    source = (
+        NET
+        + "class Model(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.body = Net()\n"
+        "        self.scale = 2.0\n"
+        "    def run(self, x):\n"
+        "        probe(self)\n"
+        "        probe(self.body)\n"
+        "        probe(self.scale)\n"
+        "    @staticmethod\n"
+        "    def helper(x):\n"
+        "        probe(x)\n"
+        "class Plain:\n"
+        "    def run(self):\n"
+        "        probe(self)\n"
+    )
+    assert kinds(source) == ["module", "module", None, None, None]
