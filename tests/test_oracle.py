@@ -19,7 +19,8 @@ class _Probe(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(node.func, cst.Name) and node.func.value == "probe":
-            _Probe.answers.append(self.ctx.kind(node.args[0].value))
+            kind = self.ctx.kind(node.args[0].value)
+            _Probe.answers.append(kind and (kind.base + ("+graph" if kind.graph else "")))
 
 
 def kinds(source: str) -> list:
@@ -34,10 +35,10 @@ def kinds(source: str) -> list:
     [
         pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m)\n", "module", id="torch-nn-class"),
         pytest.param(HEAD + "from torch.nn import Conv2d as C\nprobe(C(1, 1, 3))\n", "module", id="alias"),
-        pytest.param(HEAD + "p = nn.Parameter(torch.zeros(2))\nprobe(p)\n", None, id="parameter-not-module"),
+        pytest.param(HEAD + "p = nn.Parameter(torch.zeros(2))\nprobe(p)\n", "tensor+graph", id="parameter"),
         pytest.param(NET + "probe(Net())\n", "module", id="local-subclass"),
         pytest.param(NET + "class Deeper(Net):\n    pass\nprobe(Deeper())\n", "module", id="transitive-base"),
-        pytest.param(HEAD + "class A:\n    pass\nprobe(A())\n", None, id="plain-class"),
+        pytest.param(HEAD + "class A:\n    pass\nprobe(A())\n", "object", id="plain-class"),
         pytest.param(NET + "m = Net().cuda().eval()\nprobe(m)\n", "module", id="self-returning-chain"),
         pytest.param(NET + "m = Net()\nm = m.to('cpu')\nprobe(m)\n", "module", id="rebinding-cycle"),
         pytest.param(NET + "m = None\nif x:\n    m = Net()\nprobe(m)\n", "module", id="none-is-neutral"),
@@ -54,7 +55,7 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "def f(m):\n    probe(m)\n", None, id="bare-parameter"),
         pytest.param(HEAD + "def f(m):\n    m.named_parameters()\n    probe(m)\n", "module", id="usage-evidence"),
         pytest.param(NET + "net = Net()\nfor layer in net.modules():\n    probe(layer)\n", "module", id="modules"),
-        pytest.param(NET + "net = Net()\nfor n, p in net.named_parameters():\n    probe(p)\n", "tensor", id="params"),
+        pytest.param(NET + "net = Net()\nfor n, p in net.named_parameters():\n    probe(p)\n", "tensor+graph", id="params"),
         pytest.param(NET + "net = Net()\nx = [probe(c) for c in net.children()]\n", "module", id="comprehension"),
         pytest.param(NET + "c = Net()\nx = [probe(c) for c in range(3)]\n", None, id="comprehension-shadows"),
         pytest.param(HEAD + "import timm\nprobe(timm.create_model('resnet50'))\n", "module", id="timm"),
@@ -62,10 +63,47 @@ def kinds(source: str) -> list:
         pytest.param("import torchvision\nprobe(torchvision.models.get_weight('x'))\n", None, id="tv-weights"),
         pytest.param("from transformers import AutoConfig\nprobe(AutoConfig.from_pretrained('x'))\n", None, id="config"),
         pytest.param("from diffusers import UNet2DModel\nprobe(UNet2DModel.from_pretrained('x'))\n", "module", id="unet"),
-        pytest.param("from models import Net\nprobe(Net())\n", None, id="imported-unknown-class"),
+        pytest.param("from models import Net\nprobe(Net())\n", "object", id="imported-unknown-class"),
         pytest.param(NET + "m = Net()\ndef f():\n    probe(m)\n", "module", id="enclosing-scope"),
         pytest.param(NET + "m = Net()\ndef f(m):\n    probe(m)\n", None, id="parameter-shadows-global"),
         pytest.param(NET + "probe(Net)\n", "class", id="class-object"),
+        # tensors, and whether they carry an autograd graph
+        pytest.param(HEAD + "probe(torch.randn(3))\n", "tensor", id="torch-op"),
+        pytest.param(HEAD + "probe(torch.zeros(3, requires_grad=True))\n", "tensor+graph", id="requires-grad"),
+        pytest.param(HEAD + "probe(torch.chunk(x, 2))\n", None, id="tuple-returning-op"),
+        pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m(x))\n", "tensor+graph", id="module-call"),
+        pytest.param(HEAD + "m = nn.LSTM(2, 2)\nprobe(m(x))\n", "object", id="lstm-returns-tuple"),
+        pytest.param(NET + "probe(Net()(x))\n", "object", id="forward-returns-unknown-input"),
+        pytest.param(
+            HEAD + "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.fc = nn.Linear(2, 2)\n    def forward(self, x):\n        return self.fc(x)\n"
+            "probe(M()(x))\n",
+            "tensor+graph",
+            id="forward-returns-tensor",
+        ),
+        pytest.param(
+            HEAD + "import torch.nn.functional as F\nm = nn.Linear(2, 2)\nprobe(F.mse_loss(m(x), y))\n",
+            "tensor+graph",
+            id="functional-loss",
+        ),
+        pytest.param(HEAD + "c = nn.CrossEntropyLoss()\nm = nn.Linear(2, 2)\nprobe(c(m(x), y))\n", "tensor+graph", id="criterion"),
+        pytest.param(HEAD + "m = nn.Linear(2, 2)\nl = m(x).sum()\nprobe(l.detach())\n", "tensor", id="detach"),
+        pytest.param(HEAD + "m = nn.Linear(2, 2)\nl = m(x).sum()\nprobe(l.item())\n", None, id="item"),
+        pytest.param(HEAD + "m = nn.Linear(2, 2)\nl = m(x).sum()\nprobe(l * 2 + 1)\n", "tensor+graph", id="arithmetic"),
+        pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m.weight)\n", "tensor+graph", id="weight"),
+        pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m.weight.grad)\n", "tensor", id="grad"),
+        pytest.param(
+            "from transformers import AutoModel\nm = AutoModel.from_pretrained('x')\nout = m(**b)\nprobe(out.loss)\n",
+            "tensor+graph",
+            id="model-output-loss",
+        ),
+        pytest.param(
+            "from transformers import AutoModel\nm = AutoModel.from_pretrained('x')\nprobe(m(**b).hidden)\n",
+            None,
+            id="model-output-other-field",
+        ),
+        pytest.param("import numpy as np\nprobe(np.zeros(3))\n", None, id="numpy"),
+        pytest.param(HEAD + "from torch.utils.data import DataLoader\nprobe(DataLoader(ds))\n", "object", id="loader"),
     ],
 )
 def test_kind(source, expected):
@@ -91,4 +129,4 @@ def test_self_and_self_attributes():
         "    def run(self):\n"
         "        probe(self)\n"
     )
-    assert kinds(source) == ["module", "module", None, None, None]
+    assert kinds(source) == ["module", "module", None, None, "object"]

@@ -1,16 +1,16 @@
-"""The shared per-file analysis: import aliases, the classes defined in the file, and what is
-known about the libraries they come from.
+"""The shared per-file analysis: import aliases and the classes defined in the file.
 
 Everything here walks statements only, never expressions, so it stays cheap next to parsing.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from functools import cached_property
 
 import libcst as cst
+
+from torchlint.torch_api import MODULE_BASE_CLASSES, is_torch_module_class
 
 _BLOCK_TYPES = (
     cst.BaseSuite,
@@ -95,63 +95,6 @@ class ImportTable:
         if target is None:
             return None
         return f"{target}.{rest}" if rest else target
-
-
-# Library base classes whose subclasses are nn.Modules.
-MODULE_BASE_CLASSES = frozenset(
-    {
-        "torch.nn.Module",
-        "torch.nn.modules.module.Module",
-        "pytorch_lightning.LightningModule",
-        "pytorch_lightning.core.LightningModule",
-        "lightning.LightningModule",
-        "lightning.pytorch.LightningModule",
-        "lightning.pytorch.core.LightningModule",
-        "transformers.PreTrainedModel",
-        "transformers.modeling_utils.PreTrainedModel",
-        "diffusers.ModelMixin",
-        "diffusers.models.modeling_utils.ModelMixin",
-    }
-)
-# Capitalised names under torch.nn that are not modules.
-_NN_NON_MODULES = frozenset({"Parameter", "UninitializedParameter", "UninitializedBuffer", "Buffer"})
-_NN_NON_MODULE_PACKAGES = frozenset({"utils", "functional", "init", "attention", "grad"})
-_TORCHVISION_NON_MODELS = frozenset({"list_models", "get_model_weights", "get_weight", "get_model_builder"})
-_PRETRAINED_MODEL_CLASS = re.compile(r"(Model|For[A-Z]\w*|^Autoencoder\w*|^UNet\w*)$")
-_PRETRAINED_NON_MODEL = re.compile(r"Tokenizer|Config|Processor|Extractor|Scheduler|Pipeline")
-
-
-def is_torch_module_class(qualified: str) -> bool:
-    """torch.nn.Linear, torch.nn.parallel.DistributedDataParallel, ... but not nn.Parameter."""
-    if qualified in MODULE_BASE_CLASSES:
-        return True
-    if qualified == "torch.distributed.fsdp.FullyShardedDataParallel":
-        return True
-    parts = qualified.split(".")
-    if len(parts) < 3 or parts[:2] != ["torch", "nn"] or parts[2] in _NN_NON_MODULE_PACKAGES:
-        return False
-    last = parts[-1]
-    return last[:1].isupper() and last not in _NN_NON_MODULES
-
-
-def is_model_constructor(qualified: str) -> bool:
-    """Library callables that return a new nn.Module instance."""
-    if is_torch_module_class(qualified):
-        return True
-    if qualified in ("timm.create_model", "timm.models.create_model"):
-        return True
-    if qualified.startswith("torchvision.models."):
-        last = qualified.rsplit(".", 1)[1]
-        if last in _TORCHVISION_NON_MODELS or last.endswith("Weights"):
-            return False
-        return not (last.startswith("get_") and last != "get_model")
-    return False
-
-
-def looks_like_pretrained_model_class(name: str) -> bool:
-    """`AutoModelForCausalLM`, `BertModel`, `UNet2DConditionModel`; not tokenizers or configs."""
-    last = name.rsplit(".", 1)[-1]
-    return bool(_PRETRAINED_MODEL_CLASS.search(last)) and not _PRETRAINED_NON_MODEL.search(last)
 
 
 class ClassIndex:

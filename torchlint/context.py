@@ -12,7 +12,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from torchlint.analysis import ClassIndex, ImportTable
 from torchlint.diagnostics import Diagnostic, Edit, Fix, make_edit
-from torchlint.oracle import TypeOracle
+from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
 
 if TYPE_CHECKING:
     from torchlint.rule import FixSpec, Rule
@@ -55,11 +55,17 @@ class FileContext:
     def qualify(self, expr: cst.CSTNode) -> str | None:
         return self.imports.qualify(expr)
 
-    def kind(self, expr: cst.CSTNode) -> str | None:
+    def kind(self, expr: cst.CSTNode) -> Kind | None:
         return self.oracle.kind(expr, self.stack)
 
     def is_module(self, expr: cst.CSTNode) -> bool:
-        return self.oracle.is_module(expr, self.stack)
+        kind = self.kind(expr)
+        return kind is not None and kind.base == MODULE
+
+    def is_tensor(self, expr: cst.CSTNode, graph: bool | None = None) -> bool:
+        """A tensor; with `graph=True`, one that may carry an autograd graph."""
+        kind = self.kind(expr)
+        return kind is not None and kind.base == TENSOR and (graph is None or kind.graph == graph)
 
     def enclosing(self, *types: type[cst.CSTNode]) -> cst.CSTNode | None:
         """The innermost ancestor (not the current node) of one of `types`."""

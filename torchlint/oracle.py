@@ -1,5 +1,6 @@
-"""The type oracle: is this expression an nn.Module instance? a Tensor? Answers come from evidence
-in the file; `None` means unknown, and a rule that gets unknown stays silent.
+"""The type oracle: is this expression an nn.Module instance? a Tensor that carries an autograd
+graph? a DataLoader? Answers come from evidence in the file; `None` means unknown, and a rule that
+gets unknown stays silent.
 """
 
 from __future__ import annotations
@@ -9,47 +10,71 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from torchlint.analysis import (
-    ClassIndex,
-    ImportTable,
-    dotted_name,
+from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
+from torchlint.torch_api import (
+    GRAPH_CUTTING_METHODS,
+    MODEL_OUTPUT_TENSOR_FIELDS,
+    MODULE_ONLY_METHODS,
+    MODULE_WRAPPERS,
+    NON_TENSOR_METHODS,
+    SELF_RETURNING_METHODS,
+    constructor_returns_tensor_module,
     is_model_constructor,
+    is_tensor_function,
     is_torch_module_class,
     looks_like_pretrained_model_class,
-    walk_statements,
 )
 
 MODULE = "module"
 TENSOR = "tensor"
 CLASS = "class"  # a class object itself, never an instance
-_NONE = "none"  # the literal None: neutral when merging a name's bindings
-_CYCLE = "cycle"
+OBJECT = "object"  # an instance of something else, named by `origin`
+MODEL_OUTPUT = "model-output"  # origin of what a module returns when it is not known to be a tensor
 
-# Methods that return their receiver (module or tensor alike).
-_SELF_RETURNING_METHODS = frozenset(
-    {"to", "cuda", "cpu", "xpu", "eval", "train", "half", "float", "double", "bfloat16",
-     "requires_grad_", "to_empty", "share_memory"}
-)
-# Calling one of these on a name is evidence that it holds an nn.Module.
-_MODULE_ONLY_METHODS = frozenset(
-    {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
-     "buffers", "named_buffers", "register_forward_hook", "register_forward_pre_hook",
-     "register_full_backward_hook", "add_module", "register_module"}
-)
-# Callables whose result is the module passed as their first argument, wrapped or compiled.
-_MODULE_WRAPPERS = frozenset(
-    {"torch.compile", "torch.distributed.fsdp.fully_shard",
-     "torch.distributed._composable.fsdp.fully_shard"}
-)
-_ELEMENT_KIND_OF_ITERATOR = {
-    "modules": MODULE, "children": MODULE, "parameters": TENSOR, "buffers": TENSOR,
-}
-_PAIR_KIND_OF_ITERATOR = {
-    "named_modules": MODULE, "named_children": MODULE, "named_parameters": TENSOR,
-    "named_buffers": TENSOR,
-}
+
+@dataclass(frozen=True)
+class Kind:
+    base: str
+    graph: bool = False  # a tensor that may carry an autograd graph
+    output: Kind | None = None  # a module: the kind its call returns, when known
+    origin: str | None = None  # what built it: a qualified constructor name, or a local class name
+    cls: cst.ClassDef | None = None  # a module or object built from a class defined in the file
+
+
+def tensor(graph: bool) -> Kind:
+    return Kind(TENSOR, graph=graph)
+
+
+_NONE = Kind("none")  # the literal None: neutral when merging a name's bindings
+_CYCLE = Kind("cycle")
 _SCOPE_TYPES = (cst.FunctionDef, cst.Lambda, cst.Module)
 _COMPREHENSION_TYPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_ELEMENT_KIND_OF_ITERATOR = {
+    "modules": Kind(MODULE), "children": Kind(MODULE), "parameters": tensor(True), "buffers": tensor(False),
+}
+_PAIR_KIND_OF_ITERATOR = {
+    "named_modules": Kind(MODULE), "named_children": Kind(MODULE), "named_parameters": tensor(True),
+    "named_buffers": tensor(False),
+}
+_TENSOR_ATTRIBUTES = {"grad": False, "data": False}  # attribute -> keeps the graph?
+_VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
+
+
+def merge(kinds: Iterable[Kind | None]) -> Kind | None:
+    """What a name is when every binding agrees on the base kind; unknown otherwise."""
+    found = [kind for kind in kinds if kind not in (_CYCLE, _NONE)]
+    if not found or any(kind is None for kind in found):
+        return None
+    first = found[0]
+    if any(kind.base != first.base for kind in found):
+        return None
+    return Kind(
+        first.base,
+        graph=all(kind.graph for kind in found),
+        output=first.output if all(kind.output == first.output for kind in found) else None,
+        origin=first.origin if all(kind.origin == first.origin for kind in found) else None,
+        cls=first.cls if all(kind.cls is first.cls for kind in found) else None,
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,7 +93,7 @@ class Scope:
     parent: Scope | None
     bindings: dict[str, list[Binding]] = field(default_factory=dict)
     declared_global: set[str] = field(default_factory=set)
-    _evidence: dict[str, set[str]] | None = None
+    evidence: dict[str, set[str]] | None = None
 
     def add(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
@@ -84,34 +109,37 @@ class TypeOracle:
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
 
     # ---- public questions -------------------------------------------------------------------
-    def kind(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> str | None:
+    def kind(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> Kind | None:
         """What `expr` is, at the place in the tree that `stack` (its ancestors) describes."""
-        scope = self._scope_from_stack(stack)
-        name = expr.value if isinstance(expr, cst.Name) else None
-        if name is not None:
-            for binding in self._comprehension_bindings(name, stack, scope):
-                return self._public(self._binding_kind(binding))
+        scope = self.scope_at(stack)
+        if isinstance(expr, cst.Name):
+            bindings = list(self._comprehension_bindings(expr.value, stack, scope))
+            if bindings:
+                return self._public(merge(self._binding_kind(b) for b in bindings))
         return self._public(self._kind(expr, scope))
-
-    def is_module(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> bool:
-        return self.kind(expr, stack) == MODULE
 
     def instance_class(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> cst.ClassDef | None:
         """The class whose method `expr` (a `self` parameter) belongs to, if it is one."""
-        return self._instance_class(expr, self._scope_from_stack(stack))
+        return self._instance_class(expr, self.scope_at(stack))
 
-    @staticmethod
-    def _public(kind: str | None) -> str | None:
-        return kind if kind in (MODULE, TENSOR, CLASS) else None
+    def bindings_of(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Binding] | None:
+        return self._lookup(name, self.scope_at(stack))
 
-    # ---- scopes -----------------------------------------------------------------------------
-    def _scope_from_stack(self, stack: Sequence[cst.CSTNode]) -> Scope:
+    def binding_kind(self, binding: Binding) -> Kind | None:
+        return self._public(self._binding_kind(binding))
+
+    def scope_at(self, stack: Sequence[cst.CSTNode]) -> Scope:
         scope = None
         for node in stack:
             if isinstance(node, _SCOPE_TYPES):
                 scope = self._scope(node, scope)
         return scope or self._scope(self.module, None)
 
+    @staticmethod
+    def _public(kind: Kind | None) -> Kind | None:
+        return None if kind in (_NONE, _CYCLE) else kind
+
+    # ---- scopes -----------------------------------------------------------------------------
     def _scope(self, node: cst.CSTNode, parent: Scope | None) -> Scope:
         scope = self._scopes.get(node)
         if scope is None:
@@ -129,7 +157,7 @@ class TypeOracle:
     def _collect_bindings(self, scope: Scope) -> None:
         node = scope.node
         if isinstance(node, (cst.FunctionDef, cst.Lambda)):
-            for param in _all_params(node.params):
+            for param in all_params(node.params):
                 scope.add(param.name.value, Binding("param", scope, param))
         if isinstance(node, cst.Lambda):
             return
@@ -143,10 +171,13 @@ class TypeOracle:
                 self._bind_target(scope, target.target, Binding("value", scope, statement.value))
         elif isinstance(statement, cst.AnnAssign) and statement.value is not None:
             self._bind_target(scope, statement.target, Binding("value", scope, statement.value))
-        elif isinstance(statement, (cst.AugAssign, cst.With)):
-            for target in _with_or_aug_targets(statement):
-                self._bind_target(scope, target, Binding("opaque", scope))
-        elif isinstance(statement, (cst.For,)):
+        elif isinstance(statement, cst.AugAssign):
+            self._bind_target(scope, statement.target, Binding("opaque", scope))
+        elif isinstance(statement, cst.With):
+            for item in statement.items:
+                if item.asname is not None:
+                    self._bind_target(scope, item.asname.name, Binding("opaque", scope))
+        elif isinstance(statement, cst.For):
             self._bind_target(scope, statement.target, Binding("for", scope, statement.iter))
         elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             how = "class" if isinstance(statement, cst.ClassDef) else "opaque"
@@ -196,32 +227,38 @@ class TypeOracle:
         return None
 
     # ---- kinds ------------------------------------------------------------------------------
-    def _kind(self, expr: cst.CSTNode, scope: Scope) -> str | None:
+    def _kind(self, expr: cst.CSTNode, scope: Scope) -> Kind | None:
         if isinstance(expr, cst.Name):
             return self._name_kind(expr.value, scope)
         if isinstance(expr, cst.Call):
             return self._call_kind(expr, scope)
         if isinstance(expr, cst.Attribute):
             return self._attribute_kind(expr, scope)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._arithmetic_kind([expr.left, expr.right], scope)
+        if isinstance(expr, cst.UnaryOperation) and not isinstance(expr.operator, cst.Not):
+            return self._arithmetic_kind([expr.expression], scope)
+        if isinstance(expr, cst.Subscript):
+            return self._subscript_kind(expr, scope)
         return None
 
-    def _name_kind(self, name: str, scope: Scope) -> str | None:
+    def _name_kind(self, name: str, scope: Scope) -> Kind | None:
         if name == "None":
             return _NONE
         bindings = self._lookup(name, scope)
         if bindings is None:
-            qualified = self.imports.qualify(cst.Name(name))
-            return CLASS if qualified and is_torch_module_class(qualified) else None
-        kinds = {self._binding_kind(binding) for binding in bindings} - {_CYCLE, _NONE}
-        if len(kinds) == 1:
-            (kind,) = kinds
-            if kind is not None:
-                return kind
-        if not kinds - {None} and self._has_module_evidence(name, scope, bindings):
-            return MODULE
-        return None if kinds else _NONE
+            return None
+        kinds = [self._binding_kind(binding) for binding in bindings]
+        merged = merge(kinds)
+        if merged is not None:
+            return merged
+        if all(k in (_CYCLE, _NONE) for k in kinds):
+            return _NONE
+        if all(k is None or k in (_CYCLE, _NONE) for k in kinds) and self._has_module_evidence(name, bindings):
+            return Kind(MODULE)
+        return None
 
-    def _binding_kind(self, binding: Binding) -> str | None:
+    def _binding_kind(self, binding: Binding) -> Kind | None:
         key = id(binding)
         if key in self._in_progress:
             return _CYCLE
@@ -231,7 +268,7 @@ class TypeOracle:
         finally:
             self._in_progress.discard(key)
 
-    def _evaluate_binding(self, binding: Binding) -> str | None:
+    def _evaluate_binding(self, binding: Binding) -> Kind | None:
         if binding.how == "value":
             value = _select_path(binding.value, binding.path)
             return self._kind(value, binding.scope) if value is not None else None
@@ -240,39 +277,69 @@ class TypeOracle:
         if binding.how == "param":
             return self._param_kind(binding.value, binding.scope)
         if binding.how == "class":
-            return CLASS
+            return Kind(CLASS, cls=binding.value)
         if binding.how == "import":
             qualified = self.imports.qualify(binding.value)
-            return CLASS if qualified and is_torch_module_class(qualified) else None
+            return Kind(CLASS, origin=qualified) if qualified and is_torch_module_class(qualified) else None
         return None
 
-    def _param_kind(self, param: cst.Param, scope: Scope) -> str | None:
+    def _param_kind(self, param: cst.Param, scope: Scope) -> Kind | None:
         if param.annotation is not None:
             return self._instance_kind_of_class(param.annotation.annotation)
         owner = self._method_class(scope.node)
-        if owner is not None and _is_first_param(scope.node, param):
-            return MODULE if self.classes.is_module_class(owner.name.value) else None
+        if owner is not None and is_first_param(scope.node, param):
+            return self._local_instance_kind(owner)
         return None
 
-    def _instance_kind_of_class(self, expr: cst.CSTNode) -> str | None:
+    def _instance_kind_of_class(self, expr: cst.CSTNode) -> Kind | None:
         qualified = self.imports.qualify(expr)
         if qualified is not None:
-            if qualified == "torch.Tensor" or qualified == "torch.nn.Parameter":
-                return TENSOR
-            return MODULE if is_torch_module_class(qualified) else None
+            if qualified in ("torch.Tensor", "torch.nn.Parameter"):
+                return tensor(qualified == "torch.nn.Parameter")
+            return Kind(MODULE, origin=qualified) if is_torch_module_class(qualified) else None
         name = dotted_name(expr)
-        return MODULE if name and self.classes.is_module_class(name) else None
+        definitions = self.classes.by_name.get(name or "")
+        return self._local_instance_kind(definitions[0]) if definitions and len(definitions) == 1 else None
+
+    def _local_instance_kind(self, cls: cst.ClassDef) -> Kind:
+        name = cls.name.value
+        if self.classes.is_module_class(name):
+            return Kind(MODULE, output=self._forward_output(cls), origin=name, cls=cls)
+        return Kind(OBJECT, origin=name, cls=cls)
+
+    def _forward_output(self, cls: cst.ClassDef) -> Kind | None:
+        """What a local module's `forward` returns, when every `return` agrees on a tensor."""
+        forward = next(
+            (item for item in cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"),
+            None,
+        )
+        if forward is None:
+            return None
+        key = id(forward)
+        if key in self._in_progress:
+            return None
+        self._in_progress.add(key)
+        try:
+            scope = self._method_scope(forward)
+            returns = [s.value for s in walk_statements(forward.body, False) if isinstance(s, cst.Return)]
+            if not returns or any(value is None for value in returns):
+                return None
+            kind = merge(self._kind(value, scope) for value in returns)
+            return tensor(True) if kind is not None and kind.base == TENSOR else None
+        finally:
+            self._in_progress.discard(key)
 
     def _method_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
         if not isinstance(node, cst.FunctionDef) or _is_static_or_classmethod(node):
             return None
         return self.classes.method_owner.get(node)
 
-    def _element_kind(self, iterator: cst.CSTNode, path: tuple[int, ...], scope: Scope) -> str | None:
+    def _element_kind(self, iterator: cst.CSTNode, path: tuple[int, ...], scope: Scope) -> Kind | None:
         if not (isinstance(iterator, cst.Call) and isinstance(iterator.func, cst.Attribute)):
             return None
         method = iterator.func.attr.value
-        if self._kind(iterator.func.value, scope) != MODULE:
+        receiver = self._kind(iterator.func.value, scope)
+        if receiver is None or receiver.base != MODULE:
             return None
         if path == () and method in _ELEMENT_KIND_OF_ITERATOR:
             return _ELEMENT_KIND_OF_ITERATOR[method]
@@ -280,49 +347,120 @@ class TypeOracle:
             return _PAIR_KIND_OF_ITERATOR[method]
         return None
 
-    def _call_kind(self, call: cst.Call, scope: Scope) -> str | None:
+    def _call_kind(self, call: cst.Call, scope: Scope) -> Kind | None:
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value == "from_pretrained":
-            return self._pretrained_kind(func.value, scope)
+            return self._pretrained_kind(func.value)
         qualified = self.imports.qualify(func)
         if qualified is not None:
-            if is_model_constructor(qualified):
-                return MODULE
-            if qualified in _MODULE_WRAPPERS and call.args:
-                return MODULE if self._kind(call.args[0].value, scope) == MODULE else None
-            return None
+            return self._library_call_kind(qualified, call, scope)
         if isinstance(func, cst.Name):
-            return self._instance_kind_of_local_class(func.value, scope)
+            bindings = self._lookup(func.value, scope) or []
+            if bindings and all(binding.how == "class" for binding in bindings) and len(bindings) == 1:
+                return self._local_instance_kind(bindings[0].value)
+        callee = self._kind(func, scope)
+        if callee is not None and callee.base == MODULE:
+            return callee.output or Kind(OBJECT, origin=MODEL_OUTPUT)
         if isinstance(func, cst.Attribute):
-            if func.attr.value in _SELF_RETURNING_METHODS:
-                receiver = self._kind(func.value, scope)
-                return receiver if receiver in (MODULE, TENSOR) else None
+            return self._method_call_kind(func, scope)
         return None
 
-    def _instance_kind_of_local_class(self, name: str, scope: Scope) -> str | None:
-        bindings = self._lookup(name, scope) or []
-        if bindings and all(binding.how == "class" for binding in bindings):
-            return MODULE if self.classes.is_module_class(name) else None
+    def _library_call_kind(self, qualified: str, call: cst.Call, scope: Scope) -> Kind | None:
+        if qualified in MODULE_WRAPPERS and call.args:
+            inner = self._kind(call.args[0].value, scope)
+            if inner is not None and inner.base == MODULE:
+                return Kind(MODULE, output=inner.output, origin=qualified, cls=inner.cls)
+            return None if qualified == "torch.compile" else Kind(MODULE, origin=qualified)
+        if is_model_constructor(qualified):
+            keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+            output = tensor(True) if constructor_returns_tensor_module(qualified, keywords) else None
+            return Kind(MODULE, output=output, origin=qualified)
+        if is_tensor_function(qualified):
+            return tensor(self._any_graph(call, scope) or _requests_grad(call))
+        if qualified == "torch.nn.Parameter":
+            return tensor(True)
+        if qualified.rsplit(".", 1)[-1][:1].isupper():
+            return Kind(OBJECT, origin=qualified)
         return None
 
-    def _pretrained_kind(self, receiver: cst.CSTNode, scope: Scope) -> str | None:
+    def _any_graph(self, call: cst.Call, scope: Scope) -> bool:
+        for arg in call.args:
+            kind = self._kind(arg.value, scope)
+            if kind is not None and kind.base == TENSOR and kind.graph:
+                return True
+        return False
+
+    def _method_call_kind(self, func: cst.Attribute, scope: Scope) -> Kind | None:
+        method = func.attr.value
+        receiver = self._kind(func.value, scope)
+        if receiver is None:
+            return None
+        if receiver.base == MODULE and method in SELF_RETURNING_METHODS:
+            return receiver
+        if receiver.base != TENSOR or method in NON_TENSOR_METHODS:
+            return None
+        if method in GRAPH_CUTTING_METHODS:
+            return tensor(False)
+        if method == "requires_grad_":
+            return tensor(True)
+        return tensor(receiver.graph)
+
+    def _pretrained_kind(self, receiver: cst.CSTNode) -> Kind | None:
         name = dotted_name(receiver)
         if name is None:
             return None
         if self.classes.is_module_class(name) or looks_like_pretrained_model_class(name):
-            return MODULE
+            return Kind(MODULE, origin=f"{name}.from_pretrained")
         return None
 
-    def _attribute_kind(self, expr: cst.Attribute, scope: Scope) -> str | None:
+    def _attribute_kind(self, expr: cst.Attribute, scope: Scope) -> Kind | None:
         attribute = expr.attr.value
-        if attribute == "module" and self._kind(expr.value, scope) == MODULE:
-            return MODULE  # the module a DataParallel/DDP wrapper holds
         owner = self._instance_class(expr.value, scope)
-        if owner is None:
+        if owner is not None:
+            return self._class_attribute_kind(owner, attribute)
+        receiver = self._kind(expr.value, scope)
+        if receiver is None:
             return None
+        if receiver.base == TENSOR:
+            if attribute in _TENSOR_ATTRIBUTES:
+                return tensor(_TENSOR_ATTRIBUTES[attribute] and receiver.graph)
+            return receiver if attribute in _VIEW_ATTRIBUTES else None
+        if receiver.base == MODULE:
+            if attribute == "module":
+                return Kind(MODULE)  # the module a DataParallel/DDP wrapper holds
+            if attribute in ("weight", "bias"):
+                return tensor(True)
+            if receiver.cls is not None:
+                return self._class_attribute_kind(receiver.cls, attribute)
+        if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and attribute in MODEL_OUTPUT_TENSOR_FIELDS:
+            return tensor(True)
+        return None
+
+    def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str) -> Kind | None:
         bindings = self._attribute_bindings(owner, attribute)
-        kinds = {self._binding_kind(binding) for binding in bindings} - {_CYCLE, _NONE}
-        return kinds.pop() if len(kinds) == 1 else None
+        if not bindings:
+            return None
+        return merge(self._binding_kind(binding) for binding in bindings)
+
+    def _subscript_kind(self, expr: cst.Subscript, scope: Scope) -> Kind | None:
+        receiver = self._kind(expr.value, scope)
+        if receiver is None:
+            return None
+        if receiver.base == TENSOR:
+            return receiver
+        if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and len(expr.slice) == 1:
+            index = expr.slice[0].slice
+            if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                if index.value.evaluated_value in MODEL_OUTPUT_TENSOR_FIELDS:
+                    return tensor(True)
+        return None
+
+    def _arithmetic_kind(self, operands: list[cst.CSTNode], scope: Scope) -> Kind | None:
+        kinds = [self._kind(operand, scope) for operand in operands]
+        tensors = [kind for kind in kinds if kind is not None and kind.base == TENSOR]
+        if not tensors:
+            return None
+        return tensor(any(kind.graph for kind in tensors))
 
     def _instance_class(self, expr: cst.CSTNode, scope: Scope) -> cst.ClassDef | None:
         if not isinstance(expr, cst.Name):
@@ -332,7 +470,7 @@ class TypeOracle:
             return None
         (binding,) = bindings
         owner = self._method_class(binding.scope.node)
-        if owner is not None and _is_first_param(binding.scope.node, binding.value):
+        if owner is not None and is_first_param(binding.scope.node, binding.value):
             return owner
         return None
 
@@ -346,7 +484,7 @@ class TypeOracle:
         for method in owner.body.body:
             if not isinstance(method, cst.FunctionDef) or self._method_class(method) is None:
                 continue
-            params = _all_params(method.params)
+            params = all_params(method.params)
             if not params:
                 continue
             self_name = params[0].name.value
@@ -356,15 +494,15 @@ class TypeOracle:
                     for target in _assignment_targets(statement):
                         if _is_attribute_of(target, self_name, attribute):
                             value = getattr(statement, "value", None)
-                            how = "value" if not isinstance(statement, cst.AugAssign) else "opaque"
+                            how = "value" if not isinstance(statement, cst.AugAssign) and value else "opaque"
                             yield Binding(how, scope, value)
 
     # ---- usage evidence ---------------------------------------------------------------------
-    def _has_module_evidence(self, name: str, scope: Scope, bindings: list[Binding]) -> bool:
+    def _has_module_evidence(self, name: str, bindings: list[Binding]) -> bool:
         owner_scope = bindings[0].scope
-        if owner_scope._evidence is None:
-            owner_scope._evidence = _collect_method_calls_on_names(owner_scope.node)
-        return bool(owner_scope._evidence.get(name, set()) & _MODULE_ONLY_METHODS)
+        if owner_scope.evidence is None:
+            owner_scope.evidence = _collect_method_calls_on_names(owner_scope.node)
+        return bool(owner_scope.evidence.get(name, set()) & MODULE_ONLY_METHODS)
 
 
 class _MethodCallCollector(cst.CSTVisitor):
@@ -393,7 +531,15 @@ def _collect_method_calls_on_names(node: cst.CSTNode) -> dict[str, set[str]]:
     return collector.calls
 
 
-def _all_params(params: cst.Parameters) -> list[cst.Param]:
+def _requests_grad(call: cst.Call) -> bool:
+    return any(
+        arg.keyword is not None and arg.keyword.value == "requires_grad"
+        and isinstance(arg.value, cst.Name) and arg.value.value == "True"
+        for arg in call.args
+    )
+
+
+def all_params(params: cst.Parameters) -> list[cst.Param]:
     found = [*params.posonly_params, *params.params]
     if isinstance(params.star_arg, cst.Param):
         found.append(params.star_arg)
@@ -403,7 +549,7 @@ def _all_params(params: cst.Parameters) -> list[cst.Param]:
     return found
 
 
-def _is_first_param(function: cst.CSTNode, param: cst.CSTNode) -> bool:
+def is_first_param(function: cst.CSTNode, param: cst.CSTNode) -> bool:
     if not isinstance(function, cst.FunctionDef):
         return False
     positional = [*function.params.posonly_params, *function.params.params]
@@ -426,12 +572,6 @@ def _select_path(value: cst.CSTNode, path: tuple[int, ...]) -> cst.CSTNode | Non
             return None
         value = element.value
     return value
-
-
-def _with_or_aug_targets(statement: cst.CSTNode) -> list[cst.CSTNode]:
-    if isinstance(statement, cst.AugAssign):
-        return [statement.target]
-    return [item.asname.name for item in statement.items if item.asname is not None]
 
 
 def _assignment_targets(statement: cst.CSTNode) -> list[cst.CSTNode]:

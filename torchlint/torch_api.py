@@ -1,0 +1,150 @@
+"""What torchlint knows about torch and the libraries around it, by qualified name.
+
+Kept apart from the analysis so that rules and the oracle share one table of facts.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Library base classes whose subclasses are nn.Modules.
+MODULE_BASE_CLASSES = frozenset(
+    {
+        "torch.nn.Module",
+        "torch.nn.modules.module.Module",
+        "pytorch_lightning.LightningModule",
+        "pytorch_lightning.core.LightningModule",
+        "lightning.LightningModule",
+        "lightning.pytorch.LightningModule",
+        "lightning.pytorch.core.LightningModule",
+        "transformers.PreTrainedModel",
+        "transformers.modeling_utils.PreTrainedModel",
+        "diffusers.ModelMixin",
+        "diffusers.models.modeling_utils.ModelMixin",
+    }
+)
+DATASET_BASE_CLASSES = frozenset(
+    {
+        "torch.utils.data.Dataset",
+        "torch.utils.data.IterableDataset",
+        "torch.utils.data.dataset.Dataset",
+        "torch.utils.data.dataset.IterableDataset",
+    }
+)
+# Capitalised names under torch.nn that are not modules.
+_NN_NON_MODULES = frozenset({"Parameter", "UninitializedParameter", "UninitializedBuffer", "Buffer"})
+_NN_NON_MODULE_PACKAGES = frozenset({"utils", "functional", "init", "attention", "grad"})
+# torch.nn modules whose call does not return one tensor (tuples, or not callable at all).
+_NN_NON_TENSOR_OUTPUT = frozenset(
+    {"RNN", "LSTM", "GRU", "LSTMCell", "MultiheadAttention", "ModuleList", "ModuleDict", "ParameterList",
+     "ParameterDict", "Module", "DataParallel", "DistributedDataParallel", "AdaptiveLogSoftmaxWithLoss"}
+)
+_TORCHVISION_NON_MODELS = frozenset({"list_models", "get_model_weights", "get_weight", "get_model_builder"})
+_PRETRAINED_MODEL_CLASS = re.compile(r"(Model|For[A-Z]\w*|^Autoencoder\w*|^UNet\w*)$")
+_PRETRAINED_NON_MODEL = re.compile(r"Tokenizer|Config|Processor|Extractor|Scheduler|Pipeline")
+
+# Namespaces whose lowercase functions return a tensor, less the exceptions below.
+_TENSOR_FUNCTION_NAMESPACES = frozenset(
+    {"torch", "torch.nn.functional", "torch.linalg", "torch.fft", "torch.special"}
+)
+_NON_TENSOR_FUNCTIONS = frozenset(
+    {
+        # not tensors at all
+        "device", "dtype", "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "manual_seed",
+        "seed", "initial_seed", "save", "load", "compile", "is_tensor", "is_storage", "is_floating_point",
+        "is_complex", "is_nonzero", "numel", "get_default_dtype", "set_default_dtype", "set_default_device",
+        "get_default_device", "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
+        "set_num_threads", "get_num_threads", "set_printoptions", "is_grad_enabled",
+        "is_inference_mode_enabled", "autocast", "typename", "set_rng_state", "get_rng_state",
+        "broadcast_shapes", "result_type", "promote_types", "can_cast", "finfo", "iinfo", "vmap", "cond",
+        "export", "set_float32_matmul_precision", "get_float32_matmul_precision", "set_anomaly_enabled",
+        "equal", "allclose", "is_same_size", "get_device",
+        # tuples or named tuples of tensors
+        "chunk", "split", "unbind", "tensor_split", "hsplit", "vsplit", "dsplit", "meshgrid", "sort", "topk",
+        "kthvalue", "mode", "median", "nanmedian", "max", "min", "aminmax", "unique", "unique_consecutive",
+        "std_mean", "var_mean", "frexp", "histogram", "lu", "qr", "svd", "eig", "eigh", "slogdet", "lstsq",
+        "lu_factor", "lu_factor_ex", "inv_ex", "cholesky_ex", "solve_ex", "ldl_factor", "ldl_factor_ex",
+        "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d", "nonzero_static", "where",
+        "gradient", "geqrf", "cummax", "cummin",
+        # functional helpers that return other things
+        "pad_sequence", "fold", "unfold",
+    }
+)
+# Tensor methods that do not return one tensor.
+NON_TENSOR_METHODS = frozenset(
+    {"item", "tolist", "numpy", "size", "dim", "ndimension", "numel", "nelement", "element_size", "data_ptr",
+     "stride", "storage", "untyped_storage", "is_contiguous", "is_floating_point", "is_complex", "backward",
+     "register_hook", "chunk", "split", "unbind", "tensor_split", "max", "min", "sort", "topk", "kthvalue",
+     "median", "mode", "type", "equal", "get_device", "unique", "aminmax", "allclose", "is_pinned",
+     "is_shared", "is_set_to", "tolist", "__len__", "nonzero", "where", "cummax", "cummin"}
+)
+# Tensor methods whose result no longer carries the autograd graph.
+GRAPH_CUTTING_METHODS = frozenset({"detach", "detach_"})
+SELF_RETURNING_METHODS = frozenset(
+    {"to", "cuda", "cpu", "xpu", "eval", "train", "half", "float", "double", "bfloat16", "requires_grad_",
+     "to_empty", "share_memory", "contiguous"}
+)
+# Model-output attributes that hold graph-carrying tensors (transformers' ModelOutput and friends).
+MODEL_OUTPUT_TENSOR_FIELDS = frozenset({"loss", "logits"})
+# Calling one of these on a name is evidence that it holds an nn.Module.
+MODULE_ONLY_METHODS = frozenset(
+    {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
+     "buffers", "named_buffers", "register_forward_hook", "register_forward_pre_hook",
+     "register_full_backward_hook", "add_module", "register_module"}
+)
+# Callables whose result is the module passed as their first argument, wrapped or compiled.
+MODULE_WRAPPERS = frozenset(
+    {"torch.compile", "torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
+     "torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+     "torch.distributed.fsdp.FullyShardedDataParallel"}
+)
+
+
+def is_torch_module_class(qualified: str) -> bool:
+    """torch.nn.Linear, torch.nn.parallel.DistributedDataParallel, ... but not nn.Parameter."""
+    if qualified in MODULE_BASE_CLASSES:
+        return True
+    if qualified == "torch.distributed.fsdp.FullyShardedDataParallel":
+        return True
+    parts = qualified.split(".")
+    if len(parts) < 3 or parts[:2] != ["torch", "nn"] or parts[2] in _NN_NON_MODULE_PACKAGES:
+        return False
+    last = parts[-1]
+    return last[:1].isupper() and last not in _NN_NON_MODULES
+
+
+def is_model_constructor(qualified: str) -> bool:
+    """Library callables that return a new nn.Module instance."""
+    if is_torch_module_class(qualified):
+        return True
+    if qualified in ("timm.create_model", "timm.models.create_model"):
+        return True
+    if qualified.startswith("torchvision.models."):
+        last = qualified.rsplit(".", 1)[1]
+        if last in _TORCHVISION_NON_MODELS or last.endswith("Weights"):
+            return False
+        return not (last.startswith("get_") and last != "get_model")
+    return False
+
+
+def constructor_returns_tensor_module(qualified: str, keywords: set[str]) -> bool:
+    """Whether calling the module this constructor builds returns one tensor."""
+    if is_torch_module_class(qualified) and qualified.startswith("torch.nn."):
+        return qualified.rsplit(".", 1)[1] not in _NN_NON_TENSOR_OUTPUT
+    if qualified in ("timm.create_model", "timm.models.create_model"):
+        return "features_only" not in keywords
+    # torchvision's classification models (detection and segmentation ones return dicts)
+    return qualified.count(".") == 2 and qualified.startswith("torchvision.models.")
+
+
+def looks_like_pretrained_model_class(name: str) -> bool:
+    """`AutoModelForCausalLM`, `BertModel`, `UNet2DConditionModel`; not tokenizers or configs."""
+    last = name.rsplit(".", 1)[-1]
+    return bool(_PRETRAINED_MODEL_CLASS.search(last)) and not _PRETRAINED_NON_MODEL.search(last)
+
+
+def is_tensor_function(qualified: str) -> bool:
+    namespace, _, name = qualified.rpartition(".")
+    if namespace not in _TENSOR_FUNCTION_NAMESPACES:
+        return False
+    return name[:1].islower() and not name.startswith("_") and name not in _NON_TENSOR_FUNCTIONS
