@@ -72,6 +72,7 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "probe(torch.zeros(3, requires_grad=True))\n", "tensor+graph", id="requires-grad"),
         pytest.param(HEAD + "probe(torch.chunk(x, 2))\n", None, id="tuple-returning-op"),
         pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m(x))\n", "tensor+graph", id="module-call"),
+        pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m.forward(x))\n", "tensor+graph", id="forward-call"),
         pytest.param(HEAD + "m = nn.LSTM(2, 2)\nprobe(m(x))\n", "object", id="lstm-returns-tuple"),
         pytest.param(NET + "probe(Net()(x))\n", "object", id="forward-returns-unknown-input"),
         pytest.param(

@@ -85,6 +85,13 @@ class ImportTable:
             separator = "" if package.endswith(".") else "."
             self.aliases[local] = f"{package}{separator}{name}"
 
+    def local_name(self, qualified: str) -> str | None:
+        """The name this file binds to `qualified` (`torch` for `import torch`), if any."""
+        for local, target in self.aliases.items():
+            if target == qualified:
+                return local
+        return None
+
     def qualify(self, expr: cst.CSTNode) -> str | None:
         """The qualified name an expression refers to through the file's imports, if any."""
         name = dotted_name(expr)

@@ -18,6 +18,12 @@ if TYPE_CHECKING:
     from torchlint.rule import FixSpec, Rule
 
 
+GRAD_DISABLING_CONTEXTS = frozenset(
+    {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad",
+     "torch.autograd.grad_mode.inference_mode"}
+)
+
+
 @dataclass(frozen=True)
 class LintSettings:
     """The settings a rule may consult."""
@@ -66,6 +72,32 @@ class FileContext:
         """A tensor; with `graph=True`, one that may carry an autograd graph."""
         kind = self.kind(expr)
         return kind is not None and kind.base == TENSOR and (graph is None or kind.graph == graph)
+
+    def grad_disabled(self) -> bool:
+        """Inside `with torch.no_grad()`/`inference_mode()`, or a function decorated with either.
+
+        A nested function's body runs later, outside the block around its definition, so the
+        search stops at the innermost function.
+        """
+        for node in reversed(self.stack[:-1]):
+            if isinstance(node, cst.With) and any(self._disables_grad(item.item) for item in node.items):
+                return True
+            if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+                decorators = node.decorators if isinstance(node, cst.FunctionDef) else ()
+                return any(self._disables_grad(decorator.decorator) for decorator in decorators)
+        return False
+
+    def _disables_grad(self, expr: cst.CSTNode) -> bool:
+        target = expr.func if isinstance(expr, cst.Call) else expr
+        return self.qualify(target) in GRAD_DISABLING_CONTEXTS
+
+    def torch_call(self, function: str) -> cst.Call | None:
+        """`torch.<function>()` spelled with this file's own imports, or None if it has none."""
+        torch_name = self.imports.local_name("torch")
+        if torch_name is not None:
+            return cst.Call(func=cst.Attribute(value=cst.Name(torch_name), attr=cst.Name(function)))
+        direct = self.imports.local_name(f"torch.{function}")
+        return cst.Call(func=cst.Name(direct)) if direct is not None else None
 
     def enclosing(self, *types: type[cst.CSTNode]) -> cst.CSTNode | None:
         """The innermost ancestor (not the current node) of one of `types`."""

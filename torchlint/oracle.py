@@ -397,6 +397,8 @@ class TypeOracle:
             return None
         if receiver.base == MODULE and method in SELF_RETURNING_METHODS:
             return receiver
+        if receiver.base == MODULE and method == "forward":
+            return receiver.output or Kind(OBJECT, origin=MODEL_OUTPUT)
         if receiver.base != TENSOR or method in NON_TENSOR_METHODS:
             return None
         if method in GRAPH_CUTTING_METHODS:

@@ -1,0 +1,319 @@
+"""TL008 oom-retry-in-except: recovering from CUDA OOM inside the `except` block."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from torchlint.analysis import dotted_name
+from torchlint.codemod import free_name, names_used
+from torchlint.rule import Invalid, Rule
+from torchlint.rules.registry import register
+
+OOM_ERRORS = frozenset({"torch.cuda.OutOfMemoryError", "torch.OutOfMemoryError"})
+_BROAD_ERRORS = frozenset({"RuntimeError", "Exception", "BaseException"})
+# Calls that are never "the work again": cleanup, logging, inspecting the error.
+_HARMLESS_CALLS = frozenset(
+    {"print", "str", "repr", "len", "isinstance", "int", "float", "min", "max", "range", "type", "hasattr",
+     "getattr", "format", "gc.collect", "torch.cuda.empty_cache", "torch.cuda.synchronize", "time.sleep",
+     "torch.cuda.reset_peak_memory_stats", "warnings.warn"}
+)
+_LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+_WORK_ROUTINES = frozenset({"forward", "generate"})
+_STORING_METHODS = frozenset({"append", "add", "insert", "put", "extend", "setdefault"})
+_USES_EXC_INFO = frozenset({"exception", "print_exc", "format_exc", "exc_info", "print_exception"})
+_FLAG_NAMES = ("oom", "out_of_memory", "oom_retry")
+
+_RETRY_MESSAGE = (
+    "Retrying inside the OOM handler runs while the exception's traceback still holds the failed "
+    "attempt's tensors; set a flag in the handler and retry after the `try` statement"
+)
+_STORE_MESSAGE = (
+    "Keeping the OOM exception beyond its handler keeps the failed attempt's frames and tensors alive; "
+    "keep `str(e)` instead"
+)
+T = "import torch\nimport torch.nn as nn\n"
+
+
+@register
+class OomRetryInExcept(Rule):
+    """
+    ## What it does
+    Flags an `except` that caught a CUDA out-of-memory error (`torch.cuda.OutOfMemoryError`,
+    `torch.OutOfMemoryError`, or `RuntimeError`/`Exception` guarded by `"out of memory" in str(e)`)
+    and runs the work again inside the handler: it calls the same function as the `try` body, calls
+    the enclosing function recursively, or calls a model (a module, `forward`, `generate`, a
+    `train*` routine). It also flags a handler that keeps the exception beyond the handler
+    (`self.err = e`, `errors.append(e)`).
+
+    ## Why is this bad?
+    While the handler runs, the exception's traceback references the frames of the failed attempt,
+    and through them every tensor it allocated. A retry inside the handler therefore runs with that
+    memory still held and often runs out of memory again. Storing the exception keeps the frames
+    alive even longer. This is the PyTorch FAQ's "My out of memory exception handler can't allocate
+    memory".
+
+    ## Example
+    ```python
+    try:
+        run_model(batch_size)
+    except torch.cuda.OutOfMemoryError:
+        for _ in range(batch_size):
+            run_model(1)
+    ```
+
+    ## Use instead
+    ```python
+    oom = False
+    try:
+        run_model(batch_size)
+    except torch.cuda.OutOfMemoryError:
+        oom = True
+    if oom:
+        for _ in range(batch_size):
+            run_model(1)
+    ```
+
+    ## Fix safety
+    The fix is the FAQ's transformation and is **safe** when it applies: a flag (`oom`, or another
+    name free in the scope) is set to `False` before the `try`, the handler body becomes
+    `oom = True`, and the handler's original body runs in `if oom:` right after the `try`
+    statement, once the exception and its traceback are gone. The same statements run in the same
+    order; only the memory is freed first. It is offered only when the handler does not use the
+    exception object (nor `logger.exception`/`traceback`/`sys.exc_info`), contains no `raise`,
+    `return`, `break` or `continue`, and the `try` has no `else` or `finally`; otherwise there is
+    no fix and the message explains the change.
+
+    Not flagged: a handler that logs and re-raises, raises a new error `from e`, returns a sentinel,
+    `continue`s or `break`s so the retry happens in the next loop iteration, sets a flag for a retry
+    after the `try`, or only calls `torch.cuda.empty_cache()`, `gc.collect()` or `del`; and
+    handlers that are not about out-of-memory errors.
+
+    ## References
+    - [PyTorch FAQ: My out of memory exception handler can't allocate memory](https://pytorch.org/docs/stable/notes/faq.html#my-out-of-memory-exception-handler-can-t-allocate-memory)
+    - [torch.cuda.OutOfMemoryError](https://pytorch.org/docs/stable/generated/torch.cuda.OutOfMemoryError.html)
+    """
+
+    code = "TL008"
+    name = "oom-retry-in-except"
+    summary = "Work retried inside a CUDA out-of-memory handler runs with the failed attempt's memory held"
+    severity = "warning"
+    fix_safety = ("safe",)
+    trigger_tokens = ("OutOfMemoryError", "out of memory")
+
+    valid = (
+        T + "try:\n    step(batch)\nexcept torch.cuda.OutOfMemoryError:\n    logger.error('oom at %d', i)\n    raise\n",
+        T + "try:\n    step(batch)\nexcept RuntimeError as e:\n    if 'out of memory' in str(e):\n"
+        "        raise RuntimeError('lower the batch size') from e\n    raise\n",
+        T + "def run(batch):\n    try:\n        return step(batch)\n    except torch.cuda.OutOfMemoryError:\n"
+        "        return None\n",
+        T + "for batch in loader:\n    try:\n        step(batch)\n    except torch.cuda.OutOfMemoryError:\n"
+        "        torch.cuda.empty_cache()\n        continue\n",
+        T + "for batch in loader:\n    try:\n        step(batch)\n    except torch.OutOfMemoryError:\n        break\n",
+        T + "oom = False\ntry:\n    run_model(64)\nexcept torch.cuda.OutOfMemoryError:\n    oom = True\n"
+        "if oom:\n    for _ in range(64):\n        run_model(1)\n",
+        T + "import gc\ntry:\n    outputs = step(batch)\nexcept torch.cuda.OutOfMemoryError:\n    outputs = None\n"
+        "    gc.collect()\n    torch.cuda.empty_cache()\n",
+        # not about out-of-memory
+        T + "try:\n    step(batch)\nexcept ValueError:\n    step(fix(batch))\n",
+        T + "try:\n    step(batch)\nexcept RuntimeError:\n    step(batch)\n",
+        T + "try:\n    step(batch)\nexcept RuntimeError as e:\n    if 'device-side assert' in str(e):\n"
+        "        step(batch)\n",
+        # the retry is defined in the handler, not run there
+        T + "try:\n    step(batch)\nexcept torch.cuda.OutOfMemoryError:\n    def later():\n        step(batch)\n"
+        "    pending.append(later)\n",
+    )
+
+    invalid = (
+        Invalid(
+            T + "try:\n    run_model(batch_size)\nexcept torch.cuda.OutOfMemoryError:\n"
+            "    for _ in range(batch_size):\n        run_model(1)\n",
+            T + "oom = False\ntry:\n    run_model(batch_size)\nexcept torch.cuda.OutOfMemoryError:\n    oom = True\n"
+            "if oom:\n    for _ in range(batch_size):\n        run_model(1)\n",
+        ),
+        Invalid(
+            T + "model = nn.Linear(4, 4)\n\ndef predict(x, oom=None):\n"
+            "    # try the whole batch first\n"
+            "    try:\n        out = model(x)\n    except torch.OutOfMemoryError:  # fall back\n"
+            "        torch.cuda.empty_cache()\n        out = torch.cat([model(part) for part in x.split(1)])\n"
+            "    return out\n",
+            T + "model = nn.Linear(4, 4)\n\ndef predict(x, oom=None):\n"
+            "    # try the whole batch first\n"
+            "    out_of_memory = False\n"
+            "    try:\n        out = model(x)\n    except torch.OutOfMemoryError:\n        out_of_memory = True\n"
+            "    if out_of_memory:  # fall back\n"
+            "        torch.cuda.empty_cache()\n        out = torch.cat([model(part) for part in x.split(1)])\n"
+            "    return out\n",
+        ),
+        Invalid(
+            "from transformers import AutoModelForCausalLM\nimport torch\n"
+            "model = AutoModelForCausalLM.from_pretrained('gpt2')\n"
+            "try:\n    ids = model.generate(prompt, max_new_tokens=256)\n"
+            "except (torch.cuda.OutOfMemoryError, ValueError):\n    ids = model.generate(prompt, max_new_tokens=32)\n",
+            "from transformers import AutoModelForCausalLM\nimport torch\n"
+            "model = AutoModelForCausalLM.from_pretrained('gpt2')\n"
+            "oom = False\ntry:\n    ids = model.generate(prompt, max_new_tokens=256)\n"
+            "except (torch.cuda.OutOfMemoryError, ValueError):\n    oom = True\n"
+            "if oom:\n    ids = model.generate(prompt, max_new_tokens=32)\n",
+        ),
+        # the handler uses the exception: flagged, no fix
+        Invalid(
+            T + "model = nn.Linear(4, 4)\ntry:\n    out = model(x)\nexcept RuntimeError as e:\n"
+            "    if 'CUDA out of memory' in str(e):\n        torch.cuda.empty_cache()\n        out = model(x[:1])\n"
+            "    else:\n        raise\n",
+            None,
+        ),
+        # recursion with a return: flagged, no fix
+        Invalid(
+            T + "def step(batch):\n    try:\n        return train_step(batch)\n"
+            "    except torch.cuda.OutOfMemoryError:\n        torch.cuda.empty_cache()\n"
+            "        return step(batch[: len(batch) // 2])\n",
+            None,
+        ),
+        # storing the exception: flagged, no fix
+        Invalid(
+            T + "class Runner:\n    def run(self, batch):\n        try:\n            self.step(batch)\n"
+            "        except torch.cuda.OutOfMemoryError as e:\n            self.errors.append(e)\n",
+            None,
+        ),
+        Invalid(
+            T + "last_error = None\ntry:\n    step(batch)\nexcept torch.cuda.OutOfMemoryError as err:\n    last_error = err\n",
+            None,
+        ),
+        # try with finally: flagged, no fix
+        Invalid(
+            T + "try:\n    run_model(64)\nexcept torch.cuda.OutOfMemoryError:\n    run_model(1)\nfinally:\n    done()\n",
+            None,
+        ),
+    )
+
+    def visit_Try(self, node: cst.Try) -> None:
+        tried = self._callees(node.body)
+        for handler in node.handlers:
+            if not self._is_oom_handler(handler):
+                continue
+            stored = self._stored_exception(handler)
+            if stored is not None:
+                self.report(stored, _STORE_MESSAGE)
+                continue
+            retry = next((call for call in _calls(handler.body) if self._is_retry(call, tried)), None)
+            if retry is not None:
+                self.report(retry, _RETRY_MESSAGE, self._fix(node, handler))
+
+    # ---- what the handler is about ----------------------------------------------------------
+    def _is_oom_handler(self, handler: cst.ExceptHandler) -> bool:
+        caught = handler.type
+        if caught is None:
+            return False
+        types = [element.value for element in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
+        if any(self.ctx.qualify(t) in OOM_ERRORS for t in types):
+            return True
+        broad = any(isinstance(t, cst.Name) and t.value in _BROAD_ERRORS and self.ctx.qualify(t) is None for t in types)
+        return broad and _mentions_out_of_memory(handler.body)
+
+    def _stored_exception(self, handler: cst.ExceptHandler) -> cst.CSTNode | None:
+        if handler.name is None or not isinstance(handler.name.name, cst.Name):
+            return None
+        error = handler.name.name.value
+        for node in _statements_and_calls(handler.body):
+            if isinstance(node, (cst.Assign, cst.AnnAssign)) and _is_name(node.value, error):
+                return node
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+                if node.func.attr.value in _STORING_METHODS and any(error in names_used(a.value) for a in node.args):
+                    return node
+        return None
+
+    # ---- is it the work again? --------------------------------------------------------------
+    def _callees(self, body: cst.CSTNode) -> set[str]:
+        return {name for call in _calls(body) if (name := dotted_name(call.func)) and not _is_harmless(name)}
+
+    def _is_retry(self, call: cst.Call, tried: set[str]) -> bool:
+        name = dotted_name(call.func)
+        if name is None or _is_harmless(self.ctx.qualify(call.func) or name):
+            return False
+        if name in tried or name.rsplit(".", 1)[-1] in _WORK_ROUTINES or name.rsplit(".", 1)[-1].startswith("train"):
+            return True
+        function = self.ctx.enclosing(cst.FunctionDef)
+        if function is not None and name in (function.name.value, f"self.{function.name.value}"):
+            return True
+        return self.ctx.is_module(call.func)
+
+    # ---- the fix ----------------------------------------------------------------------------
+    def _fix(self, node: cst.Try, handler: cst.ExceptHandler):
+        block = self.ctx.stack[-2]
+        if node.orelse is not None or node.finalbody is not None or not isinstance(block, (cst.IndentedBlock, cst.Module)):
+            return None
+        if handler.name is not None and handler.name.name.value in names_used(handler.body):
+            return None
+        if _has_control_flow(handler.body) or _uses_exc_info(handler.body):
+            return None
+        scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+        flag = free_name(scope, _FLAG_NAMES)
+        flag_line = cst.SimpleStatementLine(
+            body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(flag))], value=cst.Name("False"))],
+            leading_lines=node.leading_lines,
+        )
+        set_flag = cst.IndentedBlock(
+            body=[cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(flag))], value=cst.Name("True"))])]
+        )
+        handlers = [h.with_changes(body=set_flag) if h is handler else h for h in node.handlers]
+        new_try = node.with_changes(handlers=handlers, leading_lines=())
+        recovery = cst.If(test=cst.Name(flag), body=handler.body)
+        index = next(i for i, statement in enumerate(block.body) if statement is node)
+        body = [*block.body[:index], flag_line, new_try, recovery, *block.body[index + 1 :]]
+        return self.replace(block, block.with_changes(body=body), "Retry after the `try` statement, once the exception is gone")
+
+
+class _Collector(cst.CSTVisitor):
+    """The nodes of a handler body, not inside nested functions or classes (nor raises, unless
+    asked: a raise's argument is never the work again)."""
+
+    def __init__(self, into_raises: bool) -> None:
+        self.skipped = (cst.FunctionDef, cst.ClassDef, cst.Lambda) + (() if into_raises else (cst.Raise,))
+        self.nodes: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, self.skipped):
+            return False
+        self.nodes.append(node)
+        return True
+
+
+def _statements_and_calls(body: cst.CSTNode, into_raises: bool = False) -> list[cst.CSTNode]:
+    collector = _Collector(into_raises)
+    body.visit(collector)
+    return collector.nodes
+
+
+def _calls(body: cst.CSTNode) -> list[cst.Call]:
+    return [node for node in _statements_and_calls(body) if isinstance(node, cst.Call)]
+
+
+def _is_harmless(name: str) -> bool:
+    if name in _HARMLESS_CALLS:
+        return True
+    head, _, last = name.rpartition(".")
+    return bool(head) and (last in _LOGGING_METHODS or head.split(".")[0] in ("logging", "logger", "log", "warnings"))
+
+
+def _is_name(node: cst.CSTNode | None, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
+
+
+def _mentions_out_of_memory(body: cst.CSTNode) -> bool:
+    for node in _statements_and_calls(body):
+        if isinstance(node, cst.Comparison) and isinstance(node.left, cst.SimpleString):
+            text = node.left.evaluated_value
+            if isinstance(text, str) and "out of memory" in text.lower():
+                return any(isinstance(target.operator, cst.In) for target in node.comparisons)
+    return False
+
+
+def _has_control_flow(body: cst.CSTNode) -> bool:
+    jumps = (cst.Raise, cst.Return, cst.Break, cst.Continue)
+    return any(isinstance(node, jumps) for node in _statements_and_calls(body, into_raises=True))
+
+
+def _uses_exc_info(body: cst.CSTNode) -> bool:
+    return any(
+        isinstance(call.func, cst.Attribute) and call.func.attr.value in _USES_EXC_INFO for call in _calls(body)
+    )

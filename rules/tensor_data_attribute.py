@@ -1,0 +1,252 @@
+"""TL001 tensor-data-attribute: `.data` on a tensor where `.detach()` or `torch.no_grad()` is meant."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from torchlint.codemod import method_call, wrap_in_with
+from torchlint.rule import Invalid, Rule
+from torchlint.rules.registry import register
+
+_READ_MESSAGE = (
+    "`.data` hides this tensor from autograd, so gradients can be silently wrong; use `.detach()`, "
+    "which raises instead"
+)
+_IN_PLACE_MESSAGE = (
+    "An in-place update through `.data` is invisible to autograd; update the tensor itself inside "
+    "`with torch.no_grad():`"
+)
+_ASSIGN_MESSAGE = (
+    "Assigning to `.data` swaps the tensor behind autograd's back; use "
+    "`with torch.no_grad(): p.copy_(t)` instead"
+)
+
+T = "import torch\nimport torch.nn as nn\n"
+
+
+@register
+class TensorDataAttribute(Rule):
+    """
+    ## What it does
+    Flags `.data` on an expression known to be a tensor or parameter: results of torch operations
+    and module calls, losses, `.grad`, parameters from `parameters()`/`named_parameters()` loops, and
+    `m.weight`/`m.bias` of a known module (`for m in self.modules()` included).
+
+    ## Why is this bad?
+    Since PyTorch 0.4, `.data` returns a tensor that shares storage with the original but is
+    invisible to autograd: a change made through it is not recorded, so a backward pass that needs
+    the old values computes silently wrong gradients. `.detach()` shares storage too, but autograd
+    tracks its version counter and raises an error instead. For deliberate updates of parameters,
+    `torch.no_grad()` is the supported way.
+
+    ## Example
+    ```python
+    pred = model(x).data.cpu().numpy()
+    for p in model.parameters():
+        p.data.add_(p.grad, alpha=-lr)
+    ```
+
+    ## Use instead
+    ```python
+    pred = model(x).detach().cpu().numpy()
+    for p in model.parameters():
+        with torch.no_grad():
+            p.add_(p.grad, alpha=-lr)
+    ```
+
+    ## Fix safety
+    - A read (`out.data.cpu()`, `x = y.data`) becomes `.detach()`: **safe**. The values are the
+      same; the only difference is that an in-place change which would corrupt a gradient now
+      raises.
+    - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`) becomes the same
+      statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing
+      `no_grad`/`inference_mode` block or decorated function): **unsafe**, because it changes which
+      operations autograd sees (an update of a leaf that requires grad now needs `no_grad`, and
+      version counters move). The fix needs a name for `torch` in the file; without one, and when
+      the statement shares its line with others, there is no fix.
+    - An assignment `p.data = t` has no fix: it can change the shape, dtype or device, which
+      `p.copy_(t)` cannot. The message suggests `with torch.no_grad(): p.copy_(t)`.
+
+    Not flagged: `.data` of anything not known to be a tensor (`self.data` in a Dataset,
+    torchvision's `dataset.data`, ultralytics `boxes.data`, a PackedSequence's `.data`, numpy
+    `arr.data`, `request.data`, dataclass fields).
+
+    ## References
+    - [PyTorch 0.4 migration guide: what about .data?](https://pytorch.org/blog/pytorch-0_4_0-migration-guide/)
+    - [torch.Tensor.detach](https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html)
+    - [torch.no_grad](https://pytorch.org/docs/stable/generated/torch.no_grad.html)
+    """
+
+    code = "TL001"
+    name = "tensor-data-attribute"
+    summary = "`.data` on a tensor hides changes from autograd"
+    severity = "warning"
+    fix_safety = ("safe", "unsafe")
+    trigger_tokens = (".data",)
+
+    valid = (
+        # a Dataset's own field
+        "from torch.utils.data import Dataset\n"
+        "class Points(Dataset):\n"
+        "    def __init__(self, data):\n"
+        "        self.data = data\n"
+        "    def __getitem__(self, i):\n"
+        "        return self.data[i]\n",
+        # torchvision datasets
+        "import torchvision\nds = torchvision.datasets.MNIST('.', download=True)\nimages = ds.data.float()\n",
+        # ultralytics results
+        "from ultralytics import YOLO\nmodel = YOLO('yolov8n.pt')\nresults = model('img.jpg')\n"
+        "boxes = results[0].boxes.data\nmasks = results[0].masks.data\n",
+        # PackedSequence
+        T + "from torch.nn.utils.rnn import pack_padded_sequence\n"
+        "packed = pack_padded_sequence(x, lengths, batch_first=True)\nflat = packed.data\n"
+        "lstm = nn.LSTM(4, 4)\nout, _ = lstm(packed)\ny = out.data\n",
+        # numpy, web requests, dataclasses, unknown
+        "import numpy as np\narr = np.zeros(3)\nbuf = arr.data\n",
+        "from flask import request\npayload = request.data\n",
+        T + "from dataclasses import dataclass\n@dataclass\nclass Batch:\n    data: torch.Tensor\n"
+        "batch = Batch(torch.zeros(2))\nx = batch.data\n",
+        "def f(x):\n    return x.data\n",
+        # a module attribute named data
+        T + "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.data = torch.zeros(3)\n    def forward(self, x):\n        return x + self.data\n",
+        # .detach() is already right
+        T + "m = nn.Linear(2, 2)\ny = m(x).detach().cpu()\n",
+    )
+
+    invalid = (
+        Invalid(
+            T + "model = nn.Linear(4, 2)\npred = model(x).data.cpu().numpy()\n",
+            T + "model = nn.Linear(4, 2)\npred = model(x).detach().cpu().numpy()\n",
+        ),
+        Invalid(
+            T + "criterion = nn.CrossEntropyLoss()\nm = nn.Linear(4, 2)\nloss = criterion(m(x), y)\n"
+            "value = loss.data\n",
+            T + "criterion = nn.CrossEntropyLoss()\nm = nn.Linear(4, 2)\nloss = criterion(m(x), y)\n"
+            "value = loss.detach()\n",
+        ),
+        Invalid(
+            T + "model = nn.Linear(4, 2)\nfor p in model.parameters():\n    g = p.grad.data\n",
+            T + "model = nn.Linear(4, 2)\nfor p in model.parameters():\n    g = p.grad.detach()\n",
+        ),
+        Invalid(
+            T + "def sgd(model, lr):\n"
+            "    for p in model.parameters():\n"
+            "        # plain SGD\n"
+            "        p.data.add_(p.grad, alpha=-lr)  # step\n",
+            T + "def sgd(model, lr):\n"
+            "    for p in model.parameters():\n"
+            "        # plain SGD\n"
+            "        with torch.no_grad():\n"
+            "            p.add_(p.grad, alpha=-lr)  # step\n",
+        ),
+        Invalid(
+            T + "ema = nn.Parameter(torch.zeros(3))\nema.data.mul_(0.99)\n",
+            T + "ema = nn.Parameter(torch.zeros(3))\nwith torch.no_grad():\n    ema.mul_(0.99)\n",
+        ),
+        Invalid(
+            T + "class Net(nn.Module):\n"
+            "    def init_weights(self):\n"
+            "        for m in self.modules():\n"
+            "            if isinstance(m, nn.Conv2d):\n"
+            "                m.weight.data.normal_(0, 0.02)\n",
+            T + "class Net(nn.Module):\n"
+            "    def init_weights(self):\n"
+            "        for m in self.modules():\n"
+            "            if isinstance(m, nn.Conv2d):\n"
+            "                with torch.no_grad():\n"
+            "                    m.weight.normal_(0, 0.02)\n",
+        ),
+        Invalid(
+            T + "m = nn.Linear(2, 2)\nwith torch.no_grad():\n    for p in m.parameters():\n        p.data.mul_(0.9)\n",
+            T + "m = nn.Linear(2, 2)\nwith torch.no_grad():\n    for p in m.parameters():\n        p.mul_(0.9)\n",
+        ),
+        Invalid(
+            T + "@torch.no_grad()\ndef reset(m: nn.Module):\n    for p in m.parameters():\n        p.data.zero_()\n",
+            T + "@torch.no_grad()\ndef reset(m: nn.Module):\n    for p in m.parameters():\n        p.zero_()\n",
+        ),
+        Invalid(
+            T + "m = nn.Linear(2, 2)\nfor p in m.parameters():\n    p.data -= 0.1 * p.grad\n    p.data[0] = 0\n",
+            T + "m = nn.Linear(2, 2)\nfor p in m.parameters():\n    with torch.no_grad():\n        p -= 0.1 * p.grad\n"
+            "    with torch.no_grad():\n        p[0] = 0\n",
+        ),
+        Invalid(
+            "from torch import nn, no_grad\nm = nn.Linear(2, 2)\nm.weight.data.fill_(1.0)\n",
+            "from torch import nn, no_grad\nm = nn.Linear(2, 2)\nwith no_grad():\n    m.weight.fill_(1.0)\n",
+        ),
+        # assignment: flagged without a fix
+        Invalid(T + "m = nn.Linear(2, 2)\nm.weight.data = torch.zeros(2, 2)\n", None),
+        # in-place not at statement level, or sharing its line: no fix
+        Invalid(T + "m = nn.Linear(2, 2)\nw = m.weight.data.mul_(2)\n", None),
+        Invalid(T + "m = nn.Linear(2, 2)\nm.weight.data.zero_(); m.bias.data.zero_()\n", None),
+        # no name for torch in the file: the read still gets .detach(), the update no fix
+        Invalid(
+            "from torch.nn import Linear\nm = Linear(2, 2)\nm.bias.data.zero_()\ny = m(x).data\n",
+            "from torch.nn import Linear\nm = Linear(2, 2)\nm.bias.data.zero_()\ny = m(x).detach()\n",
+        ),
+    )
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value != "data" or not self.ctx.is_tensor(node.value):
+            return
+        parent, grandparent = self.ctx.stack[-2], self.ctx.stack[-3]
+        if isinstance(parent, cst.AssignTarget) and parent.target is node:
+            self.report(node, _ASSIGN_MESSAGE)
+        elif self._is_in_place_write(node, parent, grandparent):
+            self.report(node, _IN_PLACE_MESSAGE, self._in_place_fix(node))
+        else:
+            fix = self.replace(node, method_call(node.value, "detach"), "Replace `.data` with `.detach()`")
+            self.report(node, _READ_MESSAGE, fix)
+
+    @staticmethod
+    def _is_in_place_write(node, parent, grandparent) -> bool:
+        if isinstance(parent, cst.AugAssign) and parent.target is node:
+            return True
+        if isinstance(parent, cst.Subscript) and isinstance(grandparent, cst.AssignTarget):
+            return True
+        return (
+            isinstance(parent, cst.Attribute)
+            and parent.value is node
+            and _is_in_place_method(parent.attr.value)
+            and isinstance(grandparent, cst.Call)
+            and grandparent.func is parent
+        )
+
+    def _in_place_fix(self, node: cst.Attribute):
+        """The whole statement, on the tensor itself, under `torch.no_grad()`."""
+        line = self.ctx.enclosing(cst.SimpleStatementLine)
+        statement = self._statement_of(node)
+        if line is None or statement is None or len(line.body) != 1 or line.body[0] is not statement:
+            return None
+        if not isinstance(self.ctx.stack[self.ctx.stack.index(line) - 1], (cst.IndentedBlock, cst.Module)):
+            return None  # a one-line suite (`for p in ps: p.data.zero_()`) cannot hold a block
+        updated = line.with_changes(body=[statement.deep_replace(node, node.value)])
+        if self.ctx.grad_disabled():
+            return self.replace(line, updated, "Update the tensor itself (already under no_grad)", "unsafe")
+        no_grad = self.ctx.torch_call("no_grad")
+        if no_grad is None:
+            return None
+        return self.replace(line, wrap_in_with(updated, no_grad), "Update the tensor itself under `torch.no_grad()`", "unsafe")
+
+    def _statement_of(self, node: cst.CSTNode) -> cst.BaseSmallStatement | None:
+        """The small statement that `node` is the write of: `expr`, `x op= y` or `x[i] = y`."""
+        in_target = False
+        for ancestor in reversed(self.ctx.stack[:-1]):
+            if isinstance(ancestor, cst.Expr):
+                return ancestor if _is_call_on(ancestor.value, node) else None
+            if isinstance(ancestor, cst.AugAssign):
+                return ancestor if ancestor.target is node else None
+            if isinstance(ancestor, cst.Assign):
+                return ancestor if in_target else None
+            in_target = in_target or isinstance(ancestor, cst.AssignTarget)
+            if isinstance(ancestor, cst.BaseSmallStatement):
+                return None
+        return None
+
+
+def _is_in_place_method(name: str) -> bool:
+    return name.endswith("_") and not name.startswith("_")
+
+
+def _is_call_on(expr: cst.CSTNode, data_node: cst.CSTNode) -> bool:
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.value is data_node
