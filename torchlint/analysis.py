@@ -41,6 +41,32 @@ def walk_statements(node: cst.CSTNode, into_scopes: bool = True) -> Iterator[cst
             yield from walk_statements(child, into_scopes)
 
 
+class _CallCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.calls: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+
+def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    """Every call below `node`, in source order."""
+    collector = _CallCollector()
+    node.visit(collector)
+    return collector.calls
+
+
+def argument(call: cst.Call, position: int | None, keyword: str) -> cst.Arg | None:
+    """The argument a call passes for a parameter, by keyword or (when given) by position."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg
+    if position is None:
+        return None
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    return positional[position] if position < len(positional) else None
+
+
 def dotted_name(expr: cst.CSTNode) -> str | None:
     """`a.b.c` for a chain of Names and Attributes, else None."""
     if isinstance(expr, cst.Name):

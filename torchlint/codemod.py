@@ -56,3 +56,25 @@ def free_name(node: cst.CSTNode, candidates: Iterable[str]) -> str:
     while f"{candidates[0]}_{index}" in used:
         index += 1
     return f"{candidates[0]}_{index}"
+
+
+def with_keyword(call: cst.Call, keyword: str, value: cst.BaseExpression) -> cst.Call:
+    """`call` with `keyword=value`, replacing an existing one or appending it in the call's layout
+    (one argument per line stays one argument per line, a trailing comma stays)."""
+    args = list(call.args)
+    for index, arg in enumerate(args):
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            args[index] = arg.with_changes(value=value)
+            return call.with_changes(args=args)
+    new = cst.Arg(
+        keyword=cst.Name(keyword),
+        value=value,
+        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+    )
+    if args:
+        last = args[-1]
+        between = args[-2].comma if len(args) >= 2 else cst.MaybeSentinel.DEFAULT
+        if isinstance(last.comma, cst.Comma):  # a trailing comma: the new argument inherits it
+            new = new.with_changes(comma=last.comma)
+        args[-1] = last.with_changes(comma=between)
+    return call.with_changes(args=[*args, new])

@@ -109,6 +109,9 @@ class FileContext:
     def ancestors(self) -> Sequence[cst.CSTNode]:
         return self.stack[:-1]
 
+    def line_of(self, node: cst.CSTNode) -> int:
+        return self._positions[node].start.line
+
     # ---- reporting --------------------------------------------------------------------------
     def report(self, rule: Rule, node: cst.CSTNode, message: str, fix: FixSpec | None) -> None:
         span = self._positions[node]

@@ -31,6 +31,10 @@ DATASET_BASE_CLASSES = frozenset(
         "torch.utils.data.dataset.IterableDataset",
     }
 )
+DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+DISTRIBUTED_SAMPLERS = frozenset(
+    {"torch.utils.data.DistributedSampler", "torch.utils.data.distributed.DistributedSampler"}
+)
 # Capitalised names under torch.nn that are not modules.
 _NN_NON_MODULES = frozenset({"Parameter", "UninitializedParameter", "UninitializedBuffer", "Buffer"})
 _NN_NON_MODULE_PACKAGES = frozenset({"utils", "functional", "init", "attention", "grad"})
