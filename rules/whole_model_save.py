@@ -8,6 +8,7 @@ from torchlint.analysis import argument, calls_in, walk_statements
 from torchlint.codemod import method_call
 from torchlint.rule import FixSpec, Invalid, Rule
 from torchlint.rules.registry import register
+from torchlint.torch_api import SELF_RETURNING_METHODS
 
 _SAVE = "torch.save"
 _LOAD = "torch.load"
@@ -115,6 +116,14 @@ class WholeModelSave(Rule):
             "restored = Net(width=4)\nrestored.load_state_dict(torch.load('net.pt', weights_only=True))\n"
             "restored.eval()\nprint(restored(torch.zeros(1, 4)))\n",
         ),
+        # the constructor is followed by calls that return the model
+        Invalid(
+            NET + "model = Net(4).to('cpu').eval()\ntorch.save(model, 'net.pt')\n"
+            "restored = torch.load('net.pt', map_location='cpu')\nrestored.eval()\n",
+            NET + "model = Net(4).to('cpu').eval()\ntorch.save(model.state_dict(), 'net.pt')\n"
+            "restored = Net(4)\nrestored.load_state_dict(torch.load('net.pt', map_location='cpu', weights_only=True))\n"
+            "restored.eval()\n",
+        ),
         # a load that cannot be rewritten: the save is fixed, the message names the load
         Invalid(
             NET + "model = Net(args.width)\n"
@@ -193,7 +202,7 @@ class WholeModelSave(Rule):
         values = [b.value for b in bindings if b.how == "value"]
         if len(values) != len(bindings) or not values:
             return None
-        constructor = values[-1]
+        constructor = _strip_self_returning(values[-1])
         if not isinstance(constructor, cst.Call) or not all(isinstance(a.value, _LITERALS) for a in constructor.args):
             return None
         kind = self.ctx.oracle.binding_kind(bindings[-1])
@@ -205,6 +214,16 @@ class WholeModelSave(Rule):
             if isinstance(body, cst.IndentedBlock) and any(s is line for s in body.body):
                 return body
         return self.ctx.module if any(s is line for s in self.ctx.module.body) else None
+
+
+def _strip_self_returning(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`Net(8)` from `Net(8).to(device).eval()`: the calls after the constructor return the model."""
+    while (
+        isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
+        and expr.func.attr.value in SELF_RETURNING_METHODS and isinstance(expr.func.value, cst.Call)
+    ):
+        expr = expr.func.value
+    return expr
 
 
 def _line_assigning(module: cst.Module, call: cst.Call) -> cst.SimpleStatementLine | None:

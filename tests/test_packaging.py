@@ -24,6 +24,10 @@ def test_regular_install_maps_rules_and_fixtures_into_the_package(tmp_path):
     assert (target / "torchlint" / "rules" / "direct_forward_call.py").is_file()
     assert (target / "torchlint" / "rules" / "registry.py").is_file()
     assert (target / "torchlint" / "fixtures" / "__init__.py").is_file()
+    for fixture in (REPO / "fixtures").glob("*/*/contract.toml"):
+        installed = target / "torchlint" / "fixtures" / fixture.parent.parent.name / fixture.parent.name
+        assert (installed / "contract.toml").is_file() and (installed / "program.py").is_file()
+    assert (target / "torchlint" / "verify" / "harness.py").is_file()
     probe = "import torchlint.rules.registry as r; print(sorted(x.code for x in r.all_rules()))"
     result = subprocess.run(
         [sys.executable, "-c", probe], cwd=tmp_path, env={"PYTHONPATH": str(target)}, capture_output=True, text=True

@@ -171,6 +171,49 @@ def _print_statistics(diagnostics, unsafe_fixes: bool, output_format: str) -> No
         click.echo(f"{count:>5}\t{code}\t{marker} {name}")
 
 
+@main.command()
+@click.option("--device", type=click.Choice(["auto", "cpu", "cuda", "all"]), default="auto", show_default=True)
+@click.option("--select", help="Only the fixtures of these rule codes (comma-separated).")
+@click.option("--output-format", type=click.Choice(["full", "json"]), default="full", show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Fixtures verified at once.")
+@click.option("--keep", type=click.Path(path_type=Path), help="Keep the programs, fixes and logs here.")
+@click.option("--fixtures", "fixtures_root", type=click.Path(path_type=Path, exists=True, file_okay=False),
+              hidden=True, help="Another fixture folder (for testing the verifier).")
+def verify(device, select, output_format, jobs, keep, fixtures_root) -> None:
+    """Run every rule's fixture before and after torchlint's fix, and check the fix's contract."""
+    from torchlint.selection import SelectionError, expand, parse_selector_list
+    from torchlint.verify import command
+
+    try:
+        devices = command.resolve_devices(device)
+        codes = expand(parse_selector_list(select), "--select") if select else None
+    except (command.VerifyUsageError, SelectionError) as error:
+        _fail(str(error))
+    root = fixtures_root or command.default_fixture_root()
+    results = _run_verify(command, root, codes, devices, jobs or command.default_jobs(), keep, output_format)
+    if output_format == "json":
+        click.echo(json.dumps(command.report(results, devices), indent=2))
+    else:
+        command.print_table(results)
+    sys.exit(EXIT_CLEAN if results and all(result.passed for result in results) else EXIT_FINDINGS)
+
+
+def _run_verify(command, root, codes, devices, jobs, keep, output_format):
+    from torchlint.verify.runner import discover
+
+    total = len(discover(root, codes))
+    if not sys.stdout.isatty() or output_format == "json":
+        return command.run_all(root, codes, devices, jobs, keep, lambda fixture: None)
+    from rich.progress import Progress
+
+    with Progress(transient=True) as progress:
+        task = progress.add_task("verifying fixtures", total=total)
+        return command.run_all(
+            root, codes, devices, jobs, keep,
+            lambda fixture: progress.update(task, advance=1, description=f"{fixture.code}/{fixture.case}"),
+        )
+
+
 @main.command("rules")
 @click.option("--output-format", type=click.Choice(["full", "json"]), default="full", show_default=True)
 def list_rules(output_format: str) -> None:

@@ -1,0 +1,170 @@
+"""`torchlint verify`: contracts, comparisons, the shipped fixtures, and that it can fail."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from torchlint.cli import main
+from torchlint.rules.registry import all_rules
+from torchlint.verify.compare import largest_difference
+from torchlint.verify.contract import ContractError, load_contract
+from torchlint.verify.runner import discover
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (1.0, 1.0, 0.0),
+        (1.0, 1.25, 0.25),
+        ([[1, 2], [3, 4]], [[1, 2], [3, 4.5]], 0.5),
+        ([1, 2], [1, 2, 3], math.inf),
+        ({"a": 1}, {"a": 1, "b": 2}, math.inf),
+        (True, True, 0.0),
+        (True, False, math.inf),
+        (True, 1, math.inf),
+        ("DataParallel", "DataParallel", 0.0),
+        ("DataParallel", "Sequential", math.inf),
+        (None, None, 0.0),
+        (None, [1.0], math.inf),
+        (float("nan"), float("nan"), 0.0),
+    ],
+)
+def test_largest_difference(a, b, expected):
+    assert largest_difference(a, b) == expected
+
+
+def _contract(tmp_path, text: str):
+    path = tmp_path / "contract.toml"
+    path.write_text(text)
+    return load_contract(path)
+
+
+def test_contract_defaults_and_device_filters(tmp_path):
+    contract = _contract(
+        tmp_path,
+        'devices = ["cpu"]\n[[equal]]\nobservables = ["x"]\ntolerance = 1e-6\n'
+        '[[expect]]\nrun = "after"\nvalues = { ok = true }\n',
+    )
+    assert list(contract.runs) == ["before", "after"]
+    assert contract.equal[0].runs == ("before", "after") and contract.equal[0].tolerance == 1e-6
+    assert contract.runs_on("cuda") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[[equal]]\nruns = ["before", "later"]\nobservables = ["x"]\n', "not two defined runs"),
+        ('[[expect]]\nrun = "later"\nvalues = { x = 1 }\n', "which is not defined"),
+        ('[runs.a]\nprogram = "fixed"\n[[expect]]\nrun = "a"\nvalues = { x = 1 }\n', "not before/after"),
+        ('devices = ["tpu"]\n[[equal]]\nobservables = ["x"]\n', "unknown device"),
+        ('description = "nothing to check"\n', "at least one"),
+    ],
+)
+def test_contract_errors(tmp_path, text, message):
+    with pytest.raises(ContractError, match=message):
+        _contract(tmp_path, text)
+
+
+def test_every_rule_with_a_fix_has_a_fixture():
+    covered = {fixture.code for fixture in discover(FIXTURES)}
+    fixable = {rule.code for rule in all_rules() if rule.fix_safety and rule.code < "TL900"}
+    assert fixable <= covered
+
+
+def _verify(*args: str):
+    result = CliRunner().invoke(main, ["verify", *args], catch_exceptions=False)
+    return result, (json.loads(result.stdout) if "--output-format" in args else None)
+
+
+def test_shipped_fixtures_pass_on_cpu():
+    result, report = _verify("--device", "cpu", "--output-format", "json", "--jobs", "2")
+    failures = [r for r in report["results"] if r["verdict"] != "pass"]
+    assert failures == [] and result.exit_code == 0
+    assert report["passed"] is True and report["torch"] and report["devices"] == ["cpu"]
+    assert {(r["rule"], r["case"]) for r in report["results"]} == {
+        (fixture.code, fixture.case) for fixture in discover(FIXTURES)
+    }
+
+
+WRONG_FIX_PROGRAM = (
+    "from torchlint.verify.harness import record\n\n"
+    "def demo_unsafe():\n    return 1.0\n\n"
+    "def demo_safe():\n    return 1.5\n\n"
+    "record(value=demo_unsafe(), same=2.0)\n"
+)
+
+
+def _fixture(root: Path, case: str, program: str, contract: str) -> None:
+    folder = root / "TL990" / case
+    folder.mkdir(parents=True)
+    (folder / "program.py").write_text(program)
+    (folder / "contract.toml").write_text(contract)
+
+
+def test_a_wrong_fix_fails_with_the_difference(tmp_path, demo_rules):
+    # TL990 (a test rule) renames demo_unsafe() to demo_safe(), which returns another value.
+    _fixture(tmp_path, "wrong", WRONG_FIX_PROGRAM, '[[equal]]\nobservables = ["value", "same"]\n')
+    result, report = _verify("--fixtures", str(tmp_path), "--device", "cpu", "--output-format", "json")
+    assert result.exit_code == 1 and report["passed"] is False
+    (case,) = report["results"]
+    assert case["verdict"] == "fail" and case["largest_difference"] == 0.5
+    assert case["problems"] == ["`value` differs between before and after by 0.5 (tolerance 0)"]
+
+
+def test_a_fixture_the_rule_no_longer_fires_on_fails(tmp_path, demo_rules):
+    _fixture(
+        tmp_path, "silent", "from torchlint.verify.harness import record\nrecord(value=1)\n",
+        '[[equal]]\nobservables = ["value"]\n',
+    )
+    result, report = _verify("--fixtures", str(tmp_path), "--device", "cpu", "--output-format", "json")
+    assert result.exit_code == 1
+    problems = report["results"][0]["problems"]
+    assert "TL990 does not fire on the fixture program" in problems
+    assert "the TL990 fix did not change the fixture program" in problems
+
+
+def test_expectations_and_crashes_are_failures(tmp_path, demo_rules):
+    _fixture(
+        tmp_path, "expect", WRONG_FIX_PROGRAM + "if demo_unsafe() == 1.5:\n    raise SystemExit(3)\n",
+        '[[expect]]\nrun = "before"\nvalues = { value = 2.0 }\n',
+    )
+    result = CliRunner().invoke(main, ["verify", "--fixtures", str(tmp_path), "--device", "cpu"])
+    assert result.exit_code == 1
+    assert "run before: `value` is 1.0, expected 2.0" in result.stdout
+    assert "run after exited 3" in result.stdout
+    assert "0 passed, 1 failed" in result.stdout
+
+
+def test_cuda_unavailable_is_exit_2(monkeypatch):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    for device in ("cuda", "all"):
+        result = CliRunner().invoke(main, ["verify", "--device", device])
+        assert result.exit_code == 2
+        assert "sees no CUDA device" in result.stderr
+
+
+def test_without_torch_verify_says_how_to_install(tmp_path):
+    code = (
+        "import sys\nsys.modules['torch'] = None\n"
+        "from torchlint.cli import main\nmain(['verify', '--device', 'cpu'])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "torchlint verify needs torch: pip install 'torchlint[verify]'" in result.stderr
+
+
+def test_unknown_select_is_exit_2():
+    result = CliRunner().invoke(main, ["verify", "--select", "TL404"])
+    assert result.exit_code == 2 and "unknown rule code" in result.stderr

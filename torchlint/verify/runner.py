@@ -1,0 +1,195 @@
+"""Verifying one fixture on one device: fix a copy with torchlint's own fixer, run the programs,
+compare what the contract names."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from torchlint.verify.compare import describe, largest_difference
+from torchlint.verify.contract import Contract, Run, load_contract
+
+PROGRAM = "program.py"
+CONTRACT = "contract.toml"
+RUN_TIMEOUT_SECONDS = 300
+
+
+@dataclass(frozen=True)
+class Fixture:
+    code: str
+    case: str
+    path: Path
+
+    @property
+    def contract(self) -> Contract:
+        return load_contract(self.path / CONTRACT)
+
+
+@dataclass
+class CaseResult:
+    code: str
+    case: str
+    device: str
+    passed: bool
+    largest_difference: float | None
+    seconds: float
+    problems: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        difference = self.largest_difference
+        return {
+            "rule": self.code,
+            "case": self.case,
+            "device": self.device,
+            "verdict": "pass" if self.passed else "fail",
+            "largest_difference": difference if difference is None or difference != float("inf") else "inf",
+            "seconds": round(self.seconds, 2),
+            "problems": self.problems,
+        }
+
+
+def discover(root: Path, codes: set[str] | None = None) -> list[Fixture]:
+    fixtures = []
+    for contract in sorted(root.glob(f"*/*/{CONTRACT}")):
+        case_dir = contract.parent
+        code = case_dir.parent.name
+        if codes is None or code in codes:
+            fixtures.append(Fixture(code, case_dir.name, case_dir))
+    return fixtures
+
+
+@dataclass
+class FixedProgram:
+    before: str
+    after: str | None
+    problems: list[str]
+
+
+def fix_with_torchlint(fixture: Fixture, workdir: Path) -> FixedProgram:
+    """Run the real fixer (`check --fix --unsafe-fixes --select CODE`) on a copy of the program."""
+    from torchlint.config import CliOverrides, ConfigResolver
+    from torchlint.engine import lint_text
+    from torchlint.runner import Mode, process_file
+
+    copy = workdir / "fixed" / PROGRAM
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(fixture.path / PROGRAM, copy)
+    before = copy.read_text(encoding="utf-8")
+    overrides = CliOverrides(select=[fixture.code], unsafe_fixes=True)
+    settings = ConfigResolver(overrides, cwd=workdir).for_file(copy)
+    problems = []
+    if not any(d.code == fixture.code for d in lint_text(before, PROGRAM, settings.rules_for(copy)).diagnostics):
+        problems.append(f"{fixture.code} does not fire on the fixture program")
+    outcome = process_file(PROGRAM, copy, settings, Mode(fix=True, unsafe_fixes=True))
+    problems.extend(outcome.failures)
+    if outcome.fixed_source is None:
+        problems.append(f"the {fixture.code} fix did not change the fixture program")
+        return FixedProgram(before, None, problems)
+    remaining = [d for d in outcome.diagnostics if d.code == fixture.code]
+    if remaining:
+        problems.append(f"{fixture.code} still fires after the fix (line {remaining[0].line})")
+    return FixedProgram(before, copy.read_text(encoding="utf-8"), problems)
+
+
+def _command(run: Run) -> list[str]:
+    if run.processes > 1:
+        return [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nnodes=1",
+                f"--nproc-per-node={run.processes}", PROGRAM]
+    return [sys.executable, PROGRAM]
+
+
+def run_program(source: str, fixture: Fixture, run: Run, device: str, workdir: Path) -> tuple[dict | None, str]:
+    """Run one program in a fresh subprocess and folder; its recorded observables, or an error."""
+    folder = workdir / f"{run.name}-{device}"
+    if folder.exists():
+        shutil.rmtree(folder)
+    shutil.copytree(fixture.path, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / PROGRAM).write_text(source, encoding="utf-8")
+    out = folder / "observables.json"
+    env = {
+        **os.environ,
+        **run.env,
+        "TORCHLINT_VERIFY_DEVICE": device,
+        "TORCHLINT_VERIFY_OUT": str(out),
+        "PYTHONHASHSEED": "0",
+        "OMP_NUM_THREADS": "1",
+    }
+    try:
+        completed = subprocess.run(
+            _command(run), cwd=folder, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_SECONDS
+        )
+    except subprocess.TimeoutExpired:
+        return None, f"run {run.name} timed out after {RUN_TIMEOUT_SECONDS} s"
+    (folder / "output.log").write_text(completed.stdout + completed.stderr, encoding="utf-8")
+    if completed.returncode != 0:
+        tail = (completed.stderr or completed.stdout).strip().splitlines()[-3:]
+        return None, f"run {run.name} exited {completed.returncode}: {' | '.join(tail)}"
+    if not out.exists():
+        return None, f"run {run.name} recorded no observables"
+    return json.loads(out.read_text(encoding="utf-8")), ""
+
+
+def compare(contract: Contract, device: str, observed: dict[str, dict]) -> tuple[list[str], float | None]:
+    problems: list[str] = []
+    largest: float | None = None
+    for equal in contract.equal:
+        if device not in equal.devices:
+            continue
+        first, second = (observed.get(name) for name in equal.runs)
+        if first is None or second is None:
+            continue  # the run's own failure is already reported
+        for name in equal.observables:
+            if name not in first or name not in second:
+                problems.append(f"`{name}` was not recorded by run {equal.runs[0] if name not in first else equal.runs[1]}")
+                continue
+            difference = largest_difference(first[name], second[name])
+            largest = difference if largest is None else max(largest, difference)
+            if difference > equal.tolerance:
+                problems.append(
+                    f"`{name}` differs between {equal.runs[0]} and {equal.runs[1]} by {difference:g} "
+                    f"(tolerance {equal.tolerance:g})"
+                )
+    for expect in contract.expect:
+        values = observed.get(expect.run)
+        if device not in expect.devices or values is None:
+            continue
+        for name, wanted in expect.values.items():
+            if name not in values:
+                problems.append(f"`{name}` was not recorded by run {expect.run}")
+            elif largest_difference(values[name], wanted) != 0:
+                problems.append(f"run {expect.run}: `{name}` is {describe(values[name])}, expected {describe(wanted)}")
+    return problems, largest
+
+
+def verify_fixture(fixture: Fixture, devices: list[str], workdir: Path) -> list[CaseResult]:
+    """Every applicable device for one fixture; the fix is made once and shared."""
+    started = time.monotonic()
+    contract = fixture.contract
+    fixed = fix_with_torchlint(fixture, workdir)
+    fix_seconds = time.monotonic() - started
+    results = []
+    for device in devices:
+        if device not in contract.devices:
+            continue
+        started = time.monotonic()
+        problems = list(fixed.problems)
+        observed: dict[str, dict] = {}
+        if fixed.after is not None:
+            for run in contract.runs_on(device):
+                source = fixed.before if run.program == "before" else fixed.after
+                values, error = run_program(source, fixture, run, device, workdir)
+                if error:
+                    problems.append(error)
+                else:
+                    observed[run.name] = values
+        compared, largest = compare(contract, device, observed) if fixed.after is not None else ([], None)
+        problems.extend(compared)
+        seconds = time.monotonic() - started + fix_seconds
+        results.append(CaseResult(fixture.code, fixture.case, device, not problems, largest, seconds, problems))
+    return results
