@@ -7,9 +7,11 @@ Exit codes: 0 nothing left to report, 1 findings remain (or `--diff` shows chang
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -51,8 +53,13 @@ def main() -> None:
 @click.option("--target-torch", help="The torch version the code targets, e.g. 2.6.")
 @click.option("--stdin-filename", help="The file name to report (and match config against) for `-`.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given explicitly too.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Processes (default: all cores).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--cache-dir", help="Where the cache lives (default .torchlint_cache, or TORCHLINT_CACHE_DIR).")
+@click.option("--verbose", "-v", is_flag=True, help="Say how many files came from the cache.")
 def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, output_format, statistics,
-          show_fixes, exit_zero, config_path, target_torch, stdin_filename, force_exclude) -> None:
+          show_fixes, exit_zero, config_path, target_torch, stdin_filename, force_exclude, jobs, no_cache,
+          cache_dir, verbose) -> None:
     """Lint PATHS (default: the current folder); `-` reads standard input."""
     from torchlint.config import CliOverrides, ConfigError, ConfigResolver, parse_torch_version
     from torchlint.selection import parse_selector_list
@@ -66,18 +73,26 @@ def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, output_
             target_torch=parse_torch_version(target_torch, "--target-torch") if target_torch else None,
         )
         resolver = ConfigResolver(overrides, config_path)
+        options = RunOptions(jobs or os.cpu_count() or 1, None if no_cache else cache_dir or "", verbose)
         _run_check(
             list(paths) or ["."], resolver, fix, diff, output_format, statistics, show_fixes,
-            exit_zero, stdin_filename, force_exclude,
+            exit_zero, stdin_filename, force_exclude, options,
         )
     except ConfigError as error:
         _fail(str(error))
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    jobs: int
+    cache_dir: str | None  # None: no cache; "": the default folder
+    verbose: bool
+
+
 def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes, exit_zero,
-               stdin_filename, force_exclude) -> None:
+               stdin_filename, force_exclude, options: RunOptions) -> None:
     from torchlint.discovery import Discovery
-    from torchlint.runner import Mode, process_file, process_stdin
+    from torchlint.runner import Mode, process_files, process_stdin
 
     default_settings = resolver.default()  # validates the configuration before any work
     outcomes = []
@@ -94,10 +109,14 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
         files, missing = Discovery(resolver, force_exclude).files(paths)
         if missing:
             _fail(f"no such file or directory: {missing[0]}")
-        for source in files:
-            settings = resolver.for_file(source.path)
-            mode = Mode(fix, diff, settings.unsafe_fixes)
-            outcomes.append(process_file(source.display, source.path, settings, mode))
+        result_cache = _open_cache(options)
+        outcomes = process_files(
+            files, resolver, lambda settings: Mode(fix, diff, settings.unsafe_fixes), options.jobs, result_cache
+        )
+        if result_cache is not None:
+            result_cache.save()
+            if options.verbose:
+                click.echo(f"cache: {result_cache.hits} hits, {result_cache.misses} misses", err=True)
     _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, diff,
             default_settings.unsafe_fixes, stdin_fixed)
 
@@ -124,6 +143,7 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
     report = RunReport(
         diagnostics=diagnostics,
         sources={outcome.display: outcome.source for outcome in outcomes},
+        cell_sources={outcome.display: outcome.cell_sources for outcome in outcomes if outcome.cell_sources},
         applied={outcome.display: outcome.applied for outcome in outcomes if outcome.applied},
         unsafe_fixes=unsafe_fixes,
         fix_mode=fix,
@@ -140,6 +160,14 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
     if internal_error:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FINDINGS if diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _open_cache(options: RunOptions):
+    if options.cache_dir is None:
+        return None
+    from torchlint.cache import ResultCache, cache_dir
+
+    return ResultCache(cache_dir(options.cache_dir), "results")
 
 
 def _make_output_robust() -> None:
@@ -169,6 +197,16 @@ def _print_statistics(diagnostics, unsafe_fixes: bool, output_format: str) -> No
     for (code, name), count in rows:
         marker = "[*]" if code in fixable else "[ ]"
         click.echo(f"{count:>5}\t{code}\t{marker} {name}")
+
+
+@main.command()
+@click.option("--cache-dir", help="The cache to remove (default .torchlint_cache, or TORCHLINT_CACHE_DIR).")
+def clean(cache_dir) -> None:
+    """Remove the cache."""
+    from torchlint.cache import cache_dir as resolve, clean as remove
+
+    directory = resolve(cache_dir)
+    click.echo(f"Removed {directory}" if remove(directory) else f"No cache at {directory}")
 
 
 @main.command()

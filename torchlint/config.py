@@ -165,6 +165,7 @@ class ConfigResolver:
 
     def __init__(self, cli: CliOverrides, explicit: Path | None = None, cwd: Path | None = None):
         self.cli = cli
+        self.explicit_path = explicit
         self.cwd = (cwd or Path.cwd()).resolve()
         self._by_dir: dict[Path, Settings] = {}
         self._by_config: dict[Path | None, Settings] = {}

@@ -10,7 +10,7 @@ import pathspec
 
 from torchlint.config import ConfigResolver
 
-SOURCE_SUFFIXES = (".py", ".pyi")
+SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,21 @@ FORMATS = ("full", "concise", "json", "sarif", "github")
 class RunReport:
     diagnostics: list[Diagnostic]  # what remains, sorted
     sources: dict[str, str] = field(default_factory=dict)  # path → text, for source excerpts
+    cell_sources: dict[str, dict[int, str]] = field(default_factory=dict)  # notebook path → cells
     applied: dict[str, Counter] = field(default_factory=dict)  # path → fixed codes
     unsafe_fixes: bool = False
     fix_mode: bool = False
     show_fixes: bool = False
     root: Path = field(default_factory=Path.cwd)  # repository root, for SARIF URIs
+
+    def line_text(self, diagnostic: Diagnostic) -> str:
+        """The source line a finding starts on (in its cell, for a notebook)."""
+        if diagnostic.cell is not None:
+            source = self.cell_sources.get(diagnostic.path, {}).get(diagnostic.cell, "")
+        else:
+            source = self.sources.get(diagnostic.path, "")
+        lines = source.splitlines()
+        return lines[diagnostic.line - 1] if 0 < diagnostic.line <= len(lines) else ""
 
     @property
     def fixed_count(self) -> int:

@@ -15,11 +15,10 @@ from torchlint.reporters.concise import location
 from torchlint.rules.registry import all_rules
 
 
-def _excerpt(diagnostic, source: str) -> list[Text]:
-    lines = source.splitlines()
-    if not 0 < diagnostic.line <= len(lines):
+def _excerpt(diagnostic, line: str) -> list[Text]:
+    if not line:
         return []
-    text = lines[diagnostic.line - 1].expandtabs(1)
+    text = line.expandtabs(1)
     number = str(diagnostic.line)
     gutter = " " * len(number)
     start = diagnostic.column - 1
@@ -49,7 +48,7 @@ def render(report: RunReport, stream: TextIO) -> None:
     console = Console(file=stream, highlight=False, soft_wrap=True, emoji=False)
     for diagnostic in report.diagnostics:
         console.print(_header(diagnostic, report))
-        for line in _excerpt(diagnostic, report.sources.get(diagnostic.path, "")):
+        for line in _excerpt(diagnostic, report.line_text(diagnostic)):
             console.print(line)
         if diagnostic.fix:
             hint = diagnostic.fix.message

@@ -47,11 +47,6 @@ def _fingerprint(code: str, uri: str, line_text: str, occurrence: int) -> str:
     return f"{digest}:{occurrence}"
 
 
-def _line_text(report: RunReport, path: str, line: int) -> str:
-    lines = report.sources.get(path, "").splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else ""
-
-
 def render(report: RunReport, stream: TextIO) -> None:
     rules = all_rules()
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
@@ -59,7 +54,7 @@ def render(report: RunReport, stream: TextIO) -> None:
     results = []
     for d in report.diagnostics:
         uri = _repo_relative_uri(d.path, report.root)
-        line_text = _line_text(report, d.path, d.line)
+        line_text = report.line_text(d)
         key = (d.code, uri, line_text.strip())
         seen[key] += 1
         location = {
