@@ -57,9 +57,12 @@ def main() -> None:
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--cache-dir", help="Where the cache lives (default .torchlint_cache, or TORCHLINT_CACHE_DIR).")
 @click.option("--verbose", "-v", is_flag=True, help="Say how many files came from the cache.")
+@click.option("--add-noqa", is_flag=True, help="Write `# noqa: CODE` on every current finding's line.")
+@click.option("--write-baseline", type=click.Path(path_type=Path), help="Record today's findings in FILE.")
+@click.option("--baseline", "baseline_path", type=click.Path(path_type=Path), help="Report only findings not in FILE.")
 def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, output_format, statistics,
           show_fixes, exit_zero, config_path, target_torch, stdin_filename, force_exclude, jobs, no_cache,
-          cache_dir, verbose) -> None:
+          cache_dir, verbose, add_noqa, write_baseline, baseline_path) -> None:
     """Lint PATHS (default: the current folder); `-` reads standard input."""
     from torchlint.config import CliOverrides, ConfigError, ConfigResolver, parse_torch_version
     from torchlint.selection import parse_selector_list
@@ -73,7 +76,10 @@ def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, output_
             target_torch=parse_torch_version(target_torch, "--target-torch") if target_torch else None,
         )
         resolver = ConfigResolver(overrides, config_path)
-        options = RunOptions(jobs or os.cpu_count() or 1, None if no_cache else cache_dir or "", verbose)
+        options = RunOptions(
+            jobs or os.cpu_count() or 1, None if no_cache else cache_dir or "", verbose, add_noqa,
+            write_baseline, baseline_path,
+        )
         _run_check(
             list(paths) or ["."], resolver, fix, diff, output_format, statistics, show_fixes,
             exit_zero, stdin_filename, force_exclude, options,
@@ -87,6 +93,9 @@ class RunOptions:
     jobs: int
     cache_dir: str | None  # None: no cache; "": the default folder
     verbose: bool
+    add_noqa: bool = False
+    write_baseline: Path | None = None
+    baseline: Path | None = None
 
 
 def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes, exit_zero,
@@ -109,6 +118,8 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
         files, missing = Discovery(resolver, force_exclude).files(paths)
         if missing:
             _fail(f"no such file or directory: {missing[0]}")
+        if options.add_noqa:
+            _add_noqa(files, resolver)
         result_cache = _open_cache(options)
         outcomes = process_files(
             files, resolver, lambda settings: Mode(fix, diff, settings.unsafe_fixes), options.jobs, result_cache
@@ -117,12 +128,27 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
             result_cache.save()
             if options.verbose:
                 click.echo(f"cache: {result_cache.hits} hits, {result_cache.misses} misses", err=True)
+    baseline = options.baseline or default_settings.baseline
     _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, diff,
-            default_settings.unsafe_fixes, stdin_fixed)
+            default_settings.unsafe_fixes, stdin_fixed, options.write_baseline, baseline)
+
+
+def _add_noqa(files, resolver) -> None:
+    from torchlint.runner import add_noqa_to_file
+
+    total, failed = 0, False
+    for source in files:
+        added, failure = add_noqa_to_file(source.display, source.path, resolver.for_file(source.path))
+        total += added
+        if failure:
+            failed = True
+            click.echo(f"torchlint: error: {failure}", err=True)
+    click.echo(f"Added {total} noqa comment{'' if total == 1 else 's'}.", err=True)
+    sys.exit(EXIT_ERROR if failed else EXIT_CLEAN)
 
 
 def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, diff, unsafe_fixes,
-            stdin_fixed) -> None:
+            stdin_fixed, write_baseline=None, baseline=None) -> None:
     from torchlint.reporters import RunReport, plural, render
 
     _make_output_robust()
@@ -150,6 +176,19 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
         show_fixes=show_fixes,
         root=_repository_root(),
     )
+    if write_baseline is not None:
+        from torchlint.baseline import write_baseline as write
+
+        count = write(write_baseline, diagnostics, report.source_of)
+        click.echo(f"Wrote {count} finding{'' if count == 1 else 's'} to {write_baseline}.", err=True)
+        sys.exit(EXIT_CLEAN)
+    if baseline is not None:
+        from torchlint.baseline import BaselineError, load_baseline, new_findings
+
+        try:
+            report.diagnostics = diagnostics = new_findings(diagnostics, load_baseline(baseline), report.source_of)
+        except BaselineError as error:
+            _fail(str(error))
     if stdin_fixed is not None:
         sys.stdout.write(stdin_fixed)
         render("concise" if output_format == "full" else output_format, report, sys.stderr)

@@ -18,7 +18,7 @@ DEFAULT_EXCLUDES = (
     ".pytest_cache", ".torchlint_cache",
 )
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
-KNOWN_KEYS = frozenset({*_LIST_KEYS, "per-file-ignores", "unsafe-fixes", "target-torch"})
+KNOWN_KEYS = frozenset({*_LIST_KEYS, "per-file-ignores", "unsafe-fixes", "target-torch", "baseline"})
 _VERSION = re.compile(r"^\d+(\.\d+){0,2}$")
 
 
@@ -47,6 +47,7 @@ class FileConfig:
     extend_exclude: list[str] = field(default_factory=list)
     unsafe_fixes: bool | None = None
     target_torch: tuple[int, ...] | None = None
+    baseline: Path | None = None  # resolved against the config file's folder
 
 
 def _read_table(path: Path) -> dict | None:
@@ -87,6 +88,9 @@ def load_config(path: Path, require_table: bool = False) -> FileConfig | None:
     except SelectionError as error:
         raise ConfigError(str(error)) from None
     target = table.get("target-torch")
+    baseline = table.get("baseline")
+    if baseline is not None and not isinstance(baseline, str):
+        raise ConfigError(f"`baseline` in {where} must be a path")
     return FileConfig(
         path=path,
         root=path.parent.resolve(),
@@ -98,6 +102,7 @@ def load_config(path: Path, require_table: bool = False) -> FileConfig | None:
         extend_exclude=table.get("extend-exclude", []),
         unsafe_fixes=unsafe,
         target_torch=parse_torch_version(target, where) if target is not None else None,
+        baseline=path.parent / baseline if baseline is not None else None,
     )
 
 
@@ -134,6 +139,7 @@ class Settings:
         except SelectionError as error:
             raise ConfigError(str(error)) from None
         self.unsafe_fixes = cli.unsafe_fixes if cli.unsafe_fixes is not None else bool(config.unsafe_fixes)
+        self.baseline = config.baseline
         self.target_torch = cli.target_torch or config.target_torch or DEFAULT_TARGET_TORCH
         excludes = list(DEFAULT_EXCLUDES if config.exclude is None else config.exclude)
         self._excludes = pathspec.GitIgnoreSpec.from_lines(excludes + list(config.extend_exclude))

@@ -135,6 +135,34 @@ def process_notebook(display: str, path: Path, settings: Settings, mode: Mode) -
     return outcome
 
 
+def add_noqa_to_file(display: str, path: Path, settings: Settings) -> tuple[int, str | None]:
+    """Write `# noqa: CODES` on each line of the file where a finding starts; (lines, failure)."""
+    from torchlint.baseline import add_noqa
+    from torchlint.engine import fixed_output_parses
+
+    rules, lint_settings = settings.rules_for(path), LintSettings(settings.target_torch)
+    try:
+        if path.suffix == ".ipynb":
+            from torchlint.notebooks import rebuild
+
+            notebook = _read_notebook(path)
+            text, changed = add_noqa(notebook.text, lint_text(notebook.text, display, rules, lint_settings).diagnostics)
+            if changed:
+                write_atomic(path, rebuild(notebook, text).encode("utf-8"))
+            return changed, None
+        decoded = read_source(path)
+        text, changed = add_noqa(decoded.text, lint_text(decoded.text, display, rules, lint_settings).diagnostics)
+        if changed and not fixed_output_parses(text, decoded.text, display):
+            return 0, f"{display}: adding noqa comments would break the file; it was left unchanged"
+        if changed:
+            write_atomic(path, decoded.encode(text))
+        return changed, None
+    except SourceError as error:
+        return 0, f"{display}: {error.reason}"
+    except OSError as error:
+        return 0, f"{display}: cannot write the file: {error}"
+
+
 def process_stdin(data: bytes, display: str, settings: Settings, mode: Mode) -> tuple[FileOutcome, DecodedSource | None]:
     try:
         decoded = decode_source(data)

@@ -24,13 +24,15 @@ class RunReport:
     show_fixes: bool = False
     root: Path = field(default_factory=Path.cwd)  # repository root, for SARIF URIs
 
+    def source_of(self, diagnostic: Diagnostic) -> str:
+        """The text a finding's lines count in: its file, or its cell for a notebook."""
+        if diagnostic.cell is not None:
+            return self.cell_sources.get(diagnostic.path, {}).get(diagnostic.cell, "")
+        return self.sources.get(diagnostic.path, "")
+
     def line_text(self, diagnostic: Diagnostic) -> str:
         """The source line a finding starts on (in its cell, for a notebook)."""
-        if diagnostic.cell is not None:
-            source = self.cell_sources.get(diagnostic.path, {}).get(diagnostic.cell, "")
-        else:
-            source = self.sources.get(diagnostic.path, "")
-        lines = source.splitlines()
+        lines = self.source_of(diagnostic).splitlines()
         return lines[diagnostic.line - 1] if 0 < diagnostic.line <= len(lines) else ""
 
     @property

@@ -1,0 +1,69 @@
+"""The tools torchlint plugs into, run for real: pre-commit and flake8."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import FORWARD_FIXED, FORWARD_SOURCE
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _git(*args: str, cwd: Path) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def _pre_commit(cwd: Path, home: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
+    command = [sys.executable, "-m", "pre_commit", "run"]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+
+
+def _configure(project: Path, args: str) -> None:
+    rev = _git("rev-parse", "HEAD", cwd=REPO).strip()
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {REPO}\n  rev: {rev}\n  hooks:\n  - id: torchlint\n    args: {args}\n"
+    )
+    _git("add", ".pre-commit-config.yaml", cwd=project)
+
+
+def test_pre_commit_hook_fails_fixes_and_respects_noqa(tmp_path):
+    project, home = tmp_path / "project", tmp_path / "pre-commit-home"
+    project.mkdir()
+    _git("init", "-q", cwd=project)
+    _configure(project, "[]")
+    (project / "train.py").write_text(FORWARD_SOURCE)
+    (project / "quiet.py").write_text(FORWARD_SOURCE.replace("model.forward(x)", "model.forward(x)  # noqa: TL005"))
+    (project / "build").mkdir()
+    (project / "build" / "generated.py").write_text(FORWARD_SOURCE)  # excluded even when staged
+    _git("add", "train.py", "quiet.py", "build/generated.py", cwd=project)
+
+    failing = _pre_commit(project, home)
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "train.py:3:7: TL005" in failing.stdout
+    assert "quiet.py" not in failing.stdout and "generated.py" not in failing.stdout
+
+    _configure(project, "[--fix]")
+    fixing = _pre_commit(project, home)
+    assert fixing.returncode == 1 and "files were modified by this hook" in fixing.stdout
+    assert (project / "train.py").read_text() == FORWARD_FIXED
+    _git("add", "train.py", cwd=project)
+    passing = _pre_commit(project, home)
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+
+
+def test_flake8_reports_torchlint_findings(tmp_path):
+    (tmp_path / "m.py").write_text(FORWARD_SOURCE + "y = model.forward(1)  # noqa: TL005\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "TL", "m.py"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.splitlines() == [
+        "m.py:3:7: TL005 Calling `.forward()` directly skips the module's hooks (and FSDP's, which rely on them); "
+        "call the module itself"
+    ]
