@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
+from torchlint.walk import descendants
 
 DATA_PARALLEL_CLASSES = frozenset(
     {"torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel"}
@@ -85,6 +88,8 @@ class DataParallelRule(Rule):
     severity = "warning"
     fix_safety = ("unsafe",)
     trigger_tokens = ("DataParallel", "data_parallel")
+    # a call, or an import under another name; not DistributedDataParallel, not isinstance checks
+    trigger_pattern = re.compile(r"(?<!Distributed)DataParallel\s*(?:\(|as\b)|data_parallel\s*\(")
 
     valid = (
         T + "def unwrap(m):\n    return m.module if isinstance(m, nn.DataParallel) else m\n",
@@ -133,9 +138,12 @@ class DataParallelRule(Rule):
 
     def _unwrapped_later(self, module: cst.BaseExpression) -> bool:
         """The file reads `<name>.module`: with the bare model of a single-process run, it would fail."""
-        accesses = _ModuleAccesses()
-        self.ctx.module.visit(accesses)
-        return self.ctx.module.code_for_node(module) in accesses.receivers
+        wanted = self.ctx.module.code_for_node(module)
+        return any(
+            isinstance(node, cst.Attribute) and node.attr.value == "module"
+            and self.ctx.module.code_for_node(node.value) == wanted
+            for node in descendants(self.ctx.module)
+        )
 
     def _fix(self, node: cst.Call):
         torch_name = self.ctx.imports.local_name("torch")
@@ -154,15 +162,6 @@ class DataParallelRule(Rule):
         if not isinstance(self.ctx.stack[-2], cst.Assign):
             choice = choice.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         return self.replace(node, choice, "Use DistributedDataParallel when a process group is initialised", "unsafe")
-
-
-class _ModuleAccesses(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.receivers: set[str] = set()
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value == "module":
-            self.receivers.add(cst.Module([]).code_for_node(node.value))
 
 
 def _is_reference(expr: cst.CSTNode) -> bool:

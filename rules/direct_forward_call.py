@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from torchlint.rule import Invalid, Rule
@@ -59,6 +61,7 @@ class DirectForwardCall(Rule):
     severity = "warning"
     fix_safety = ("safe",)
     trigger_tokens = (".forward",)
+    trigger_pattern = re.compile(r"\.forward\s*\(")
 
     valid = (
         # a parent's implementation

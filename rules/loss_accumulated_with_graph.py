@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 import libcst as cst
 
 from torchlint.analysis import dotted_name, walk_statements
 from torchlint.codemod import method_call, names_used
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
+from torchlint.walk import descendants, outside_nested_scopes
 
 _LOOPS = (cst.For, cst.While)
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
@@ -77,7 +81,12 @@ class LossAccumulatedWithGraph(Rule):
     summary = "A graph-carrying loss accumulated across loop iterations keeps every graph alive"
     severity = "warning"
     fix_safety = ("safe",)
-    trigger_tokens = ("+=", "+ ", ".append(")
+    trigger_tokens = ("loss", "criterion", "logit")
+    # a line that accumulates (`+=`, `.append(`, `x = x + ...`) and names a loss, a criterion or logits
+    trigger_pattern = re.compile(
+        r"^(?=[^\n#]*(?:\+=|\.append\(|=\s*[\w.]+\s*\+))(?=[^\n#]*(?:loss|criterion|logit))",
+        re.MULTILINE | re.IGNORECASE,
+    )
 
     valid = (
         # gradient accumulation: the accumulator is backpropagated
@@ -245,36 +254,20 @@ def _bound_in(name: str, loop: cst.CSTNode) -> bool:
     )
 
 
-class _CallCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.calls: list[cst.Call] = []
-        self.returned: list[cst.CSTNode] = []
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.calls.append(node)
-
-    def visit_Return(self, node: cst.Return) -> None:
-        if node.value is not None:
-            self.returned.append(node.value)
-
-    def visit_Yield(self, node: cst.Yield) -> None:
-        if node.value is not None:
-            self.returned.append(node.value)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
+@dataclass
+class _Flow:
+    calls: list[cst.Call]
+    returned: list[cst.CSTNode]  # returned and yielded values
 
 
-def _collect(node: cst.CSTNode) -> _CallCollector:
-    collector = _CallCollector()
-    node.visit(collector)
-    return collector
+def _collect(node: cst.CSTNode) -> _Flow:
+    flow = _Flow([], [])
+    for child in descendants(node, outside_nested_scopes):
+        if isinstance(child, cst.Call):
+            flow.calls.append(child)
+        elif isinstance(child, (cst.Return, cst.Yield)) and child.value is not None:
+            flow.returned.append(child.value)
+    return flow
 
 
 def _backward_sink_names(calls: list[cst.Call]) -> set[str]:

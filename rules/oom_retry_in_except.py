@@ -8,6 +8,7 @@ from torchlint.analysis import dotted_name
 from torchlint.codemod import free_name, names_used
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
+from torchlint.walk import SCOPE_NODES, descendants
 
 OOM_ERRORS = frozenset({"torch.cuda.OutOfMemoryError", "torch.OutOfMemoryError"})
 _BROAD_ERRORS = frozenset({"RuntimeError", "Exception", "BaseException"})
@@ -263,25 +264,11 @@ class OomRetryInExcept(Rule):
         return self.replace(block, block.with_changes(body=body), "Retry after the `try` statement, once the exception is gone")
 
 
-class _Collector(cst.CSTVisitor):
+def _statements_and_calls(body: cst.CSTNode, into_raises: bool = False) -> list[cst.CSTNode]:
     """The nodes of a handler body, not inside nested functions or classes (nor raises, unless
     asked: a raise's argument is never the work again)."""
-
-    def __init__(self, into_raises: bool) -> None:
-        self.skipped = (cst.FunctionDef, cst.ClassDef, cst.Lambda) + (() if into_raises else (cst.Raise,))
-        self.nodes: list[cst.CSTNode] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, self.skipped):
-            return False
-        self.nodes.append(node)
-        return True
-
-
-def _statements_and_calls(body: cst.CSTNode, into_raises: bool = False) -> list[cst.CSTNode]:
-    collector = _Collector(into_raises)
-    body.visit(collector)
-    return collector.nodes
+    skipped = SCOPE_NODES if into_raises else (*SCOPE_NODES, cst.Raise)
+    return [node for node in descendants(body, lambda n: isinstance(n, skipped)) if not isinstance(node, skipped)]
 
 
 def _calls(body: cst.CSTNode) -> list[cst.Call]:

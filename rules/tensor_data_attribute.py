@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from torchlint.codemod import method_call, wrap_in_with
@@ -83,6 +85,8 @@ class TensorDataAttribute(Rule):
     severity = "warning"
     fix_safety = ("safe", "unsafe")
     trigger_tokens = (".data",)
+    # not `torch.utils.data` nor `self.data`, which are never a tensor's `.data`
+    trigger_pattern = re.compile(r"(?<!utils)(?<!\bself)\.data\b")
 
     valid = (
         # a Dataset's own field

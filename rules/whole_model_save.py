@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from torchlint.analysis import argument, calls_in, walk_statements
@@ -76,6 +78,8 @@ class WholeModelSave(Rule):
     severity = "warning"
     fix_safety = ("unsafe",)
     trigger_tokens = ("save",)
+    # `torch.save(` (or `th.`/`pt.`), or `save` imported from torch
+    trigger_pattern = re.compile(r"\b(?:torch|th|pt)\.save\s*\(|from\s+torch\s+import[^\n]*\bsave\b")
 
     valid = (
         NET + "model = Net()\ntorch.save(model.state_dict(), 'm.pt')\n",

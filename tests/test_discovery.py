@@ -73,3 +73,19 @@ def test_each_file_once_and_sorted(cli, tmp_path):
 def test_non_python_files_are_skipped(cli, tmp_path):
     _tree(tmp_path, ["a.py", "b.pyi", "c.txt", "d.pyc"])
     assert _paths(cli("check", "--output-format", "json")) == ["a.py", "b.pyi"]
+
+
+def test_a_folder_named_explicitly_is_linted_inside_an_excluded_one(cli, tmp_path):
+    _tree(tmp_path, [".venv/lib/site-packages/torch/nn/a.py", ".venv/lib/site-packages/torch/build/b.py", "c.py"])
+    assert _paths(cli("check", "--output-format", "json")) == ["c.py"]
+    named = _paths(cli("check", "--output-format", "json", ".venv/lib/site-packages/torch"))
+    assert named == [".venv/lib/site-packages/torch/nn/a.py"]  # build/ below it is still excluded
+
+
+def test_a_folder_outside_the_project_is_linted(cli, tmp_path):
+    outside = tmp_path.parent / f"{tmp_path.name}-outside" / "site-packages" / "pkg"
+    outside.mkdir(parents=True)
+    (outside / "m.py").write_text(FORWARD_SOURCE)
+    (tmp_path / "proj").mkdir()
+    result = cli("check", "--output-format", "json", str(outside))
+    assert _paths(result) == [str(outside / "m.py")]

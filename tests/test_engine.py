@@ -97,3 +97,14 @@ def test_apply_edits_in_any_order():
     text = "abcdef"
     edits = [make_edit(text, 4, 5, "E"), make_edit(text, 0, 1, "A")]
     assert apply_edits(text, edits) == "AbcdEf"
+
+
+def test_trusted_parsing_gives_the_same_tree_and_restores_validation():
+    import libcst as cst
+
+    from torchlint.engine import _parse_trusted
+
+    source = "import torch\nclass A(torch.nn.Module):\n    def f(self, x: int = 1) -> int:\n        return [x for x in y]\n"
+    assert _parse_trusted(source).deep_equals(cst.parse_module(source))
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not an identifier")

@@ -11,6 +11,7 @@ from functools import cached_property
 import libcst as cst
 
 from torchlint.torch_api import MODULE_BASE_CLASSES, is_torch_module_class
+from torchlint.walk import children, descendants
 
 _BLOCK_TYPES = (
     cst.BaseSuite,
@@ -29,7 +30,7 @@ def walk_statements(node: cst.CSTNode, into_scopes: bool = True) -> Iterator[cst
     With `into_scopes=False` the bodies of nested functions and classes are not entered, which is
     what collecting one scope's bindings needs.
     """
-    for child in node.children:
+    for child in children(node):
         if isinstance(child, cst.SimpleStatementLine):
             yield child
             yield from child.body
@@ -41,19 +42,9 @@ def walk_statements(node: cst.CSTNode, into_scopes: bool = True) -> Iterator[cst
             yield from walk_statements(child, into_scopes)
 
 
-class _CallCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.calls: list[cst.Call] = []
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.calls.append(node)
-
-
 def calls_in(node: cst.CSTNode) -> list[cst.Call]:
-    """Every call below `node`, in source order."""
-    collector = _CallCollector()
-    node.visit(collector)
-    return collector.calls
+    """Every call below `node`."""
+    return [child for child in descendants(node) if isinstance(child, cst.Call)]
 
 
 def argument(call: cst.Call, position: int | None, keyword: str) -> cst.Arg | None:

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 
 import libcst as cst
 
+from torchlint.walk import descendants
+
 _ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.SimpleString, cst.Integer, cst.Float)
 
 
@@ -31,18 +33,8 @@ def wrap_in_with(line: cst.SimpleStatementLine, context: cst.BaseExpression) -> 
     )
 
 
-class _NameCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
-
-
 def names_used(node: cst.CSTNode) -> set[str]:
-    collector = _NameCollector()
-    node.visit(collector)
-    return collector.names
+    return {child.value for child in descendants(node) if isinstance(child, cst.Name)}
 
 
 def free_name(node: cst.CSTNode, candidates: Iterable[str]) -> str:

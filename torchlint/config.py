@@ -151,9 +151,13 @@ class Settings:
         except ValueError:
             return absolute.as_posix().lstrip("/")
 
-    def is_excluded(self, path: Path, is_dir: bool) -> bool:
-        relative = self._relative(path)
+    def is_excluded(self, path: Path, is_dir: bool, base: Path | None = None) -> bool:
+        """Matched against the path relative to the project root, or to `base` when given."""
+        relative = path.relative_to(base).as_posix() if base is not None else self._relative(path)
         return self._excludes.match_file(relative + "/" if is_dir else relative)
+
+    def contains(self, path: Path) -> bool:
+        return path.resolve().is_relative_to(self.root)
 
     def rules_for(self, path: Path | None):
         codes = set(self.enabled)

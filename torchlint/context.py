@@ -8,11 +8,12 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst._nodes.internal import CodegenState
 
 from torchlint.analysis import ClassIndex, ImportTable
 from torchlint.diagnostics import Diagnostic, Edit, Fix, make_edit
 from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
+from torchlint.positions import Positions
 
 if TYPE_CHECKING:
     from torchlint.rule import FixSpec, Rule
@@ -55,8 +56,8 @@ class FileContext:
         return TypeOracle(self.module, self.imports, self.classes)
 
     @cached_property
-    def _positions(self):
-        return MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+    def _positions(self) -> Positions:
+        return Positions(self.module, self.text)
 
     def qualify(self, expr: cst.CSTNode) -> str | None:
         return self.imports.qualify(expr)
@@ -110,21 +111,23 @@ class FileContext:
         return self.stack[:-1]
 
     def line_of(self, node: cst.CSTNode) -> int:
-        return self._positions[node].start.line
+        return self._positions.line_column(self._positions.offsets(node)[0])[0]
 
     # ---- reporting --------------------------------------------------------------------------
     def report(self, rule: Rule, node: cst.CSTNode, message: str, fix: FixSpec | None) -> None:
-        span = self._positions[node]
+        start, end = self._positions.offsets(node)
+        line, column = self._positions.line_column(start)
+        end_line, end_column = self._positions.line_column(end)
         self.diagnostics.append(
             Diagnostic(
                 code=rule.code,
                 name=rule.name,
                 message=message,
                 path=self.path,
-                line=span.start.line,
-                column=span.start.column + 1,
-                end_line=span.end.line,
-                end_column=span.end.column + 1,
+                line=line,
+                column=column + 1,
+                end_line=end_line,
+                end_column=end_column + 1,
                 severity=rule.severity,
                 fix=self._fix(fix) if fix is not None else None,
             )
@@ -135,12 +138,63 @@ class FileContext:
         return Fix(spec.applicability, spec.message, edits)
 
     def _edit(self, old: cst.CSTNode, new: cst.CSTNode) -> Edit:
-        """The smallest text edit that turns the file into the file with `old` replaced."""
-        after = new.code if old is self.module else self.module.deep_replace(old, new).code
-        before = self.text
-        prefix = _common_prefix_length(before, after)
-        suffix = _common_prefix_length(before[prefix:][::-1], after[prefix:][::-1])
-        return make_edit(before, prefix, len(before) - suffix, after[prefix : len(after) - suffix])
+        """The smallest text edit that turns the file into the file with `old` replaced.
+
+        Only `old` and `new` are rendered (at `old`'s indentation) and compared; the whole module
+        is re-rendered only for a statement that is not among the current node's ancestors.
+        """
+        if old is self.module:
+            return _diff_edit(self.text, 0, self.text, new.code)
+        indents = self._indentation_of(old)
+        if indents is not None:
+            before, after = self._render(old, indents), self._render(new, indents)
+            start = self._locate(before, old)
+            if start is not None:
+                return _diff_edit(self.text, start, before, after)
+        return _diff_edit(self.text, 0, self.text, self.module.deep_replace(old, new).code)
+
+    def _indentation_of(self, node: cst.CSTNode) -> list[str] | None:
+        """The indentation a node's lines are rendered at; None when it cannot be told cheaply."""
+        if not isinstance(node, _INDENTED_NODES):
+            return []  # expressions and small statements carry their own whitespace
+        for depth, ancestor in enumerate(self.stack):
+            if ancestor is node:
+                return [
+                    block.indent if block.indent is not None else self.module.default_indent
+                    for block in self.stack[:depth]
+                    if isinstance(block, cst.IndentedBlock)
+                ]
+        return None
+
+    def _render(self, node: cst.CSTNode, indents: list[str]) -> str:
+        state = CodegenState(default_indent=self.module.default_indent, default_newline=self.module.default_newline)
+        state.indent_tokens = list(indents)
+        node._codegen(state)
+        return "".join(state.tokens)
+
+    def _locate(self, rendered: str, node: cst.CSTNode) -> int | None:
+        """Where `rendered` (the node's own text) stands in the file: the copy covering its position."""
+        anchor = self._positions.offsets(node)[0]
+        start = self.text.find(rendered, max(0, anchor - len(rendered)))
+        while start != -1 and start <= anchor:
+            if anchor < start + len(rendered) or not rendered:
+                return start
+            start = self.text.find(rendered, start + 1)
+        return None
+
+
+# Nodes whose rendering emits indentation, so it depends on where they stand.
+_INDENTED_NODES = (
+    cst.BaseStatement, cst.BaseSuite, cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler,
+    cst.MatchCase, cst.EmptyLine,
+)
+
+
+def _diff_edit(text: str, offset: int, before: str, after: str) -> Edit:
+    """The edit that turns `before` (which stands at `offset` in `text`) into `after`."""
+    prefix = _common_prefix_length(before, after)
+    suffix = _common_prefix_length(before[prefix:][::-1], after[prefix:][::-1])
+    return make_edit(text, offset + prefix, offset + len(before) - suffix, after[prefix : len(after) - suffix])
 
 
 def _common_prefix_length(a: str, b: str) -> int:

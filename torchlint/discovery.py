@@ -75,7 +75,7 @@ class Discovery:
                 if self.force_exclude and self._excluded(path.resolve(), True):
                     continue
                 ignore_files = _ancestor_gitignores(path)
-                for source in self._walk(argument, path.resolve(), ignore_files):
+                for source in self._walk(argument, path.resolve(), ignore_files, self._exclusion_base(path.resolve())):
                     found.setdefault(source.path, source)
             elif path.exists():
                 if self.force_exclude and self._excluded(path.resolve(), False):
@@ -85,11 +85,19 @@ class Discovery:
                 missing.append(argument)
         return sorted(found.values(), key=lambda source: source.display), missing
 
-    def _excluded(self, path: Path, is_dir: bool) -> bool:
+    def _excluded(self, path: Path, is_dir: bool, base: Path | None = None) -> bool:
         # the settings of the folder holding `path` decide, as for a file inside it
-        return self.resolver.for_directory(path.parent).is_excluded(path, is_dir)
+        return self.resolver.for_directory(path.parent).is_excluded(path, is_dir, base)
 
-    def _walk(self, display: str, directory: Path, ignore_files: list[_IgnoreFile]):
+    def _exclusion_base(self, start: Path) -> Path | None:
+        """A folder named on the command line is linted even inside an excluded one (a venv's
+        site-packages, say): below it, excludes match paths relative to it."""
+        settings = self.resolver.for_directory(start)
+        if not settings.contains(start) or settings.is_excluded(start, True):
+            return start
+        return None
+
+    def _walk(self, display: str, directory: Path, ignore_files: list[_IgnoreFile], base: Path | None):
         own = _load_gitignore(directory)
         if own is not None and (not ignore_files or ignore_files[-1].base != directory):
             ignore_files = [*ignore_files, own]
@@ -100,10 +108,10 @@ class Discovery:
         for entry in entries:
             path = Path(entry.path)
             is_dir = entry.is_dir()
-            if self._excluded(path, is_dir) or _gitignored(path, is_dir, ignore_files):
+            if self._excluded(path, is_dir, base) or _gitignored(path, is_dir, ignore_files):
                 continue
             shown = os.path.normpath(os.path.join(display, entry.name))
             if is_dir:
-                yield from self._walk(shown, path, ignore_files)
+                yield from self._walk(shown, path, ignore_files, base)
             elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file():
                 yield SourcePath(shown, path)

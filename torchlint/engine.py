@@ -4,6 +4,7 @@ filter suppressions, and apply fixes until nothing fixable is left."""
 from __future__ import annotations
 
 import ast
+import threading
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from torchlint.diagnostics import Diagnostic, Edit
 from torchlint.rule import Rule
 from torchlint.rules.registry import rule_by_code
 from torchlint.suppression import filter_suppressed
+from torchlint.walk import children
 
 MAX_FIX_PASSES = 10
 
@@ -63,9 +65,30 @@ def syntax_error(path: str, reason: str, line: int = 1, column: int = 1) -> Diag
     )
 
 
+_TRUSTED_PARSE = threading.Lock()
+
+
+def _parse_trusted(text: str) -> cst.Module:
+    """libcst validates every node it constructs, a quarter of parsing time; nodes its own parser
+    builds are valid by construction. Validation is off only while parsing (under a lock, so no
+    other thread builds nodes meanwhile); fixes build nodes with validation, and their output is
+    parsed again before anything is written."""
+    with _TRUSTED_PARSE:
+        validate = cst.CSTNode.__post_init__
+        cst.CSTNode.__post_init__ = _no_validation
+        try:
+            return cst.parse_module(text)
+        finally:
+            cst.CSTNode.__post_init__ = validate
+
+
+def _no_validation(node: cst.CSTNode) -> None:
+    pass
+
+
 def _parse(text: str, path: str) -> cst.Module | Diagnostic:
     try:
-        return cst.parse_module(text)
+        return _parse_trusted(text)
     except cst.ParserSyntaxError as error:
         python_error = _python_syntax_error(text, path)
         if python_error is not None:
@@ -96,38 +119,48 @@ def fixed_output_parses(fixed: str, original: str, path: str) -> bool:
     return _python_syntax_error(fixed, path) is None or _python_syntax_error(original, path) is not None
 
 
-class _Dispatcher(cst.CSTVisitor):
+_LEAVE = object()
+
+
+class _Dispatcher:
     """Runs every rule's visit_/leave_ methods in one traversal, keeping the ancestor stack."""
 
     def __init__(self, ctx: FileContext, rules: list[Rule], errors: list[InternalError]):
         self.ctx = ctx
         self.errors = errors
-        self.visitors: dict[str, list] = {}
-        self.leavers: dict[str, list] = {}
+        self.visitors: dict[type, list] = {}
+        self.leavers: dict[type, list] = {}
         for rule in rules:
             for method_name in _handler_names(type(rule)):
                 table = self.visitors if method_name.startswith("visit_") else self.leavers
-                node_type = method_name.split("_", 1)[1]
+                node_type = getattr(cst, method_name.split("_", 1)[1])
                 table.setdefault(node_type, []).append((rule, getattr(rule, method_name)))
         self.failed: set[str] = set()
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        self.ctx.stack.append(node)
-        self._call(self.visitors, node)
-        return True
+    def run(self, module: cst.Module) -> None:
+        # An explicit stack instead of recursion: long operator chains nest deeper than Python's
+        # recursion limit allows. `_LEAVE` marks where a node's children end.
+        stack = self.ctx.stack
+        visitors, leavers = self.visitors, self.leavers
+        pending: list = [module]
+        while pending:
+            node = pending.pop()
+            if node is _LEAVE:
+                if leavers:
+                    self._call(leavers, stack[-1])
+                stack.pop()
+                continue
+            stack.append(node)
+            if type(node) in visitors:
+                self._call(visitors, node)
+            pending.append(_LEAVE)
+            pending.extend(reversed(children(node)))
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        self._call(self.leavers, original_node)
-        self.ctx.stack.pop()
-
-    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        pass
-
-    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        pass
-
-    def _call(self, table: dict[str, list], node: cst.CSTNode) -> None:
-        for rule, handler in table.get(type(node).__name__, ()):
+    def _call(self, table: dict[type, list], node: cst.CSTNode) -> None:
+        handlers = table.get(type(node))
+        if not handlers:
+            return
+        for rule, handler in handlers:
             if rule.code in self.failed:
                 continue
             try:
@@ -161,7 +194,7 @@ def lint_text(
         return LintResult([module])
     ctx = FileContext(module, text, path, settings)
     errors: list[InternalError] = []
-    module.visit(_Dispatcher(ctx, [rule(ctx) for rule in candidates], errors))
+    _Dispatcher(ctx, [rule(ctx) for rule in candidates], errors).run(module)
     diagnostics = sorted(filter_suppressed(text, ctx.diagnostics), key=Diagnostic.sort_key)
     return LintResult(diagnostics, errors)
 

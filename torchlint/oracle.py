@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
+from torchlint.walk import descendants, outside_nested_scopes
 from torchlint.torch_api import (
     GRAPH_CUTTING_METHODS,
     MODEL_OUTPUT_TENSOR_FIELDS,
@@ -507,30 +508,13 @@ class TypeOracle:
         return bool(owner_scope.evidence.get(name, set()) & MODULE_ONLY_METHODS)
 
 
-class _MethodCallCollector(cst.CSTVisitor):
-    def __init__(self, root: cst.CSTNode):
-        self.root = root
-        self.calls: dict[str, set[str]] = {}
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return node is self.root
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return node is self.root
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-            self.calls.setdefault(func.value.value, set()).add(func.attr.value)
-
-
-def _collect_method_calls_on_names(node: cst.CSTNode) -> dict[str, set[str]]:
-    collector = _MethodCallCollector(node)
-    node.visit(collector)
-    return collector.calls
+def _collect_method_calls_on_names(scope: cst.CSTNode) -> dict[str, set[str]]:
+    """name -> the methods called on it, in one scope (nested functions and classes left out)."""
+    calls: dict[str, set[str]] = {}
+    for node in descendants(scope, outside_nested_scopes):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            calls.setdefault(node.func.value.value, set()).add(node.func.attr.value)
+    return calls
 
 
 def _requests_grad(call: cst.Call) -> bool:

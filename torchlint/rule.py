@@ -7,6 +7,7 @@ Rules live in `torchlint.rules`, one module each, and register themselves with
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -47,6 +48,8 @@ class Rule:
     fix_safety: ClassVar[tuple[Applicability, ...]] = ()
     # Literal substrings without which the rule cannot fire; a file with none is never parsed.
     trigger_tokens: ClassVar[tuple[str, ...]] = ()
+    # Optionally, a pattern the file must also match (checked only when a token is present).
+    trigger_pattern: ClassVar[re.Pattern | None] = None
     valid: ClassVar[tuple[str, ...]] = ()
     invalid: ClassVar[tuple[Invalid, ...]] = ()
 
@@ -55,7 +58,9 @@ class Rule:
 
     @classmethod
     def could_fire(cls, text: str) -> bool:
-        return any(token in text for token in cls.trigger_tokens)
+        if not any(token in text for token in cls.trigger_tokens):
+            return False
+        return cls.trigger_pattern is None or cls.trigger_pattern.search(text) is not None
 
     @classmethod
     def docs(cls) -> str:

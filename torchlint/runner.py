@@ -243,12 +243,21 @@ def process_files(sources, resolver, mode_for, jobs: int, result_cache=None) -> 
     return sorted(outcomes, key=lambda outcome: outcome.display)
 
 
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
 def _run(pending, resolver, mode_for, jobs: int) -> list[FileOutcome]:
     if jobs <= 1 or len(pending) <= IN_PROCESS_UP_TO:
         return [process_file(s.display, s.path, settings, mode_for(settings)) for s, settings, _ in pending]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    # The largest files first, in small chunks, so that no worker is left with a big file at the end.
+    order = sorted(range(len(pending)), key=lambda i: -_size(pending[i][0].path))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(
         max_workers=jobs,
@@ -256,11 +265,14 @@ def _run(pending, resolver, mode_for, jobs: int) -> list[FileOutcome]:
         initializer=_start_worker,
         initargs=(resolver.cli, resolver.explicit_path, resolver.cwd),
     ) as pool:
-        chunk = max(1, len(pending) // (jobs * 8))
-        return list(pool.map(
+        results = pool.map(
             _process_in_worker,
-            [s.display for s, _, _ in pending],
-            [s.path for s, _, _ in pending],
-            [mode_for(settings) for _, settings, _ in pending],
-            chunksize=chunk,
-        ))
+            [pending[i][0].display for i in order],
+            [pending[i][0].path for i in order],
+            [mode_for(pending[i][1]) for i in order],
+            chunksize=4,
+        )
+        outcomes: list[FileOutcome | None] = [None] * len(pending)
+        for index, outcome in zip(order, results):
+            outcomes[index] = outcome
+        return outcomes
