@@ -71,6 +71,10 @@ class LossAccumulatedWithGraph(Rule):
     function decorated with them, values already `.item()`ed, `.detach()`ed or `float(...)`ed,
     plain numbers, an accumulator reset inside the loop, and values of unknown type.
 
+    For speed, the rule only looks at files where a line that accumulates (`+=`, `.append(`,
+    `x = x + ...`) also names a loss, a criterion or logits; an accumulation of, say, raw model
+    outputs on a line that names none of these is not checked.
+
     ## References
     - [PyTorch FAQ: Don't accumulate history across your training loop](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
     - [torch.Tensor.detach](https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html)

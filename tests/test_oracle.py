@@ -131,3 +131,15 @@ def test_self_and_self_attributes():
         "        probe(self)\n"
     )
     assert kinds(source) == ["module", "module", None, None, "object"]
+
+
+def test_many_rebindings_are_evaluated_once_each(monkeypatch):
+    # `h = layer(h)` down a long forward once took exponential time; each binding is now evaluated once.
+    from torchlint.oracle import TypeOracle
+
+    evaluations = []
+    original = TypeOracle._evaluate_binding
+    monkeypatch.setattr(TypeOracle, "_evaluate_binding", lambda self, b: evaluations.append(b) or original(self, b))
+    body = "".join(f"    h = layers[{i}](h) + h\n" for i in range(60))
+    assert kinds(HEAD + "def forward(h, layers):\n" + body + "    probe(h)\n") == [None]
+    assert len(evaluations) <= 61 * 2

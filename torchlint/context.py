@@ -145,7 +145,7 @@ class FileContext:
         """
         if old is self.module:
             return _diff_edit(self.text, 0, self.text, new.code)
-        indents = self._indentation_of(old)
+        indents = self._indentation_of(old) if LOCAL_EDITS else None
         if indents is not None:
             before, after = self._render(old, indents), self._render(new, indents)
             start = self._locate(before, old)
@@ -182,6 +182,8 @@ class FileContext:
             start = self.text.find(rendered, start + 1)
         return None
 
+
+LOCAL_EDITS = True  # off only in tests that compare results with and without it
 
 # Nodes whose rendering emits indentation, so it depends on where they stand.
 _INDENTED_NODES = (

@@ -68,11 +68,16 @@ def syntax_error(path: str, reason: str, line: int = 1, column: int = 1) -> Diag
 _TRUSTED_PARSE = threading.Lock()
 
 
+TRUST_PARSER = True  # off only in tests that compare results with and without it
+
+
 def _parse_trusted(text: str) -> cst.Module:
     """libcst validates every node it constructs, a quarter of parsing time; nodes its own parser
     builds are valid by construction. Validation is off only while parsing (under a lock, so no
     other thread builds nodes meanwhile); fixes build nodes with validation, and their output is
     parsed again before anything is written."""
+    if not TRUST_PARSER:
+        return cst.parse_module(text)
     with _TRUSTED_PARSE:
         validate = cst.CSTNode.__post_init__
         cst.CSTNode.__post_init__ = _no_validation
@@ -180,9 +185,9 @@ def _handler_names(rule_type: type[Rule]) -> tuple[str, ...]:
 
 
 def lint_text(
-    text: str, path: str, rules: list[type[Rule]], settings: LintSettings = LintSettings()
+    text: str, path: str, rules: list[type[Rule]], settings: LintSettings = LintSettings(), prefilter: bool = True
 ) -> LintResult:
-    candidates = [rule for rule in rules if rule.could_fire(text)]
+    candidates = [rule for rule in rules if rule.could_fire(text)] if prefilter else list(rules)
     if not candidates:
         # No rule can fire, so libcst is skipped; a file that does not parse is still reported.
         if _python_syntax_error(text, path) is None:

@@ -107,6 +107,8 @@ class TypeOracle:
         self.classes = classes
         self._scopes: dict[cst.CSTNode, Scope] = {}
         self._in_progress: set[int] = set()
+        self._binding_kinds: dict[int, Kind | None] = {}
+        self._forward_outputs: dict[int, Kind | None] = {}
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
 
     # ---- public questions -------------------------------------------------------------------
@@ -260,14 +262,20 @@ class TypeOracle:
         return None
 
     def _binding_kind(self, binding: Binding) -> Kind | None:
+        # Memoised: a name rebound many times (`h = layer(h)` down a whole forward) would otherwise
+        # re-evaluate every other binding of it recursively, which is exponential.
         key = id(binding)
+        if key in self._binding_kinds:
+            return self._binding_kinds[key]
         if key in self._in_progress:
             return _CYCLE
         self._in_progress.add(key)
         try:
-            return self._evaluate_binding(binding)
+            kind = self._evaluate_binding(binding)
         finally:
             self._in_progress.discard(key)
+        self._binding_kinds[key] = kind
+        return kind
 
     def _evaluate_binding(self, binding: Binding) -> Kind | None:
         if binding.how == "value":
@@ -317,18 +325,22 @@ class TypeOracle:
         if forward is None:
             return None
         key = id(forward)
+        if key in self._forward_outputs:
+            return self._forward_outputs[key]
         if key in self._in_progress:
             return None
         self._in_progress.add(key)
         try:
             scope = self._method_scope(forward)
             returns = [s.value for s in walk_statements(forward.body, False) if isinstance(s, cst.Return)]
-            if not returns or any(value is None for value in returns):
-                return None
-            kind = merge(self._kind(value, scope) for value in returns)
-            return tensor(True) if kind is not None and kind.base == TENSOR else None
+            output = None
+            if returns and all(value is not None for value in returns):
+                kind = merge(self._kind(value, scope) for value in returns)
+                output = tensor(True) if kind is not None and kind.base == TENSOR else None
         finally:
             self._in_progress.discard(key)
+        self._forward_outputs[key] = output
+        return output
 
     def _method_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
         if not isinstance(node, cst.FunctionDef) or _is_static_or_classmethod(node):

@@ -1,0 +1,176 @@
+"""Speed benchmark: torchlint against TorchFix and ruff on the same files, in one run.
+
+    python bench/speed.py [--write docs/performance.md]
+
+Builds the corpus (the installed torch package's .py files, and transformers' sources installed
+with --no-deps into a throwaway venv), installs TorchFix and ruff into venvs of their own, then
+times each tool as a whole process: torchlint cold (every rule, --no-cache) and warm (the second
+run, with the cache), TorchFix (on a fixed subset: the whole corpus takes it about 20 minutes;
+torchlint is timed on the same subset), and `ruff check --select ALL --no-cache`. It prints a
+table of wall time, CPU time, peak RSS and files/s with ratios against torchlint, the growth of
+torchlint's wall time with 25/50/100% of the files, and one small file end to end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from corpus import WORK, log, make_venv, package_corpus, python_files, python_of, torch_corpus  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+TRANSFORMERS = "transformers==5.23.0"
+TORCHFIX = "torchfix==0.7.0"
+RUFF = "ruff==0.17.5"
+TORCHFIX_SUBSET = 150  # files: TorchFix needs about half a second per file
+
+
+@dataclass
+class Timing:
+    label: str
+    files: int
+    wall: float
+    cpu: float
+    peak_rss_mb: float
+
+    @property
+    def files_per_second(self) -> float:
+        return self.files / self.wall if self.wall else float("inf")
+
+
+def timed(label: str, command: list[str], files: int, cwd: Path) -> Timing:
+    """Run a whole process under GNU time (wall, CPU of it and its children, peak RSS)."""
+    report = WORK / "time.txt"
+    started = time.perf_counter()
+    subprocess.run(
+        ["/usr/bin/time", "-f", "%U %S %M", "-o", str(report), *command],
+        cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    wall = time.perf_counter() - started
+    user, system, rss_kb = report.read_text().split()[-3:]
+    return Timing(label, files, wall, float(user) + float(system), int(rss_kb) / 1024)
+
+
+def file_list(paths: list[Path], name: str) -> Path:
+    listing = WORK / f"{name}.txt"
+    listing.write_text("\n".join(str(p) for p in paths) + "\n")
+    return listing
+
+
+def subset_folder(paths: list[Path], root: Path, name: str) -> Path:
+    """Copy `paths` (below `root`) into a folder of their own, so every tool gets a folder."""
+    folder = WORK / "subsets" / name
+    if folder.exists():
+        shutil.rmtree(folder)
+    for path in paths:
+        target = folder / path.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    return folder
+
+
+def torchlint(*args: str) -> list[str]:
+    return [sys.executable, "-m", "torchlint", "check", "--select", "ALL", "--exit-zero", *args]
+
+
+def table(rows: list[Timing], reference: Timing) -> str:
+    lines = [
+        "| run | files | wall (s) | CPU (s) | peak RSS (MB) | files/s | wall vs torchlint |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        ratio = row.wall / reference.wall
+        lines.append(
+            f"| {row.label} | {row.files} | {row.wall:.2f} | {row.cpu:.2f} | {row.peak_rss_mb:.0f} | "
+            f"{row.files_per_second:.0f} | {ratio:.2f}x |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--write", type=Path, help="also write the results as markdown to this file")
+    parser.add_argument("--skip-torchfix", action="store_true", help="leave TorchFix out (it needs PyPI)")
+    options = parser.parse_args()
+    WORK.mkdir(parents=True, exist_ok=True)
+
+    log("building the corpus")
+    torch_root = torch_corpus()
+    torch_files = python_files(torch_root)
+    transformers_root = package_corpus(TRANSFORMERS, ["transformers"])
+    transformers_files = python_files(transformers_root)
+    log("installing ruff and TorchFix")
+    ruff = python_of(make_venv("ruff", [RUFF])).parent / "ruff"
+    torchfix = None if options.skip_torchfix else python_of(make_venv("torchfix", [TORCHFIX])).parent / "torchfix"
+    cache = WORK / "cache"
+    jobs = str(os.cpu_count() or 1)
+
+    sections = []
+    for name, root, files in (("torch", torch_root, torch_files), ("transformers", transformers_root, transformers_files)):
+        log(f"timing {name}: {len(files)} files")
+        shutil.rmtree(cache, ignore_errors=True)
+        cold = timed(f"torchlint cold (`--no-cache`)", torchlint("--no-cache", "-j", jobs, "."), len(files), root)
+        timed("prime", torchlint("--cache-dir", str(cache), "-j", jobs, "."), len(files), root)
+        warm = timed("torchlint warm (cache, nothing changed)", torchlint("--cache-dir", str(cache), "-j", jobs, "."), len(files), root)
+        ruff_run = timed("ruff `check --select ALL --no-cache`", [str(ruff), "check", "--select", "ALL", "--no-cache", "--exit-zero", "--quiet", "."], len(files), root)
+        rows = [cold, warm, ruff_run]
+        if torchfix is not None and name == "torch":
+            step = max(1, len(files) // TORCHFIX_SUBSET)
+            subset = files[::step][:TORCHFIX_SUBSET]
+            folder = subset_folder(subset, root, "torchfix-subset")
+            log(f"TorchFix on {len(subset)} files")
+            rows.append(timed(f"torchlint cold, TorchFix subset", torchlint("--no-cache", "-j", jobs, "."), len(subset), folder))
+            rows.append(timed(f"TorchFix, same subset", [str(torchfix), "--select", "ALL", "."], len(subset), folder))
+        sections.append((name, len(files), sum(p.stat().st_size for p in files), rows, cold))
+
+    log("scaling and start-up")
+    scaling = []
+    for share in (0.25, 0.5, 1.0):
+        count = max(1, int(len(torch_files) * share))
+        folder = subset_folder(torch_files[:: max(1, round(1 / share))][:count], torch_root, f"share-{int(share * 100)}")
+        files = python_files(folder)
+        scaling.append(timed(f"{int(share * 100)}% of torch", torchlint("--no-cache", "-j", jobs, "."), len(files), folder))
+    small = timed("one small file (examples/train.py)", torchlint("--no-cache", "examples/train.py"), 1, REPO)
+
+    text = render(sections, scaling, small, jobs)
+    print(text)
+    if options.write:
+        options.write.write_text(text)
+        log(f"wrote {options.write}")
+
+
+def render(sections, scaling, small: Timing, jobs: str) -> str:
+    import torch  # noqa: F401  (its version is part of the record)
+
+    out = [
+        "# Performance",
+        "",
+        f"Produced by `python bench/speed.py --write docs/performance.md` on {datetime.date.today()}, "
+        f"{platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"torch {sys.modules['torch'].__version__}; torchlint runs with `--select ALL -j {jobs}`. "
+        "Every number is one whole-process run in the same session; ratios are wall time over torchlint's "
+        "cold wall time on the same files.",
+        "",
+    ]
+    for name, count, size, rows, cold in sections:
+        out += [f"## {name} ({count} files, {size / 1e6:.1f} MB)", "", table(rows, cold), ""]
+        torchfix_rows = [row for row in rows if row.label.startswith("TorchFix")]
+        if torchfix_rows:
+            mine = next(row for row in rows if row.label.startswith("torchlint cold, TorchFix"))
+            out += [f"On the TorchFix subset, torchlint is {torchfix_rows[0].wall / mine.wall:.0f}x faster (wall).", ""]
+    out += ["## Growth with the corpus (torch)", "", table(scaling, scaling[-1]), "",
+            "## One small file, end to end", "", table([small], small), ""]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    main()

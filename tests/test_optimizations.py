@@ -1,0 +1,60 @@
+"""Every speed-up keeps every finding: results with and without each one, on a fixed set of files
+(real torch sources, the bundled examples and the verifier's fixture programs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+import torchlint.context
+import torchlint.engine
+from torchlint.engine import fix_text, lint_text
+from torchlint.selection import selectable_rules
+
+REPO = Path(__file__).resolve().parent.parent
+TORCH = Path(torch.__file__).parent
+FILES = sorted(
+    [*TORCH.glob("nn/utils/*.py"), *TORCH.glob("nn/modules/*.py"), *TORCH.glob("optim/*.py"),
+     *REPO.glob("examples/*.py"), *REPO.glob("fixtures/*/*/program.py")]
+)
+RULES = selectable_rules()
+
+
+def _findings(prefilter: bool = True) -> dict[str, list[dict]]:
+    results = {}
+    for path in FILES:
+        text = path.read_text(encoding="utf-8")
+        diagnostics = lint_text(text, path.name, RULES, prefilter=prefilter).diagnostics
+        results[str(path)] = [d.to_json() for d in diagnostics]
+    return results
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict[str, list[dict]]:
+    found = _findings()
+    assert sum(map(len, found.values())) >= 20, "the fixed set must have findings to compare"
+    return found
+
+
+def test_prefilter_keeps_every_finding(reference):
+    assert _findings(prefilter=False) == reference
+
+
+def test_trusted_parsing_keeps_every_finding(reference, monkeypatch):
+    monkeypatch.setattr(torchlint.engine, "TRUST_PARSER", False)
+    assert _findings() == reference
+
+
+def test_local_fix_edits_match_whole_module_edits(reference, monkeypatch):
+    monkeypatch.setattr(torchlint.context, "LOCAL_EDITS", False)
+    assert _findings() == reference
+
+
+def test_fixed_sources_are_the_same_with_local_edits(monkeypatch):
+    fixed = {}
+    for local in (True, False):
+        monkeypatch.setattr(torchlint.context, "LOCAL_EDITS", local)
+        fixed[local] = [fix_text(p.read_text(), p.name, RULES, unsafe_fixes=True).text for p in FILES]
+    assert fixed[True] == fixed[False]
