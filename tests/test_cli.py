@@ -219,3 +219,22 @@ def test_every_format_handles_a_clean_run(cli, tmp_path, fmt):
         assert result.stdout == ""
     else:
         assert result.stdout.strip() == "All checks passed!"
+
+
+class _Terminal(__import__("io").StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("no_color", "coloured"), [("", True), ("1", False)])
+def test_full_output_colours_only_a_terminal_without_no_color(monkeypatch, no_color, coloured):
+    from torchlint.engine import lint_text
+    from torchlint.reporters import RunReport, render
+    from torchlint.rules.registry import rule_by_code
+
+    monkeypatch.setenv("NO_COLOR", no_color)
+    diagnostics = lint_text(FORWARD_SOURCE, "m.py", [rule_by_code("TL005")]).diagnostics
+    stream = _Terminal()
+    render("full", RunReport(diagnostics, sources={"m.py": FORWARD_SOURCE}), stream)
+    assert ("\x1b[" in stream.getvalue()) is coloured
+    assert "^^^^^^^^^^^^^^^^ TL005" in stream.getvalue()

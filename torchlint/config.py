@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-
-import pathspec
 
 from torchlint.selection import SelectionError, SelectionLayer, enabled_codes, expand, selectable_rules
 
@@ -132,17 +131,26 @@ class Settings:
                     SelectionLayer(cli.select, cli.extend_select, cli.ignore, "the command line"),
                 ]
             )
-            self._per_file = [
-                (pathspec.GitIgnoreSpec.from_lines([glob]), frozenset(expand(codes)))
-                for glob, codes in config.per_file_ignores.items()
-            ]
+            self._per_file_codes = [(glob, frozenset(expand(codes))) for glob, codes in config.per_file_ignores.items()]
         except SelectionError as error:
             raise ConfigError(str(error)) from None
         self.unsafe_fixes = cli.unsafe_fixes if cli.unsafe_fixes is not None else bool(config.unsafe_fixes)
         self.baseline = config.baseline
         self.target_torch = cli.target_torch or config.target_torch or DEFAULT_TARGET_TORCH
-        excludes = list(DEFAULT_EXCLUDES if config.exclude is None else config.exclude)
-        self._excludes = pathspec.GitIgnoreSpec.from_lines(excludes + list(config.extend_exclude))
+
+    # pathspec is imported and the patterns compiled on first use: linting one named file needs neither.
+    @cached_property
+    def _excludes(self):
+        import pathspec
+
+        excludes = list(DEFAULT_EXCLUDES if self.config.exclude is None else self.config.exclude)
+        return pathspec.GitIgnoreSpec.from_lines(excludes + list(self.config.extend_exclude))
+
+    @cached_property
+    def _per_file(self):
+        import pathspec
+
+        return [(pathspec.GitIgnoreSpec.from_lines([glob]), codes) for glob, codes in self._per_file_codes]
 
     def _relative(self, path: Path) -> str:
         absolute = path.resolve() if not path.is_absolute() else path

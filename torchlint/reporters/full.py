@@ -1,63 +1,75 @@
 """The default output: each finding with its source line, a caret under the span and the fix hint.
 
-Colour comes from rich; it is plain text when the output is not a terminal or NO_COLOR is set.
+Colour comes from rich, on a terminal when NO_COLOR is not set; otherwise the same lines are
+written as plain text without importing rich (it is a noticeable part of start-up).
 """
 
 from __future__ import annotations
 
+import os
 from typing import TextIO
-
-from rich.console import Console
-from rich.text import Text
 
 from torchlint.reporters import RunReport, applied_fixes_lines, summary_line
 from torchlint.reporters.concise import location
 from torchlint.rules.registry import all_rules
 
+Segment = tuple[str, str]  # (text, rich style)
 
-def _excerpt(diagnostic, line: str) -> list[Text]:
+
+def _excerpt(diagnostic, line: str) -> list[list[Segment]]:
     if not line:
         return []
     text = line.expandtabs(1)
-    number = str(diagnostic.line)
-    gutter = " " * len(number)
+    gutter = " " * len(str(diagnostic.line))
     start = diagnostic.column - 1
     end = diagnostic.end_column - 1 if diagnostic.end_line == diagnostic.line else len(text)
-    width = max(1, end - start)
-    caret = Text(f"{gutter} | ", style="blue")
-    caret.append(" " * start + "^" * width + f" {diagnostic.code}", style="bold red")
+    carets = " " * start + "^" * max(1, end - start) + f" {diagnostic.code}"
     return [
-        Text(f"{gutter} |", style="blue"),
-        Text(f"{number} | ", style="blue") + Text(text),
-        caret,
-        Text(f"{gutter} |", style="blue"),
+        [(f"{gutter} |", "blue")],
+        [(f"{diagnostic.line} | ", "blue"), (text, "")],
+        [(f"{gutter} | ", "blue"), (carets, "bold red")],
+        [(f"{gutter} |", "blue")],
     ]
 
 
-def _header(diagnostic, report: RunReport) -> Text:
-    header = Text(location(diagnostic), style="bold")
-    header.append(": ")
-    header.append(diagnostic.code, style="bold red")
+def _header(diagnostic, report: RunReport) -> list[Segment]:
+    header = [(location(diagnostic), "bold"), (": ", ""), (diagnostic.code, "bold red")]
     if diagnostic.fix and diagnostic.fix.is_enabled(report.unsafe_fixes):
-        header.append(" [*]", style="cyan")
-    header.append(f" {diagnostic.message}")
+        header.append((" [*]", "cyan"))
+    header.append((f" {diagnostic.message}", ""))
     return header
 
 
-def render(report: RunReport, stream: TextIO) -> None:
-    console = Console(file=stream, highlight=False, soft_wrap=True, emoji=False)
+def _lines(report: RunReport) -> list[list[Segment]]:
+    lines: list[list[Segment]] = []
     for diagnostic in report.diagnostics:
-        console.print(_header(diagnostic, report))
-        for line in _excerpt(diagnostic, report.line_text(diagnostic)):
-            console.print(line)
+        lines.append(_header(diagnostic, report))
+        lines.extend(_excerpt(diagnostic, report.line_text(diagnostic)))
         if diagnostic.fix:
             hint = diagnostic.fix.message
             if not diagnostic.fix.is_enabled(report.unsafe_fixes):
                 hint += " (unsafe: apply with --unsafe-fixes)"
-            console.print(Text(f"{' ' * len(str(diagnostic.line))} = help: {hint}", style="cyan"))
-        console.print()
+            lines.append([(f"{' ' * len(str(diagnostic.line))} = help: {hint}", "cyan")])
+        lines.append([])
     if report.show_fixes:
         names = {rule.code: rule.name for rule in all_rules()}
-        for line in applied_fixes_lines(report, names):
-            console.print(line)
-    console.print(Text(summary_line(report), style="bold"))
+        lines.extend([(line, "")] for line in applied_fixes_lines(report, names))
+    lines.append([(summary_line(report), "bold")])
+    return lines
+
+
+def _wants_colour(stream: TextIO) -> bool:
+    return not os.environ.get("NO_COLOR") and hasattr(stream, "isatty") and stream.isatty()
+
+
+def render(report: RunReport, stream: TextIO) -> None:
+    lines = _lines(report)
+    if not _wants_colour(stream):
+        stream.write("".join("".join(text for text, _ in line) + "\n" for line in lines))
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(file=stream, highlight=False, soft_wrap=True, emoji=False)
+    for line in lines:
+        console.print(Text.assemble(*line) if line else "")
