@@ -46,8 +46,9 @@ class DirectForwardCall(Rule):
 
     Not flagged, on purpose: `super().forward(x)` and `Base.forward(self, x)` (calling a parent's
     implementation), `self.forward(...)` inside `forward` or `__call__`, a wrapper's
-    `self.module.forward(*args, **kwargs)` inside its own `forward` that passes its arguments
-    through unchanged, autograd `Function.forward`, references that are not calls
+    `self.module.forward(*args, **kwargs)` inside its own `forward`, or a `forward` whose only
+    statement returns `self.model.forward(...)` with its own parameters passed through unchanged
+    (by position or keyword), autograd `Function.forward`, references that are not calls
     (`torch.compile(model.forward)`), and any object not known to be a module.
 
     ## References
@@ -93,6 +94,16 @@ class DirectForwardCall(Rule):
         "        self.module = nn.Sequential(module)\n"
         "    def forward(self, *args, **kwargs):\n"
         "        return self.module.forward(*args, **kwargs)\n",
+        # a wrapper's forward returning the wrapped model's forward with its own arguments, by keyword
+        # (transformers' executorch integration)
+        "import torch\n"
+        "class Exportable(torch.nn.Module):\n"
+        "    def __init__(self, model):\n"
+        "        super().__init__()\n"
+        "        self.model = torch.nn.Sequential(model)\n"
+        "    def forward(self, input_ids=None, inputs_embeds=None):\n"
+        "        \"\"\"Logits output from the model.\"\"\"\n"
+        "        return self.model.forward(input_ids=input_ids, inputs_embeds=inputs_embeds)\n",
         # autograd Function
         "import torch\n"
         "class Square(torch.autograd.Function):\n"
@@ -180,6 +191,25 @@ class DirectForwardCall(Rule):
             "        return self.encoder(x + 1)\n",
         ),
         Invalid(
+            # a composite model's forward: the submodule's hooks are skipped even though `x` is passed as is
+            "import torch.nn as nn\n"
+            "class Net(nn.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.encoder = nn.Linear(4, 4)\n"
+            "    def forward(self, x):\n"
+            "        h = self.encoder.forward(x)\n"
+            "        return h.relu()\n",
+            "import torch.nn as nn\n"
+            "class Net(nn.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.encoder = nn.Linear(4, 4)\n"
+            "    def forward(self, x):\n"
+            "        h = self.encoder(x)\n"
+            "        return h.relu()\n",
+        ),
+        Invalid(
             # usage evidence: only modules have .parameters()
             "def train(model, batch):\n"
             "    opt = make_optimizer(model.parameters())\n"
@@ -232,7 +262,9 @@ class DirectForwardCall(Rule):
         )
 
     def _is_wrapper_delegation(self, receiver: cst.CSTNode, call: cst.Call) -> bool:
-        """`self.module.forward(*args, **kwargs)` in a wrapper's forward, arguments unchanged."""
+        """A wrapper's forward handing its own arguments to the module it holds:
+        `self.module.forward(*args, **kwargs)`, or a forward whose only statement is
+        `return self.model.forward(input_ids=input_ids, ...)` with its parameters unchanged."""
         function = self.ctx.enclosing(cst.FunctionDef)
         if function is None or function.name.value not in _FORWARDING_METHODS:
             return False
@@ -243,6 +275,25 @@ class DirectForwardCall(Rule):
             if isinstance(special, cst.Param):
                 parameters.add(special.name.value)
         passed = [arg.value for arg in call.args]
-        return bool(passed) and all(
-            isinstance(value, cst.Name) and value.value in parameters for value in passed
-        ) and any(arg.star for arg in call.args)
+        if not passed or not all(isinstance(value, cst.Name) and value.value in parameters for value in passed):
+            return False
+        return any(arg.star for arg in call.args) or _returns_only(function, call)
+
+
+def _returns_only(function: cst.FunctionDef, call: cst.Call) -> bool:
+    """The function's body, docstring aside, is `return <call>`."""
+    body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else [function.body]
+    statements = [line for line in body if not _is_docstring(line)]
+    if len(statements) != 1 or not isinstance(statements[0], (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return False
+    small = statements[0].body
+    return len(small) == 1 and isinstance(small[0], cst.Return) and small[0].value is call
+
+
+def _is_docstring(statement: cst.CSTNode) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
