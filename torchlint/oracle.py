@@ -261,21 +261,26 @@ class TypeOracle:
             return Kind(MODULE)
         return None
 
-    def _binding_kind(self, binding: Binding) -> Kind | None:
-        # Memoised: a name rebound many times (`h = layer(h)` down a whole forward) would otherwise
-        # re-evaluate every other binding of it recursively, which is exponential.
-        key = id(binding)
-        if key in self._binding_kinds:
-            return self._binding_kinds[key]
+    def _memoised(self, cache: dict, key: int, on_cycle, compute):
+        """`compute()` once per key; a key met again while it is being computed gives `on_cycle`.
+
+        Memoised because a name rebound many times (`h = layer(h)` down a whole forward) would
+        otherwise re-evaluate every other binding of it recursively, which is exponential.
+        """
+        if key in cache:
+            return cache[key]
         if key in self._in_progress:
-            return _CYCLE
+            return on_cycle
         self._in_progress.add(key)
         try:
-            kind = self._evaluate_binding(binding)
+            value = compute()
         finally:
             self._in_progress.discard(key)
-        self._binding_kinds[key] = kind
-        return kind
+        cache[key] = value
+        return value
+
+    def _binding_kind(self, binding: Binding) -> Kind | None:
+        return self._memoised(self._binding_kinds, id(binding), _CYCLE, lambda: self._evaluate_binding(binding))
 
     def _evaluate_binding(self, binding: Binding) -> Kind | None:
         if binding.how == "value":
@@ -324,23 +329,15 @@ class TypeOracle:
         )
         if forward is None:
             return None
-        key = id(forward)
-        if key in self._forward_outputs:
-            return self._forward_outputs[key]
-        if key in self._in_progress:
+        return self._memoised(self._forward_outputs, id(forward), None, lambda: self._returned_tensor(forward))
+
+    def _returned_tensor(self, forward: cst.FunctionDef) -> Kind | None:
+        scope = self._method_scope(forward)
+        returns = [s.value for s in walk_statements(forward.body, False) if isinstance(s, cst.Return)]
+        if not returns or any(value is None for value in returns):
             return None
-        self._in_progress.add(key)
-        try:
-            scope = self._method_scope(forward)
-            returns = [s.value for s in walk_statements(forward.body, False) if isinstance(s, cst.Return)]
-            output = None
-            if returns and all(value is not None for value in returns):
-                kind = merge(self._kind(value, scope) for value in returns)
-                output = tensor(True) if kind is not None and kind.base == TENSOR else None
-        finally:
-            self._in_progress.discard(key)
-        self._forward_outputs[key] = output
-        return output
+        kind = merge(self._kind(value, scope) for value in returns)
+        return tensor(True) if kind is not None and kind.base == TENSOR else None
 
     def _method_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
         if not isinstance(node, cst.FunctionDef) or _is_static_or_classmethod(node):
