@@ -174,7 +174,7 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
         unsafe_fixes=unsafe_fixes,
         fix_mode=fix,
         show_fixes=show_fixes,
-        root=_repository_root(),
+        root_finder=_repository_root,  # a git subprocess, so only when a reporter asks (SARIF)
     )
     if write_baseline is not None:
         from torchlint.baseline import write_baseline as write

@@ -6,8 +6,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import pathspec
-
 from torchlint.config import ConfigResolver
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
@@ -22,7 +20,7 @@ class SourcePath:
 @dataclass(frozen=True)
 class _IgnoreFile:
     base: Path
-    spec: pathspec.GitIgnoreSpec
+    spec: object  # a pathspec.GitIgnoreSpec (pathspec is imported only when a .gitignore is found)
 
 
 def _load_gitignore(directory: Path) -> _IgnoreFile | None:
@@ -33,6 +31,8 @@ def _load_gitignore(directory: Path) -> _IgnoreFile | None:
         lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
+    import pathspec
+
     return _IgnoreFile(directory, pathspec.GitIgnoreSpec.from_lines(lines))
 
 

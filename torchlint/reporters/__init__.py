@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TextIO
 
@@ -22,7 +24,11 @@ class RunReport:
     unsafe_fixes: bool = False
     fix_mode: bool = False
     show_fixes: bool = False
-    root: Path = field(default_factory=Path.cwd)  # repository root, for SARIF URIs
+    root_finder: Callable[[], Path] = Path.cwd  # the repository root, for SARIF URIs
+
+    @cached_property
+    def root(self) -> Path:
+        return self.root_finder()
 
     def source_of(self, diagnostic: Diagnostic) -> str:
         """The text a finding's lines count in: its file, or its cell for a notebook."""
