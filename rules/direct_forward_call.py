@@ -13,6 +13,15 @@ from torchlint.rules.registry import register
 _FORWARDING_METHODS = frozenset({"forward", "__call__", "_call_impl", "_wrapped_call_impl"})
 
 
+ENCODER_NET = (
+    "import torch.nn as nn\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.encoder = nn.Linear(4, 4)\n"
+)
+
+
 @register
 class DirectForwardCall(Rule):
     """
@@ -175,37 +184,21 @@ class DirectForwardCall(Rule):
             "        return self(x).argmax(-1)\n",
         ),
         Invalid(
-            "import torch.nn as nn\n"
-            "class Net(nn.Module):\n"
-            "    def __init__(self):\n"
-            "        super().__init__()\n"
-            "        self.encoder = nn.Linear(4, 4)\n"
-            "    def forward(self, x):\n"
+            ENCODER_NET
+            + "    def forward(self, x):\n"
             "        return self.encoder.forward(x + 1)\n",
-            "import torch.nn as nn\n"
-            "class Net(nn.Module):\n"
-            "    def __init__(self):\n"
-            "        super().__init__()\n"
-            "        self.encoder = nn.Linear(4, 4)\n"
-            "    def forward(self, x):\n"
+            ENCODER_NET
+            + "    def forward(self, x):\n"
             "        return self.encoder(x + 1)\n",
         ),
         Invalid(
             # a composite model's forward: the submodule's hooks are skipped even though `x` is passed as is
-            "import torch.nn as nn\n"
-            "class Net(nn.Module):\n"
-            "    def __init__(self):\n"
-            "        super().__init__()\n"
-            "        self.encoder = nn.Linear(4, 4)\n"
-            "    def forward(self, x):\n"
+            ENCODER_NET
+            + "    def forward(self, x):\n"
             "        h = self.encoder.forward(x)\n"
             "        return h.relu()\n",
-            "import torch.nn as nn\n"
-            "class Net(nn.Module):\n"
-            "    def __init__(self):\n"
-            "        super().__init__()\n"
-            "        self.encoder = nn.Linear(4, 4)\n"
-            "    def forward(self, x):\n"
+            ENCODER_NET
+            + "    def forward(self, x):\n"
             "        h = self.encoder(x)\n"
             "        return h.relu()\n",
         ),

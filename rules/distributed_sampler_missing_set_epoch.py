@@ -14,7 +14,6 @@ from torchlint.torch_api import DATA_LOADERS, DISTRIBUTED_SAMPLERS
 
 # Wrappers around the iterable of a loop: `for i, b in enumerate(tqdm(loader))`.
 _ITERATION_WRAPPERS = frozenset({"enumerate", "tqdm", "tqdm.tqdm", "iter", "track", "rich.progress.track"})
-_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 
 T = "import torch\nfrom torch.utils.data import DataLoader, DistributedSampler\n"
 SETUP = T + "sampler = DistributedSampler(dataset)\nloader = DataLoader(dataset, batch_size=8, sampler=sampler)\n"
@@ -144,7 +143,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
         if not isinstance(loader, cst.Name):
             return
         sampler = self._distributed_sampler(loader)
-        epoch_loop = self._enclosing_loop()
+        epoch_loop = self.ctx.innermost_loop()
         if sampler is None or epoch_loop is None or _calls_set_epoch(epoch_loop) or self._prepared(loader.value):
             return
         receiver = self.ctx.module.code_for_node(sampler.receiver)
@@ -153,14 +152,6 @@ class DistributedSamplerMissingSetEpoch(Rule):
             f"epoch sees the same order; call `{receiver}.set_epoch(epoch)` at the start of each epoch"
         )
         self.report(node.iter, message, self._fix(epoch_loop, sampler))
-
-    def _enclosing_loop(self) -> cst.CSTNode | None:
-        for ancestor in reversed(self.ctx.stack[:-1]):
-            if isinstance(ancestor, (cst.For, cst.While)):
-                return ancestor
-            if isinstance(ancestor, _SCOPES):
-                return None
-        return None
 
     def _single_value(self, name: str) -> cst.BaseExpression | None:
         bindings = self.ctx.oracle.bindings_of(name, self.ctx.stack) or []

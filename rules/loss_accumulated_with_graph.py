@@ -13,8 +13,6 @@ from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.walk import descendants, outside_nested_scopes
 
-_LOOPS = (cst.For, cst.While)
-_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 # Calls through which an accumulated loss is backpropagated: receiver.backward(), and
 # accelerator.backward(x), torch.autograd.grad(x, ...), scaler.scale(x), ...
 _BACKWARD_METHODS = frozenset({"backward"})
@@ -203,7 +201,7 @@ class LossAccumulatedWithGraph(Rule):
             self._check(func.value.value, node.args[0].value, node)
 
     def _check(self, accumulator: str, value: cst.BaseExpression, report_at: cst.CSTNode) -> None:
-        loop = self._innermost_loop()
+        loop = self.ctx.innermost_loop()
         if loop is None or self.ctx.grad_disabled() or not self.ctx.is_tensor(value, graph=True):
             return
         scope_body = self._scope_body()
@@ -218,14 +216,6 @@ class LossAccumulatedWithGraph(Rule):
             f"add `{code}.detach()` instead, or use `.item()` if only a Python number is needed"
         )
         self.report(report_at, message, self.replace(value, method_call(value, "detach"), "Accumulate `.detach()`"))
-
-    def _innermost_loop(self) -> cst.CSTNode | None:
-        for node in reversed(self.ctx.stack[:-1]):
-            if isinstance(node, _LOOPS):
-                return node
-            if isinstance(node, _SCOPES):
-                return None
-        return None
 
     def _scope_body(self) -> cst.CSTNode:
         function = self.ctx.enclosing(cst.FunctionDef)

@@ -14,6 +14,7 @@ from torchlint.analysis import ClassIndex, ImportTable
 from torchlint.diagnostics import Diagnostic, Edit, Fix, make_edit
 from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
 from torchlint.positions import Positions
+from torchlint.walk import SCOPE_NODES
 
 if TYPE_CHECKING:
     from torchlint.rule import FixSpec, Rule
@@ -99,6 +100,16 @@ class FileContext:
             return cst.Call(func=cst.Attribute(value=cst.Name(torch_name), attr=cst.Name(function)))
         direct = self.imports.local_name(f"torch.{function}")
         return cst.Call(func=cst.Name(direct)) if direct is not None else None
+
+    def innermost_loop(self) -> cst.For | cst.While | None:
+        """The innermost loop around the current node within its own function (a nested function,
+        class or lambda runs on its own, so the search stops there)."""
+        for node in reversed(self.stack[:-1]):
+            if isinstance(node, (cst.For, cst.While)):
+                return node
+            if isinstance(node, SCOPE_NODES):
+                return None
+        return None
 
     def enclosing(self, *types: type[cst.CSTNode]) -> cst.CSTNode | None:
         """The innermost ancestor (not the current node) of one of `types`."""
