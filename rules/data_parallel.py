@@ -89,7 +89,10 @@ class DataParallelRule(Rule):
     fix_safety = ("unsafe",)
     trigger_tokens = ("DataParallel", "data_parallel")
     # a call, or an import under another name; not DistributedDataParallel, not isinstance checks
-    trigger_pattern = re.compile(r"(?<!Distributed)DataParallel\s*(?:\(|as\b)|data_parallel\s*\(")
+    trigger_patterns = (
+        re.compile(r"DataParallel(?<!DistributedDataParallel)\s*(?:\(|as\b)"),
+        re.compile(r"data_parallel\s*\("),
+    )
 
     valid = (
         T + "def unwrap(m):\n    return m.module if isinstance(m, nn.DataParallel) else m\n",

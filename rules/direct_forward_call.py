@@ -71,7 +71,7 @@ class DirectForwardCall(Rule):
     severity = "warning"
     fix_safety = ("safe",)
     trigger_tokens = (".forward",)
-    trigger_pattern = re.compile(r"\.forward\s*\(")
+    trigger_patterns = (re.compile(r"\.forward\s*\("),)
 
     valid = (
         # a parent's implementation

@@ -86,7 +86,7 @@ class TensorDataAttribute(Rule):
     fix_safety = ("safe", "unsafe")
     trigger_tokens = (".data",)
     # not `torch.utils.data` nor `self.data`, which are never a tensor's `.data`
-    trigger_pattern = re.compile(r"(?<!utils)(?<!\bself)\.data\b")
+    trigger_patterns = (re.compile(r"\.data\b(?<!utils\.data)(?<!\bself\.data)"),)
 
     valid = (
         # a Dataset's own field

@@ -79,7 +79,10 @@ class WholeModelSave(Rule):
     fix_safety = ("unsafe",)
     trigger_tokens = ("save",)
     # `torch.save(` (or `th.`/`pt.`), or `save` imported from torch
-    trigger_pattern = re.compile(r"\b(?:torch|th|pt)\.save\s*\(|from\s+torch\s+import[^\n]*\bsave\b")
+    trigger_patterns = (
+        re.compile(r"\.save(?:(?<=\btorch\.save)|(?<=\bth\.save)|(?<=\bpt\.save))\s*\("),
+        re.compile(r"from\s+torch\s+import[^\n]*\bsave\b"),
+    )
 
     valid = (
         NET + "model = Net()\ntorch.save(model.state_dict(), 'm.pt')\n",

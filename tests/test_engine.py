@@ -2,9 +2,12 @@ from __future__ import annotations
 
 import pytest
 
+import torchlint.engine
+from torchlint.engine import _parse as _parse_real
 from torchlint.engine import apply_edits, fix_text, lint_text
 from torchlint.diagnostics import make_edit
 from torchlint.rules.registry import rule_by_code
+from torchlint.selection import selectable_rules
 
 from .conftest import FORWARD_FIXED, FORWARD_SOURCE
 
@@ -108,3 +111,18 @@ def test_trusted_parsing_gives_the_same_tree_and_restores_validation():
     assert _parse_trusted(source).deep_equals(cst.parse_module(source))
     with pytest.raises(cst.CSTValidationError):
         cst.Name("not an identifier")
+
+
+def test_cyclic_collector_is_paused_only_while_a_file_is_linted(monkeypatch):
+    import gc
+
+    seen = []
+    monkeypatch.setattr(torchlint.engine, "_parse", lambda text, path: seen.append(gc.isenabled()) or _parse_real(text, path))
+    lint_text("import torch\nw = p.data\n", "a.py", selectable_rules())
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        lint_text("import torch\nw = p.data\n", "a.py", selectable_rules())
+        assert not gc.isenabled()  # a caller's choice is left alone
+    finally:
+        gc.enable()

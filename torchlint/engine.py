@@ -4,9 +4,11 @@ filter suppressions, and apply fixes until nothing fixable is left."""
 from __future__ import annotations
 
 import ast
+import gc
 import threading
 import warnings
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -184,9 +186,30 @@ def _handler_names(rule_type: type[Rule]) -> tuple[str, ...]:
     )
 
 
+@contextmanager
+def _collector_paused():
+    """Parsing builds millions of objects in trees without cycles, which reference counting frees
+    once the file is done; the cyclic collector would scan them again and again while they are
+    built (a tenth of parsing time). It is paused for one file and resumes after the file's trees
+    are gone, so it then sees only what outlives the file."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def lint_text(
     text: str, path: str, rules: list[type[Rule]], settings: LintSettings = LintSettings(), prefilter: bool = True
 ) -> LintResult:
+    with _collector_paused():
+        return _lint_text(text, path, rules, settings, prefilter)
+
+
+def _lint_text(text: str, path: str, rules: list[type[Rule]], settings: LintSettings, prefilter: bool) -> LintResult:
     candidates = [rule for rule in rules if rule.could_fire(text)] if prefilter else list(rules)
     if not candidates:
         # No rule can fire, so libcst is skipped; a file that does not parse is still reported.

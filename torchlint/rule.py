@@ -48,8 +48,9 @@ class Rule:
     fix_safety: ClassVar[tuple[Applicability, ...]] = ()
     # Literal substrings without which the rule cannot fire; a file with none is never parsed.
     trigger_tokens: ClassVar[tuple[str, ...]] = ()
-    # Optionally, a pattern the file must also match (checked only when a token is present).
-    trigger_pattern: ClassVar[re.Pattern | None] = None
+    # Optionally, patterns of which the file must also match one (checked only when a token is
+    # present). Each should start with a literal: the regex engine then scans for it as fast as `in`.
+    trigger_patterns: ClassVar[tuple[re.Pattern, ...]] = ()
     valid: ClassVar[tuple[str, ...]] = ()
     invalid: ClassVar[tuple[Invalid, ...]] = ()
 
@@ -60,7 +61,8 @@ class Rule:
     def could_fire(cls, text: str) -> bool:
         if not any(token in text for token in cls.trigger_tokens):
             return False
-        return cls.trigger_pattern is None or cls.trigger_pattern.search(text) is not None
+        patterns = cls.trigger_patterns
+        return not patterns or any(pattern.search(text) is not None for pattern in patterns)
 
     @classmethod
     def docs(cls) -> str:
