@@ -88,6 +88,7 @@ class DataParallelRule(Rule):
     severity = "warning"
     fix_safety = ("unsafe",)
     trigger_tokens = ("DataParallel", "data_parallel")
+    scope_tokens = ("DataParallel", "data_parallel")  # calls of them, by these names or aliases
     # a call, or an import under another name; not DistributedDataParallel, not isinstance checks
     trigger_patterns = (
         re.compile(r"DataParallel(?<!DistributedDataParallel)\s*(?:\(|as\b)"),

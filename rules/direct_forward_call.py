@@ -71,6 +71,7 @@ class DirectForwardCall(Rule):
     severity = "warning"
     fix_safety = ("safe",)
     trigger_tokens = (".forward",)
+    scope_tokens = (".forward",)  # it visits only `.forward(...)` calls
     trigger_patterns = (re.compile(r"\.forward\s*\("),)
 
     valid = (

@@ -81,6 +81,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
     severity = "warning"
     fix_safety = ("safe",)
     trigger_tokens = ("DistributedSampler",)
+    scope_tokens = ("for",)  # it visits every `for` loop: the sampler may be made elsewhere
 
     valid = (
         SETUP + "for epoch in range(10):\n    sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",

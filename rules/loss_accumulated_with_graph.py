@@ -84,6 +84,7 @@ class LossAccumulatedWithGraph(Rule):
     severity = "warning"
     fix_safety = ("safe",)
     trigger_tokens = ("loss", "criterion", "logit")
+    scope_tokens = ("+", "append")  # it visits `+=`, `x = x + ...` and `.append(...)`
 
     @classmethod
     def could_fire(cls, text: str) -> bool:

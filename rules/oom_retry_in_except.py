@@ -100,6 +100,7 @@ class OomRetryInExcept(Rule):
     severity = "warning"
     fix_safety = ("safe",)
     trigger_tokens = ("OutOfMemoryError", "out of memory")
+    scope_tokens = ("except",)  # it visits `try` statements with handlers
 
     valid = (
         T + "try:\n    step(batch)\nexcept torch.cuda.OutOfMemoryError:\n    logger.error('oom at %d', i)\n    raise\n",

@@ -85,6 +85,7 @@ class TensorDataAttribute(Rule):
     severity = "warning"
     fix_safety = ("safe", "unsafe")
     trigger_tokens = (".data",)
+    scope_tokens = (".data",)  # it visits only `.data` attributes
     # not `torch.utils.data` nor `self.data`, which are never a tensor's `.data`
     trigger_patterns = (re.compile(r"\.data\b(?<!utils\.data)(?<!\bself\.data)"),)
 

@@ -78,6 +78,7 @@ class WholeModelSave(Rule):
     severity = "warning"
     fix_safety = ("unsafe",)
     trigger_tokens = ("save",)
+    scope_tokens = ("save",)  # calls of `torch.save`, by this name or an alias
     # `torch.save(` (or `th.`/`pt.`), or `save` imported from torch
     trigger_patterns = (
         re.compile(r"\.save(?:(?<=\btorch\.save)|(?<=\bth\.save)|(?<=\bpt\.save))\s*\("),

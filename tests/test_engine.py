@@ -105,7 +105,7 @@ def test_apply_edits_in_any_order():
 def test_trusted_parsing_gives_the_same_tree_and_restores_validation():
     import libcst as cst
 
-    from torchlint.engine import _parse_trusted
+    from torchlint.parsing import parse_trusted as _parse_trusted
 
     source = "import torch\nclass A(torch.nn.Module):\n    def f(self, x: int = 1) -> int:\n        return [x for x in y]\n"
     assert _parse_trusted(source).deep_equals(cst.parse_module(source))

@@ -10,6 +10,7 @@ import torch
 
 import torchlint.context
 import torchlint.engine
+import torchlint.parsing
 from torchlint.engine import fix_text, lint_text
 from torchlint.selection import selectable_rules
 
@@ -43,7 +44,17 @@ def test_prefilter_keeps_every_finding(reference):
 
 
 def test_trusted_parsing_keeps_every_finding(reference, monkeypatch):
-    monkeypatch.setattr(torchlint.engine, "TRUST_PARSER", False)
+    monkeypatch.setattr(torchlint.parsing, "TRUST_PARSER", False)
+    assert _findings() == reference
+
+
+def test_elided_parsing_keeps_every_finding(reference, monkeypatch):
+    elided = []
+    parse = torchlint.engine.parse_elided
+    monkeypatch.setattr(torchlint.engine, "parse_elided", lambda *args: elided.append(parse(*args)) or elided[-1])
+    assert _findings() == reference
+    assert sum(module is not None for module in elided) >= 10, "the fixed set must exercise elided parsing"
+    monkeypatch.setattr(torchlint.parsing, "ELIDE", False)
     assert _findings() == reference
 
 
@@ -52,9 +63,11 @@ def test_local_fix_edits_match_whole_module_edits(reference, monkeypatch):
     assert _findings() == reference
 
 
-def test_fixed_sources_are_the_same_with_local_edits(monkeypatch):
+@pytest.mark.parametrize(("module", "flag"), [(torchlint.context, "LOCAL_EDITS"), (torchlint.parsing, "ELIDE")])
+def test_fixed_sources_are_the_same_with_each_speed_up(monkeypatch, module, flag):
     fixed = {}
-    for local in (True, False):
-        monkeypatch.setattr(torchlint.context, "LOCAL_EDITS", local)
-        fixed[local] = [fix_text(p.read_text(), p.name, RULES, unsafe_fixes=True).text for p in FILES]
+    for on in (True, False):
+        monkeypatch.setattr(module, flag, on)
+        fixed[on] = [fix_text(p.read_text(), p.name, RULES, unsafe_fixes=True).text for p in FILES]
     assert fixed[True] == fixed[False]
+    assert any(p.read_text() != text for p, text in zip(FILES, fixed[True])), "some file must be fixed"

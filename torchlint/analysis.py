@@ -11,7 +11,7 @@ from functools import cached_property
 import libcst as cst
 
 from torchlint.torch_api import MODULE_BASE_CLASSES, is_torch_module_class
-from torchlint.walk import children, descendants
+from torchlint.walk import ElidedBlock, children, descendants
 
 _BLOCK_TYPES = (
     cst.BaseSuite,
@@ -24,11 +24,12 @@ _BLOCK_TYPES = (
 )
 
 
-def walk_statements(node: cst.CSTNode, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
+def walk_statements(node: cst.CSTNode, into_scopes: bool = True, into_elided: bool = True) -> Iterator[cst.CSTNode]:
     """Every statement below `node` (compound ones, except clauses, and the small statements).
 
     With `into_scopes=False` the bodies of nested functions and classes are not entered, which is
-    what collecting one scope's bindings needs.
+    what collecting one scope's bindings needs. With `into_elided=False` function bodies left
+    unparsed stay so (see torchlint.parsing for what they cannot hold).
     """
     for child in children(node):
         if isinstance(child, cst.SimpleStatementLine):
@@ -39,7 +40,9 @@ def walk_statements(node: cst.CSTNode, into_scopes: bool = True) -> Iterator[cst
                 yield child
                 if not into_scopes and isinstance(child, (cst.FunctionDef, cst.ClassDef)):
                     continue
-            yield from walk_statements(child, into_scopes)
+            elif not into_elided and type(child) is ElidedBlock:
+                continue
+            yield from walk_statements(child, into_scopes, into_elided)
 
 
 def calls_in(node: cst.CSTNode) -> list[cst.Call]:
@@ -77,7 +80,7 @@ class ImportTable:
 
     def __init__(self, module: cst.Module):
         self.aliases: dict[str, str] = {}
-        for statement in walk_statements(module):
+        for statement in walk_statements(module, into_elided=False):  # elided bodies hold no import
             if isinstance(statement, cst.Import):
                 self._add_import(statement)
             elif isinstance(statement, cst.ImportFrom):
@@ -128,7 +131,7 @@ class ClassIndex:
         self.imports = imports
         self.by_name: dict[str, list[cst.ClassDef]] = {}
         self.method_owner: dict[cst.FunctionDef, cst.ClassDef] = {}
-        for statement in walk_statements(module):
+        for statement in walk_statements(module, into_elided=False):  # elided bodies hold no class
             if isinstance(statement, cst.ClassDef):
                 self.by_name.setdefault(statement.name.value, []).append(statement)
                 for item in statement.body.body:

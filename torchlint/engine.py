@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import gc
-import threading
 import warnings
 from collections import Counter
 from contextlib import contextmanager
@@ -16,10 +15,12 @@ import libcst as cst
 
 from torchlint.context import FileContext, LintSettings
 from torchlint.diagnostics import Diagnostic, Edit
+from torchlint import parsing
+from torchlint.parsing import ElisionFailed, parse_elided, parse_trusted
 from torchlint.rule import Rule
 from torchlint.rules.registry import rule_by_code
 from torchlint.suppression import filter_suppressed
-from torchlint.walk import children
+from torchlint.walk import ElidedBlock, children
 
 MAX_FIX_PASSES = 10
 
@@ -67,35 +68,9 @@ def syntax_error(path: str, reason: str, line: int = 1, column: int = 1) -> Diag
     )
 
 
-_TRUSTED_PARSE = threading.Lock()
-
-
-TRUST_PARSER = True  # off only in tests that compare results with and without it
-
-
-def _parse_trusted(text: str) -> cst.Module:
-    """libcst validates every node it constructs, a quarter of parsing time; nodes its own parser
-    builds are valid by construction. Validation is off only while parsing (under a lock, so no
-    other thread builds nodes meanwhile); fixes build nodes with validation, and their output is
-    parsed again before anything is written."""
-    if not TRUST_PARSER:
-        return cst.parse_module(text)
-    with _TRUSTED_PARSE:
-        validate = cst.CSTNode.__post_init__
-        cst.CSTNode.__post_init__ = _no_validation
-        try:
-            return cst.parse_module(text)
-        finally:
-            cst.CSTNode.__post_init__ = validate
-
-
-def _no_validation(node: cst.CSTNode) -> None:
-    pass
-
-
 def _parse(text: str, path: str) -> cst.Module | Diagnostic:
     try:
-        return _parse_trusted(text)
+        return parse_trusted(text)
     except cst.ParserSyntaxError as error:
         python_error = _python_syntax_error(text, path)
         if python_error is not None:
@@ -103,6 +78,20 @@ def _parse(text: str, path: str) -> cst.Module | Diagnostic:
         return syntax_error(path, f"syntax error: {error.message}", error.raw_line, error.raw_column + 1)
     except RecursionError:
         return syntax_error(path, "syntax error: the file nests too deeply to parse")
+
+
+def _parse_for(candidates: list[type[Rule]], text: str, path: str) -> cst.Module | Diagnostic:
+    """The tree the candidate rules need: function bodies without any of their scope tokens are
+    left unparsed when every candidate declares its tokens."""
+    if all(rule.scope_tokens is not None for rule in candidates):
+        tokens = frozenset(token for rule in candidates for token in rule.scope_tokens)
+        try:
+            module = parse_elided(text, tokens)
+        except (cst.ParserSyntaxError, RecursionError):
+            module = None  # the whole parse reports it
+        if module is not None:
+            return module
+    return _parse(text, path)
 
 
 def _python_syntax_error(text: str, path: str) -> Diagnostic | None:
@@ -161,7 +150,8 @@ class _Dispatcher:
             if type(node) in visitors:
                 self._call(visitors, node)
             pending.append(_LEAVE)
-            pending.extend(reversed(children(node)))
+            if type(node) is not ElidedBlock:  # no rule can fire in a body left unparsed
+                pending.extend(reversed(children(node)))
 
     def _call(self, table: dict[type, list], node: cst.CSTNode) -> None:
         handlers = table.get(type(node))
@@ -172,6 +162,8 @@ class _Dispatcher:
                 continue
             try:
                 handler(node)
+            except ElisionFailed:
+                raise  # not the rule's fault: the file is linted again, parsed whole
             except Exception as error:  # a broken rule must not take the file down with it
                 self.failed.add(rule.code)
                 message = f"{type(error).__name__}: {error}"
@@ -217,7 +209,14 @@ def _lint_text(text: str, path: str, rules: list[type[Rule]], settings: LintSett
             return LintResult([])
         parsed = _parse(text, path)
         return LintResult([parsed] if isinstance(parsed, Diagnostic) else [])
-    module = _parse(text, path)
+    try:
+        return _lint_tree(text, path, candidates, settings, elide=parsing.ELIDE)
+    except ElisionFailed:
+        return _lint_tree(text, path, candidates, settings, elide=False)
+
+
+def _lint_tree(text: str, path: str, candidates: list[type[Rule]], settings: LintSettings, elide: bool) -> LintResult:
+    module = _parse_for(candidates, text, path) if elide else _parse(text, path)
     if isinstance(module, Diagnostic):
         return LintResult([module])
     ctx = FileContext(module, text, path, settings)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
-from torchlint.walk import descendants, outside_nested_scopes
+from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes
 from torchlint.torch_api import (
     GRAPH_CUTTING_METHODS,
     MODEL_OUTPUT_TENSOR_FIELDS,
@@ -499,6 +499,8 @@ class TypeOracle:
             params = all_params(method.params)
             if not params:
                 continue
+            if isinstance(method.body, ElidedBlock) and not method.body.mentions(attribute):
+                continue  # its text never names the attribute, so it assigns nothing to it
             self_name = params[0].name.value
             scope = self._method_scope(method)
             for statement in walk_statements(method.body, into_scopes=False):

@@ -13,6 +13,8 @@ from bisect import bisect_right
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from torchlint.parsing import ElisionFailed
+
 
 class _Span:
     __slots__ = ("state", "node", "start_node", "end_node", "start")
@@ -70,17 +72,31 @@ class Positions:
     """Offsets of every node's syntactic span, and 1-based line/0-based column on demand."""
 
     def __init__(self, module: cst.Module, text: str):
-        state = _OffsetState(module)
-        module._codegen(state)
-        self.spans = state.spans
+        self.module = module
+        self.length = len(text)
+        self.spans = self._spans()
         self.line_starts = [0]
         position = text.find("\n")
         while position != -1:
             self.line_starts.append(position + 1)
             position = text.find("\n", position + 1)
 
+    def _spans(self) -> dict[cst.CSTNode, tuple[int, int]]:
+        state = _OffsetState(self.module)
+        self.module._codegen(state)
+        if state.offset != self.length:
+            # Only a tree with bodies left unparsed could; the file is then parsed whole.
+            raise ElisionFailed("the tree does not render to the file's text")
+        return state.spans
+
     def offsets(self, node: cst.CSTNode) -> tuple[int, int]:
-        return self.spans[node]
+        span = self.spans.get(node)
+        if span is None:
+            # A function body left unparsed has been parsed since (torchlint.parsing): its nodes
+            # are new to the tree, which renders to the same text.
+            self.spans = self._spans()
+            span = self.spans[node]
+        return span
 
     def line_column(self, offset: int) -> tuple[int, int]:
         # the end of a file that ends in a newline is the start of the line after the last one

@@ -51,6 +51,11 @@ class Rule:
     # Optionally, patterns of which the file must also match one (checked only when a token is
     # present). Each should start with a literal: the regex engine then scans for it as fast as `in`.
     trigger_patterns: ClassVar[tuple[re.Pattern, ...]] = ()
+    # Literal substrings without which a function's body can hold no finding of this rule and
+    # nothing its visitors react to. In a file where every candidate rule declares them, the bodies
+    # of functions with none of them (nor a name one is imported under) are not parsed, and the
+    # rule walk skips them. None: any function may matter, and the file is parsed whole.
+    scope_tokens: ClassVar[tuple[str, ...] | None] = None
     valid: ClassVar[tuple[str, ...]] = ()
     invalid: ClassVar[tuple[Invalid, ...]] = ()
 

@@ -31,6 +31,58 @@ def _fields(node_type: type) -> tuple[str, ...]:
     return names
 
 
+class ElidedBlock(cst.IndentedBlock):
+    """A function body left unparsed by `torchlint.parsing.parse_elided`.
+
+    Its statements are parsed from the original text the first time anything reads `body`; until
+    then it renders as that text. The rule walk never enters one (no rule can fire there); every
+    other walk does, and so sees what a whole parse gives.
+    """
+
+    @classmethod
+    def standing_for(cls, placeholder: cst.IndentedBlock, source) -> ElidedBlock:
+        block = object.__new__(cls)
+        for name in ("header", "indent", "footer"):
+            object.__setattr__(block, name, getattr(placeholder, name))
+        block.__dict__.update(source=source, placeholder=placeholder)
+        return block
+
+    def __getattr__(self, name: str):
+        # Called only for attributes not set: `body`, until it is parsed.
+        if name != "body" or "source" not in self.__dict__:
+            raise AttributeError(name)
+        statements = self.source.parse(self.placeholder)
+        object.__setattr__(self, "body", statements)
+        return statements
+
+    @property
+    def is_parsed(self) -> bool:
+        try:
+            object.__getattribute__(self, "body")
+        except AttributeError:
+            return False
+        return True
+
+    def mentions(self, word: str) -> bool:
+        """Whether the body's text holds `word`; a body that does not is not worth parsing."""
+        return word in self.source.text
+
+    def _codegen_impl(self, state) -> None:
+        if self.is_parsed:
+            super()._codegen_impl(state)
+            return
+        self.header._codegen(state)
+        state.increase_indent(state.default_indent if self.indent is None else self.indent)
+        # The body's final newline is a token of its own: a module without one at its end drops
+        # the last token.
+        text, newline = self.source.text, self.source.newline
+        state.add_token(text[: len(text) - len(newline)])
+        state.add_token(newline or state.default_newline)
+        for line in self.footer:
+            line._codegen(state)
+        state.decrease_indent()
+
+
 def _node_types() -> frozenset[type]:
     found, pending = set(), [cst.CSTNode]
     while pending:

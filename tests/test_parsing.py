@@ -1,0 +1,157 @@
+"""The elided parse: function bodies no candidate rule can look at are parsed only when read, and
+every reader sees what a whole parse gives."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+import torchlint.parsing
+from torchlint.engine import lint_text
+from torchlint.parsing import ElisionFailed, parse_elided, parse_trusted
+from torchlint.positions import Positions
+from torchlint.selection import selectable_rules
+from torchlint.walk import ElidedBlock, descendants
+
+FILLER = "".join(f"    value_{i} = compute_{i}(value_{i - 1}, scale={i})\n" for i in range(1, 8))
+
+SOURCE = (
+    "import torch\n"
+    "\n"
+    "def plain(a, b):  # a header comment\n"
+    "    # a comment before the body\n"
+    "\n" + FILLER + "    return value_7\n"
+    "\n"
+    "class Model(torch.nn.Module):\n"
+    "    @staticmethod\n"
+    "    def helper(x):\n"
+    "        @decorated\n"
+    "        def inner(y):\n" + FILLER.replace("    ", "            ") + "            return y\n"
+    "        return inner\n"
+    "\n"
+    "    async def fetch(self,\n"
+    "                    key):\n" + FILLER.replace("    ", "        ") + "        return key\n"
+    "\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n" + FILLER.replace("    ", "        ") + "        self.weight = torch.nn.Parameter(torch.ones(2))\n"
+    "\n"
+    "    def forward(self, x):\n"
+    "        w = self.weight.data\n" + FILLER.replace("    ", "        ") + "        return x\n"
+    "\n"
+    "def one_liner(x): return compute(x) + compute(x) + compute(x) + compute(x) + compute(x) + compute(x)\n"
+)
+
+
+def _same_tree(module: cst.Module, source: str) -> bool:
+    """Rebuilding the tree turns each ElidedBlock (parsed by now) into a plain IndentedBlock."""
+    return module.visit(cst.CSTTransformer()).deep_equals(parse_trusted(source))
+
+
+def _elided(module: cst.Module) -> list[ElidedBlock]:
+    return [node for node in descendants(module) if isinstance(node, ElidedBlock)]
+
+
+def _elided_unparsed(module: cst.Module) -> list[str]:
+    """The functions whose bodies are still unparsed, found without parsing any."""
+    names, pending = [], [module]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.FunctionDef) and type(node.body) is ElidedBlock:
+            names.append(node.name.value)
+            continue
+        pending.extend(child for child in _statement_children(node))
+    return sorted(names)
+
+
+def _statement_children(node):
+    body = getattr(node, "body", ())
+    if isinstance(body, cst.BaseSuite):
+        body = getattr(body, "body", ())
+    return [child for child in body if isinstance(child, cst.CSTNode)] if isinstance(body, (list, tuple)) else []
+
+
+def test_bodies_without_tokens_are_left_unparsed_and_render_as_the_original_text():
+    module = parse_elided(SOURCE, frozenset({".data"}))
+    assert _elided_unparsed(module) == ["__init__", "fetch", "helper", "plain"]
+    assert module.code == SOURCE
+
+
+def test_reading_every_body_gives_the_tree_of_a_whole_parse():
+    module = parse_elided(SOURCE, frozenset({".data"}))
+    blocks = _elided(module)  # walking into them parses them
+    assert len(blocks) == 4 and all(block.is_parsed for block in blocks)
+    assert module.code == SOURCE
+    assert _same_tree(module, SOURCE)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_line_endings_tabs_and_a_missing_final_newline(newline):
+    source = ("def f(x):\n" + FILLER.replace("    ", "\t") + "\treturn x").replace("\n", newline)
+    module = parse_elided(source, frozenset({".data"}))
+    assert len(_elided_unparsed(module)) == 1 and module.code == source
+    _elided(module)
+    assert module.code == source and _same_tree(module, source)
+
+
+def test_trailing_comments_after_a_body_keep_their_text():
+    source = "def f(x):\n" + FILLER + "    if x:\n        pass\n        # deeper\n    # level\n# top\ny = 1\n"
+    module = parse_elided(source, frozenset({".data"}))
+    assert _elided_unparsed(module) == ["f"]
+    _elided(module)
+    assert module.code == source
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    w = p.data\n",  # a token
+        "    import numpy\n",  # imports are read up front
+        "    class Local:\n        pass\n",  # so are classes
+        "    return DP(x)\n",  # a name a token is imported under
+    ],
+)
+def test_bodies_that_may_matter_are_parsed(body):
+    source = "from torch.nn import DataParallel as DP\ndef f(x):\n" + FILLER + body
+    assert parse_elided(source, frozenset({".data", "DataParallel"})) is None
+
+
+def test_short_bodies_and_unparsable_text_are_parsed_whole():
+    assert parse_elided("def f(x):\n    return x\n", frozenset({".data"})) is None
+    assert parse_elided("def f(x):\n" + FILLER + "    return (\n", frozenset({".data"})) is None
+
+
+def test_positions_follow_bodies_parsed_after_they_were_taken():
+    module = parse_elided(SOURCE, frozenset({".data"}))
+    positions = Positions(module, SOURCE)
+    (plain,) = [s for s in module.body if isinstance(s, cst.FunctionDef)][:1]
+    returned = plain.body.body[-1].body[0].value  # parses the body
+    start, end = positions.offsets(returned)
+    assert SOURCE[start:end] == "value_7"
+
+
+def test_findings_in_kept_code_after_elided_bodies_are_where_a_whole_parse_puts_them(monkeypatch):
+    rules = selectable_rules()
+    elided = lint_text(SOURCE, "m.py", rules).diagnostics
+    monkeypatch.setattr(torchlint.parsing, "ELIDE", False)
+    assert [d.to_json() for d in elided] == [d.to_json() for d in lint_text(SOURCE, "m.py", rules).diagnostics]
+    # `self.weight` is known a parameter from `__init__`, whose body is parsed when asked
+    assert [(d.code, d.line) for d in elided] == [("TL001", 53)]
+
+
+def test_a_body_that_cannot_be_parsed_back_makes_the_file_parse_whole(monkeypatch):
+    source = (
+        "import torch\nclass Net(torch.nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n" + FILLER.replace("    ", "        ")
+        + "        self.w = torch.nn.Parameter(torch.zeros(3))\n"
+        "    def forward(self, x):\n        return x * self.w.data\n"
+    )
+    rules = selectable_rules()
+    expected = [d.to_json() for d in lint_text(source, "m.py", rules).diagnostics]
+    assert expected  # `self.w` is known a parameter only from the elided `__init__`
+
+    def refuse(self, placeholder):
+        raise ElisionFailed("refused")
+
+    monkeypatch.setattr(torchlint.parsing._ElidedBody, "parse", refuse)
+    result = lint_text(source, "m.py", rules)
+    assert [d.to_json() for d in result.diagnostics] == expected and not result.internal_errors

@@ -1,0 +1,289 @@
+"""Source text to libcst tree: the trusted parse, and the elided parse that leaves out the bodies of
+functions no candidate rule can look at.
+
+libcst parses about 0.4 MB/s; most of a large file's functions hold none of the tokens the rules
+that passed the prefilter react to. The elided parse finds every function with CPython's parser
+(twenty times faster), replaces the bodies without such a token by a one-line placeholder, parses
+that reduced text with libcst, and puts an `ElidedBlock` where each placeholder stands. The rule
+walk skips elided bodies; any analysis that reads one (a class's `forward`, the methods assigning
+an attribute, a whole-file search) parses it then, from the original text, so every analysis sees
+the tree a whole parse gives. Positions and fixes render an unparsed body as its original text.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import threading
+import warnings
+from dataclasses import dataclass
+
+import libcst as cst
+
+from torchlint.walk import ElidedBlock
+
+TRUST_PARSER = True  # off only in tests that compare results with and without it
+ELIDE = True  # off only in tests that compare results with and without it
+
+_TRUSTED_PARSE = threading.Lock()
+
+
+def parse_trusted(text: str) -> cst.Module:
+    """libcst validates every node it constructs, a quarter of parsing time; nodes its own parser
+    builds are valid by construction. Validation is off only while parsing (under a lock, so no
+    other thread builds nodes meanwhile); fixes build nodes with validation, and their output is
+    parsed again before anything is written."""
+    if not TRUST_PARSER:
+        return cst.parse_module(text)
+    with _TRUSTED_PARSE:
+        validate = cst.CSTNode.__post_init__
+        cst.CSTNode.__post_init__ = _no_validation
+        try:
+            return cst.parse_module(text)
+        finally:
+            cst.CSTNode.__post_init__ = validate
+
+
+def _no_validation(node: cst.CSTNode) -> None:
+    pass
+
+
+class ElisionFailed(Exception):
+    """An elided body could not be parsed back into the tree a whole parse gives; the file is then
+    parsed whole. Raised through rule code, which must let it pass."""
+
+
+# Bodies shorter than this are parsed in place: a placeholder would save nothing.
+MIN_ELIDED_CHARACTERS = 200
+# Every import and class in the file is read up front (the import table, the class index), so a
+# body holding either is always parsed.
+_ALWAYS_PARSED = re.compile(r"\bimport\b|\bclass\b")
+_NEWLINE = re.compile(r"\r\n?|\n")
+_MARKER = "__torchlint_elided_"
+
+
+@dataclass(frozen=True)
+class _Region:
+    """One function body in the original text: from the line after its header to the end of its
+    last line."""
+
+    def_line: int  # offset of the start of the line holding `def`
+    start: int
+    end: int
+    indentation: str  # of the body's first line
+    newline: str  # that ends the body's last line ("" at the end of a file without one)
+
+
+def parse_elided(text: str, tokens: frozenset[str]) -> cst.Module | None:
+    """The file's tree with the bodies of functions that contain none of `tokens` left unparsed;
+    None when nothing is worth leaving out (or CPython cannot parse the file): parse it whole."""
+    tree = _python_tree(text)
+    if tree is None:
+        return None
+    functions, imports = _functions_and_imports(tree)
+    tokens = tokens | _import_aliases(imports, tokens)
+    line_starts = [0] + [match.end() for match in _NEWLINE.finditer(text)]
+    regions = _elidable_regions(functions, text, line_starts, tokens)
+    if not regions:
+        return None
+    module = parse_trusted(_reduced_text(text, regions))
+    if _install_elided_blocks(module, text, regions) != len(regions):
+        raise ElisionFailed("a placeholder was not found where its body was")
+    return module
+
+
+def _python_tree(text: str) -> ast.Module | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _functions_and_imports(tree: ast.Module) -> tuple[list[ast.FunctionDef | ast.AsyncFunctionDef], list[ast.stmt]]:
+    """Every function definition (outer ones first) and every import, walking statements only."""
+    functions, imports = [], []
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            imports.append(statement)
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions.append(statement)
+        pending.extend(_child_statements(statement))
+    functions.sort(key=lambda function: function.lineno)
+    return functions, imports
+
+
+def _child_statements(statement: ast.stmt) -> list[ast.stmt]:
+    nested = []
+    for field in ("body", "orelse", "finalbody"):
+        value = getattr(statement, field, None)
+        if isinstance(value, list):
+            nested.extend(value)
+    for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
+        nested.extend(clause.body)
+    return nested
+
+
+def _import_aliases(imports: list[ast.stmt], tokens: frozenset[str]) -> frozenset[str]:
+    """Names a token is imported under (`from torch.nn import DataParallel as DP`): a body can
+    use it by that name."""
+    return frozenset(
+        alias.asname for statement in imports for alias in statement.names
+        if alias.asname and any(token in alias.name for token in tokens)
+    )
+
+
+def _elidable_regions(functions, text: str, line_starts: list[int], tokens: frozenset[str]) -> list[_Region]:
+    regions: list[_Region] = []
+    for function in functions:
+        if regions and function.lineno - 1 < len(line_starts) and line_starts[function.lineno - 1] < regions[-1].end:
+            continue  # inside a body already left out
+        region = _body_region(function, text, line_starts)
+        if region is not None and _elidable(text[region.start : region.end], tokens):
+            regions.append(region)
+    return regions
+
+
+def _elidable(body: str, tokens: frozenset[str]) -> bool:
+    return (
+        len(body) >= MIN_ELIDED_CHARACTERS
+        and not any(token in body for token in tokens)
+        and _ALWAYS_PARSED.search(body) is None
+    )
+
+
+def _body_region(function: ast.FunctionDef | ast.AsyncFunctionDef, text: str, line_starts: list[int]) -> _Region | None:
+    """The body's text, when it is an indented block on lines of its own."""
+    def_line = line_starts[function.lineno - 1]
+    if not text[def_line : def_line + 64].lstrip().startswith(("def", "async")):
+        return None
+    first = function.body[0]
+    decorators = getattr(first, "decorator_list", ())
+    first_line = min([first.lineno] + [decorator.lineno for decorator in decorators])
+    line_start = line_starts[first_line - 1]
+    line = text[line_start : line_starts[first_line] if first_line < len(line_starts) else len(text)]
+    indentation = line[: len(line) - len(line.lstrip(" \t\f"))]
+    begins_line = line.lstrip(" \t\f").startswith("@") if decorators else len(indentation) == first.col_offset
+    if not begins_line or not indentation:
+        return None  # `def f(): return x`, or a body on the header's last line
+    # Comment and blank lines between the header and the first statement belong to the body.
+    header_end = first_line - 1
+    while header_end > function.lineno and _blank_or_comment(text, line_starts, header_end):
+        header_end -= 1
+    end = line_starts[function.end_lineno] if function.end_lineno < len(line_starts) else len(text)
+    body = text[line_starts[header_end] : end]
+    newline = next((ending for ending in ("\r\n", "\n", "\r") if body.endswith(ending)), "")
+    return _Region(def_line, line_starts[header_end], end, indentation, newline)
+
+
+def _blank_or_comment(text: str, line_starts: list[int], line: int) -> bool:
+    content = text[line_starts[line - 1] : line_starts[line]].strip()
+    return not content or content.startswith("#")
+
+
+def _reduced_text(text: str, regions: list[_Region]) -> str:
+    pieces, cursor = [], 0
+    for index, region in enumerate(regions):
+        pieces.append(text[cursor : region.start])
+        pieces.append(f"{region.indentation}{_MARKER}{index}{region.newline}")
+        cursor = region.end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def _install_elided_blocks(module: cst.Module, text: str, regions: list[_Region]) -> int:
+    """Swap each placeholder body for an ElidedBlock; returns how many were swapped.
+
+    The tree was just built and nothing else holds it, so the function nodes are updated in place
+    rather than rebuilt with every ancestor."""
+    installed = 0
+    pending: list[cst.CSTNode] = list(module.body)
+    while pending:
+        statement = pending.pop()
+        index = _placeholder_index(statement)
+        if index is not None:
+            source = _ElidedBody(text, regions[index], module.default_indent, module.default_newline)
+            object.__setattr__(statement, "body", ElidedBlock.standing_for(statement.body, source))
+            installed += 1
+            continue
+        pending.extend(_nested_statements(statement))
+    return installed
+
+
+def _placeholder_index(statement: cst.CSTNode) -> int | None:
+    if not (isinstance(statement, cst.FunctionDef) and isinstance(statement.body, cst.IndentedBlock)):
+        return None
+    if len(statement.body.body) != 1:
+        return None
+    line = statement.body.body[0]
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr)):
+        return None
+    value = line.body[0].value
+    if isinstance(value, cst.Name) and value.value.startswith(_MARKER):
+        return int(value.value[len(_MARKER) :])
+    return None
+
+
+def _nested_statements(statement: cst.CSTNode) -> list[cst.CSTNode]:
+    nested = []
+    for suite in _suites(statement):
+        if isinstance(suite, cst.IndentedBlock):
+            nested.extend(suite.body)
+    return nested
+
+
+def _suites(statement: cst.CSTNode):
+    body = getattr(statement, "body", None)
+    if isinstance(body, cst.BaseSuite):
+        yield body
+    for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
+        yield clause.body
+    orelse = getattr(statement, "orelse", None)
+    while orelse is not None:  # an `elif` chain is an If in `orelse`
+        yield orelse.body
+        orelse = getattr(orelse, "orelse", None)
+    finalbody = getattr(statement, "finalbody", None)
+    if finalbody is not None:
+        yield finalbody.body
+
+
+class _ElidedBody:
+    """Where an elided body stands in the original text, and how to parse it when it is needed."""
+
+    def __init__(self, text: str, region: _Region, default_indent: str, default_newline: str):
+        self.text = text[region.start : region.end]
+        self.newline = region.newline
+        self._function_text = text[region.def_line : region.end]
+        self._nested = text[region.def_line] in " \t\f"
+        self._default_indent = default_indent
+        self._newline = default_newline
+
+    def parse(self, placeholder: cst.IndentedBlock) -> tuple[cst.BaseStatement, ...]:
+        """The body's statements as a whole parse of the file gives them.
+
+        The function is parsed on its own, after a block that sets the file's default indentation
+        (libcst writes `indent=None` for blocks indented by the default) and, for an indented
+        function, inside an `if` that accepts its indentation."""
+        newline = self._newline
+        prefix = f"if 1:{newline}{self._default_indent}pass{newline}"
+        if self._nested:
+            prefix += f"if 1:{newline}"
+        try:
+            module = parse_trusted(prefix + self._function_text)
+        except (cst.ParserSyntaxError, RecursionError) as error:
+            raise ElisionFailed(f"an elided body does not parse on its own: {error}") from error
+        holder = module.body[-1]
+        function = holder.body.body[0] if self._nested and isinstance(holder, cst.If) else holder
+        body = getattr(function, "body", None)
+        if (
+            module.default_indent != self._default_indent
+            or not isinstance(function, cst.FunctionDef)
+            or not isinstance(body, cst.IndentedBlock)
+            or body.indent != placeholder.indent
+            or module.code_for_node(body.header) != module.code_for_node(placeholder.header)
+        ):
+            raise ElisionFailed("an elided body parsed on its own differs from its place in the file")
+        return tuple(body.body)
