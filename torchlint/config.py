@@ -148,6 +148,8 @@ class Settings:
 
     @cached_property
     def _per_file(self):
+        if not self._per_file_codes:
+            return []
         import pathspec
 
         return [(pathspec.GitIgnoreSpec.from_lines([glob]), codes) for glob, codes in self._per_file_codes]

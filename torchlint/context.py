@@ -43,6 +43,12 @@ class FileContext:
         self.stack: list[cst.CSTNode] = []
         self.diagnostics: list[Diagnostic] = []
 
+    def release(self) -> None:
+        """Called when the file is done: leaves no reference cycles behind."""
+        oracle = self.__dict__.get("oracle")
+        if oracle is not None:
+            oracle.release()
+
     # ---- shared analysis, built on first use ----------------------------------------------
     @cached_property
     def imports(self) -> ImportTable:

@@ -221,7 +221,10 @@ def _lint_tree(text: str, path: str, candidates: list[type[Rule]], settings: Lin
         return LintResult([module])
     ctx = FileContext(module, text, path, settings)
     errors: list[InternalError] = []
-    _Dispatcher(ctx, [rule(ctx) for rule in candidates], errors).run(module)
+    try:
+        _Dispatcher(ctx, [rule(ctx) for rule in candidates], errors).run(module)
+    finally:
+        ctx.release()
     diagnostics = sorted(filter_suppressed(text, ctx.diagnostics), key=Diagnostic.sort_key)
     return LintResult(diagnostics, errors)
 

@@ -112,6 +112,13 @@ class TypeOracle:
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
 
     # ---- public questions -------------------------------------------------------------------
+    def release(self) -> None:
+        """Scopes and their bindings refer to each other. Emptying the scopes when the file is done
+        lets reference counting free its tree at once; the cyclic collector is paused meanwhile."""
+        for scope in self._scopes.values():
+            scope.bindings.clear()
+        self._scopes.clear()
+
     def kind(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> Kind | None:
         """What `expr` is, at the place in the tree that `stack` (its ancestors) describes."""
         scope = self.scope_at(stack)
