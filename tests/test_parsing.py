@@ -106,6 +106,7 @@ def test_trailing_comments_after_a_body_keep_their_text():
     [
         "    w = p.data\n",  # a token
         "    import numpy\n",  # imports are read up front
+        "    if x: from os import path\n",
         "    class Local:\n        pass\n",  # so are classes
         "    return DP(x)\n",  # a name a token is imported under
     ],
@@ -113,6 +114,11 @@ def test_trailing_comments_after_a_body_keep_their_text():
 def test_bodies_that_may_matter_are_parsed(body):
     source = "from torch.nn import DataParallel as DP\ndef f(x):\n" + FILLER + body
     assert parse_elided(source, frozenset({".data", "DataParallel"})) is None
+
+
+def test_words_in_strings_and_comments_do_not_keep_a_body():
+    source = 'def f(x):\n    """Import the class of x."""\n    # from here on, import nothing\n' + FILLER
+    assert _elided_unparsed(parse_elided(source, frozenset({".data"}))) == ["f"]
 
 
 def test_short_bodies_and_unparsable_text_are_parsed_whole():

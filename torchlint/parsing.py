@@ -3,7 +3,8 @@ functions no candidate rule can look at.
 
 libcst parses about 0.4 MB/s; most of a large file's functions hold none of the tokens the rules
 that passed the prefilter react to. The elided parse finds every function with CPython's parser
-(twenty times faster), replaces the bodies without such a token by a one-line placeholder, parses
+(twenty times faster), replaces the bodies without such a token (and without an import or class
+statement, which the shared analysis reads up front) by a one-line placeholder, parses
 that reduced text with libcst, and puts an `ElidedBlock` where each placeholder stands. The rule
 walk skips elided bodies; any analysis that reads one (a class's `forward`, the methods assigning
 an attribute, a whole-file search) parses it then, from the original text, so every analysis sees
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left
 import threading
 import warnings
 from dataclasses import dataclass
@@ -55,9 +57,6 @@ class ElisionFailed(Exception):
 
 # Bodies shorter than this are parsed in place: a placeholder would save nothing.
 MIN_ELIDED_CHARACTERS = 200
-# Every import and class in the file is read up front (the import table, the class index), so a
-# body holding either is always parsed.
-_ALWAYS_PARSED = re.compile(r"\bimport\b|\bclass\b")
 _NEWLINE = re.compile(r"\r\n?|\n")
 _MARKER = "__torchlint_elided_"
 
@@ -80,10 +79,10 @@ def parse_elided(text: str, tokens: frozenset[str]) -> cst.Module | None:
     tree = _python_tree(text)
     if tree is None:
         return None
-    functions, imports = _functions_and_imports(tree)
-    tokens = tokens | _import_aliases(imports, tokens)
+    outline = _Outline(tree)
+    tokens = tokens | outline.aliases_of(tokens)
     line_starts = [0] + [match.end() for match in _NEWLINE.finditer(text)]
-    regions = _elidable_regions(functions, text, line_starts, tokens)
+    regions = _elidable_regions(outline, text, line_starts, tokens)
     if not regions:
         return None
     module = parse_trusted(_reduced_text(text, regions))
@@ -101,19 +100,41 @@ def _python_tree(text: str) -> ast.Module | None:
         return None
 
 
-def _functions_and_imports(tree: ast.Module) -> tuple[list[ast.FunctionDef | ast.AsyncFunctionDef], list[ast.stmt]]:
-    """Every function definition (outer ones first) and every import, walking statements only."""
-    functions, imports = [], []
-    pending: list[ast.stmt] = list(tree.body)
-    while pending:
-        statement = pending.pop()
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            imports.append(statement)
-        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            functions.append(statement)
-        pending.extend(_child_statements(statement))
-    functions.sort(key=lambda function: function.lineno)
-    return functions, imports
+class _Outline:
+    """From a walk over CPython's statements only: every function (outer ones first), every
+    import, and the lines of the statements the shared analysis reads up front (imports and
+    class definitions: the import table and the class index see the whole file), which keep the
+    body holding them parsed."""
+
+    def __init__(self, tree: ast.Module):
+        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.imports: list[ast.Import | ast.ImportFrom] = []
+        kept_lines = []
+        pending: list[ast.stmt] = list(tree.body)
+        while pending:
+            statement = pending.pop()
+            if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                self.imports.append(statement)
+                kept_lines.append(statement.lineno)
+            elif isinstance(statement, ast.ClassDef):
+                kept_lines.append(statement.lineno)
+            elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions.append(statement)
+            pending.extend(_child_statements(statement))
+        self.functions.sort(key=lambda function: function.lineno)
+        self._kept_lines = sorted(kept_lines)
+
+    def aliases_of(self, tokens: frozenset[str]) -> frozenset[str]:
+        """Names a token is imported under (`from torch.nn import DataParallel as DP`): a body can
+        use it by that name."""
+        return frozenset(
+            alias.asname for statement in self.imports for alias in statement.names
+            if alias.asname and any(token in alias.name for token in tokens)
+        )
+
+    def holds_kept_statement(self, first_line: int, last_line: int) -> bool:
+        index = bisect_left(self._kept_lines, first_line)
+        return index < len(self._kept_lines) and self._kept_lines[index] <= last_line
 
 
 def _child_statements(statement: ast.stmt) -> list[ast.stmt]:
@@ -127,32 +148,20 @@ def _child_statements(statement: ast.stmt) -> list[ast.stmt]:
     return nested
 
 
-def _import_aliases(imports: list[ast.stmt], tokens: frozenset[str]) -> frozenset[str]:
-    """Names a token is imported under (`from torch.nn import DataParallel as DP`): a body can
-    use it by that name."""
-    return frozenset(
-        alias.asname for statement in imports for alias in statement.names
-        if alias.asname and any(token in alias.name for token in tokens)
-    )
-
-
-def _elidable_regions(functions, text: str, line_starts: list[int], tokens: frozenset[str]) -> list[_Region]:
+def _elidable_regions(outline: _Outline, text: str, line_starts: list[int], tokens: frozenset[str]) -> list[_Region]:
     regions: list[_Region] = []
-    for function in functions:
-        if regions and function.lineno - 1 < len(line_starts) and line_starts[function.lineno - 1] < regions[-1].end:
+    for function in outline.functions:
+        if regions and line_starts[function.lineno - 1] < regions[-1].end:
             continue  # inside a body already left out
         region = _body_region(function, text, line_starts)
-        if region is not None and _elidable(text[region.start : region.end], tokens):
+        if (
+            region is not None
+            and region.end - region.start >= MIN_ELIDED_CHARACTERS
+            and not outline.holds_kept_statement(function.lineno, function.end_lineno)
+            and not any(token in text[region.start : region.end] for token in tokens)
+        ):
             regions.append(region)
     return regions
-
-
-def _elidable(body: str, tokens: frozenset[str]) -> bool:
-    return (
-        len(body) >= MIN_ELIDED_CHARACTERS
-        and not any(token in body for token in tokens)
-        and _ALWAYS_PARSED.search(body) is None
-    )
 
 
 def _body_region(function: ast.FunctionDef | ast.AsyncFunctionDef, text: str, line_starts: list[int]) -> _Region | None:
