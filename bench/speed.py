@@ -172,8 +172,45 @@ def render(sections, scaling, small: Timing, jobs: str) -> str:
             mine = next(row for row in rows if row.label.startswith("torchlint cold, TorchFix"))
             out += [f"On the TorchFix subset, torchlint is {torchfix_rows[0].wall / mine.wall:.0f}x faster (wall).", ""]
     out += ["## Growth with the corpus (torch)", "", table(scaling, scaling[-1]), "",
-            "## One small file, end to end", "", table([small], small), ""]
+            "## One small file, end to end", "", table([small], small), "",
+            "## Against the targets", "", targets(sections, small), "", HOW_IT_IS_FAST, ""]
     return "\n".join(out)
+
+
+def targets(sections, small: Timing) -> str:
+    """The targets of the speed issue, met or not, from this run's numbers."""
+    _, _, _, rows, cold = sections[0]  # torch
+    ruff = next(row for row in rows if row.label.startswith("ruff"))
+    warm = next(row for row in rows if row.label.startswith("torchlint warm"))
+    lines = ["| target (torch corpus) | this run | met |", "| --- | --- | --- |"]
+    torchfix = next((row for row in rows if row.label.startswith("TorchFix")), None)
+    if torchfix is not None:
+        mine = next(row for row in rows if row.label.startswith("torchlint cold, TorchFix"))
+        speedup = torchfix.wall / mine.wall
+        lines.append(f"| cold, every rule, at least 40x faster than TorchFix (same files) | {speedup:.0f}x "
+                     f"({torchfix.wall:.1f} s vs {mine.wall:.2f} s on {mine.files} files) | {_met(speedup >= 40)} |")
+    ratio = cold.wall / ruff.wall
+    lines.append(f"| cold, no slower than 2x ruff `--select ALL` | {ratio:.2f}x ({cold.wall:.1f} s vs "
+                 f"{ruff.wall:.1f} s) | {_met(ratio <= 2)} |")
+    lines.append(f"| warm, under 1.5 s | {warm.wall:.2f} s | {_met(warm.wall < 1.5)} |")
+    lines.append(f"| one small file end to end, under 0.5 s | {small.wall:.2f} s | {_met(small.wall < 0.5)} |")
+    peak = max(row.peak_rss_mb for _, _, _, rows_, _ in sections for row in rows_ if row.label.startswith("torchlint"))
+    lines.append(f"| peak RSS under 500 MB per process | {peak:.0f} MB | {_met(peak < 500)} |")
+    return "\n".join(lines)
+
+
+def _met(condition: bool) -> str:
+    return "yes" if condition else "no"
+
+
+HOW_IT_IS_FAST = """Where the time goes, and why it is short: a file no enabled rule's tokens appear in is only
+checked by CPython's parser (so a broken file is still TL000); for the others, CPython's parser
+finds the functions and libcst parses the file without the bodies that hold none of the candidate
+rules' scope tokens (parsed later only if an analysis reads them); one walk runs every rule; the
+cyclic collector pauses per file. Profiled in one process on the torch corpus, the cold run is
+about 45% libcst parsing (of about 5 MB of the 46), 30% CPython's syntax check of the files no
+rule needs, 10% CPython's parse that finds the functions to leave out, 12% the rules and the walk.
+`bench/equivalence.py` shows the findings are the same without each speed-up."""
 
 
 if __name__ == "__main__":

@@ -13,9 +13,9 @@ from functools import cache
 
 import libcst as cst
 
+from torchlint import parsing
 from torchlint.context import FileContext, LintSettings
 from torchlint.diagnostics import Diagnostic, Edit
-from torchlint import parsing
 from torchlint.parsing import ElisionFailed, parse_elided, parse_trusted
 from torchlint.rule import Rule
 from torchlint.rules.registry import rule_by_code
