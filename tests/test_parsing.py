@@ -161,3 +161,30 @@ def test_a_body_that_cannot_be_parsed_back_makes_the_file_parse_whole(monkeypatc
     monkeypatch.setattr(torchlint.parsing._ElidedBody, "parse", refuse)
     result = lint_text(source, "m.py", rules)
     assert [d.to_json() for d in result.diagnostics] == expected and not result.internal_errors
+
+
+def _function_in(header: str, indent: str = "    ") -> str:
+    body = FILLER.replace("    ", indent + "    ")
+    return f"{indent}def f_{abs(hash(header)) % 10_000}(x):\n{body}{indent}    return x\n"
+
+
+NESTING = (
+    "if a:\n" + _function_in("if") + "elif b:\n" + _function_in("elif") + "else:\n" + _function_in("else")
+    + "try:\n" + _function_in("try") + "except ValueError:\n" + _function_in("except")
+    + "else:\n" + _function_in("try-else") + "finally:\n" + _function_in("finally")
+    + "with open(p) as handle:\n" + _function_in("with") + "for i in items:\n" + _function_in("for")
+    + "else:\n" + _function_in("for-else") + "while running:\n" + _function_in("while")
+    + "match command:\n    case [x]:\n" + _function_in("case", "        ")
+)
+
+
+def test_functions_in_every_kind_of_block_are_found_and_parsed_back():
+    module = parse_elided(NESTING, frozenset({".data"}))
+    assert len(_elided(module)) == 12
+    assert module.code == NESTING and _same_tree(module, NESTING)
+
+
+def test_a_body_joined_to_its_header_by_a_backslash_is_parsed_whole():
+    # one logical line: `def f(x): return x` written over two physical lines
+    source = "import torch\ndef f(x): \\\n    return compute(x) + " + " + ".join(["x"] * 80) + "\nw = p.data\n"
+    assert parse_elided(source, frozenset({".data"})) is None

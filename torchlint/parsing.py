@@ -182,6 +182,8 @@ def _body_region(function: ast.FunctionDef | ast.AsyncFunctionDef, text: str, li
     header_end = first_line - 1
     while header_end > function.lineno and _blank_or_comment(text, line_starts, header_end):
         header_end -= 1
+    if text[line_starts[header_end - 1] : line_starts[header_end]].rstrip("\r\n").endswith("\\"):
+        return None  # `def f(x): \` joins the next line: the body is on the header's logical line
     end = line_starts[function.end_lineno] if function.end_lineno < len(line_starts) else len(text)
     body = text[line_starts[header_end] : end]
     newline = next((ending for ending in ("\r\n", "\n", "\r") if body.endswith(ending)), "")
