@@ -188,3 +188,8 @@ def test_a_body_joined_to_its_header_by_a_backslash_is_parsed_whole():
     # one logical line: `def f(x): return x` written over two physical lines
     source = "import torch\ndef f(x): \\\n    return compute(x) + " + " + ".join(["x"] * 80) + "\nw = p.data\n"
     assert parse_elided(source, frozenset({".data"})) is None
+
+
+def test_a_file_that_spells_the_placeholder_is_parsed_whole():
+    source = "def f(x):\n" + FILLER + "    return __torchlint_elided_0\n"
+    assert parse_elided(source, frozenset({".data"})) is None

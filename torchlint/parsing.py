@@ -76,7 +76,7 @@ class _Region:
 def parse_elided(text: str, tokens: frozenset[str]) -> cst.Module | None:
     """The file's tree with the bodies of functions that contain none of `tokens` left unparsed;
     None when nothing is worth leaving out (or CPython cannot parse the file): parse it whole."""
-    tree = _python_tree(text)
+    tree = _python_tree(text) if _MARKER not in text else None  # a placeholder must be unmistakable
     if tree is None:
         return None
     outline = _Outline(tree)
@@ -266,11 +266,11 @@ class _ElidedBody:
 
     def __init__(self, text: str, region: _Region, default_indent: str, default_newline: str):
         self.text = text[region.start : region.end]
-        self.newline = region.newline
+        self.final_newline = region.newline
         self._function_text = text[region.def_line : region.end]
         self._nested = text[region.def_line] in " \t\f"
         self._default_indent = default_indent
-        self._newline = default_newline
+        self._default_newline = default_newline
 
     def parse(self, placeholder: cst.IndentedBlock) -> tuple[cst.BaseStatement, ...]:
         """The body's statements as a whole parse of the file gives them.
@@ -278,7 +278,7 @@ class _ElidedBody:
         The function is parsed on its own, after a block that sets the file's default indentation
         (libcst writes `indent=None` for blocks indented by the default) and, for an indented
         function, inside an `if` that accepts its indentation."""
-        newline = self._newline
+        newline = self._default_newline
         prefix = f"if 1:{newline}{self._default_indent}pass{newline}"
         if self._nested:
             prefix += f"if 1:{newline}"

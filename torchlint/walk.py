@@ -75,7 +75,7 @@ class ElidedBlock(cst.IndentedBlock):
         state.increase_indent(state.default_indent if self.indent is None else self.indent)
         # The body's final newline is a token of its own: a module without one at its end drops
         # the last token.
-        text, newline = self.source.text, self.source.newline
+        text, newline = self.source.text, self.source.final_newline
         state.add_token(text[: len(text) - len(newline)])
         state.add_token(newline or state.default_newline)
         for line in self.footer:
