@@ -23,6 +23,8 @@ RNG_RESEEDS = {
 }
 _PER_ITEM_METHODS = frozenset({"__getitem__", "__getitems__", "__iter__", "__next__"})
 _GLOBAL_NUMPY_RANDOM = "numpy.random."
+_MESSAGE = "Every DataLoader worker gets the same copy of the dataset's RNG; reseed it per worker"
+_GLOBAL_MESSAGE = "Before torch 1.9 DataLoader workers share the global numpy RNG state; reseed it per worker"
 WORKER_RESEEDING_SINCE = (1, 9)  # torch reseeds the global random, numpy and torch RNGs per worker
 
 T = "import numpy as np\nimport torch\nfrom torch.utils.data import DataLoader, Dataset\n"
@@ -91,8 +93,9 @@ class DataLoaderWorkerRngUnseeded(Rule):
     seed modulo 2**32, `manual_seed` on a `torch.Generator`), and passes it to the DataLoader. An
     existing `worker_init_fn` that does not reseed the RNG is called first by the new one. The
     worker seeds derive from the loader's base seed, so two runs with the same `torch.manual_seed`
-    still agree. There is no fix when the dataset class is not at module level, or when the file
-    has no name for `torch`.
+    still agree. There is no fix when the dataset class is not at module level, or when `torch`
+    (or the RNG's module, such as `numpy`) is not imported at module level, where the new
+    function stands.
 
     Not flagged: a `worker_init_fn` that reseeds (it calls `get_worker_info()` or touches the RNG
     attribute) or one defined elsewhere, a dataset that creates its RNG lazily from
@@ -106,6 +109,7 @@ class DataLoaderWorkerRngUnseeded(Rule):
     """
 
     code = "TL007"
+    preview = False  # released
     name = "dataloader-worker-rng-unseeded"
     summary = "DataLoader workers share one RNG object's state and draw the same numbers"
     severity = "warning"
@@ -139,6 +143,15 @@ class DataLoaderWorkerRngUnseeded(Rule):
     )
 
     invalid = (
+        # numpy imported only inside `__init__`: the new module-level function could not name it
+        Invalid(
+            "import torch\nfrom torch.utils.data import DataLoader, Dataset\n"
+            "class Noisy(Dataset):\n    def __init__(self):\n        import numpy as np\n"
+            "        self.rng = np.random.default_rng(0)\n    def __len__(self):\n        return 4\n"
+            "    def __getitem__(self, i):\n        return self.rng.normal()\n"
+            "loader = DataLoader(Noisy(), num_workers=2)\n",
+            None,
+        ),
         Invalid(
             DS + "loader = DataLoader(Noisy(8), batch_size=2, num_workers=4)\n",
             DS + RESEED + "loader = DataLoader(Noisy(8), batch_size=2, num_workers=4, worker_init_fn=reseed_worker_rng)\n",
@@ -215,19 +228,9 @@ class DataLoaderWorkerRngUnseeded(Rule):
         if existing is False:
             return  # a worker_init_fn that reseeds, or one we cannot see
         if rng.attribute is None:
-            message = (
-                "Before torch 1.9 DataLoader workers start with the same global numpy RNG state; reseed it "
-                "per worker with `np.random.seed(torch.utils.data.get_worker_info().seed % 2**32)` in a "
-                "`worker_init_fn`"
-            )
-            self.report(node, message)
+            self.report(node, _GLOBAL_MESSAGE)
             return
-        message = (
-            f"Every DataLoader worker gets a copy of `self.{rng.attribute}` in the same state, so all "
-            f"workers draw the same random numbers; reseed it per worker from "
-            f"`torch.utils.data.get_worker_info().seed` in a `worker_init_fn`"
-        )
-        self.report(node, message, self._fix(node, kind.cls, rng, existing))
+        self.report(node, _MESSAGE, self._fix(node, kind.cls, rng, existing))
 
     # ---- the dataset --------------------------------------------------------------------------
     def _shared_rng(self, cls: cst.ClassDef) -> _Rng | None:
@@ -284,6 +287,9 @@ class DataLoaderWorkerRngUnseeded(Rule):
             return None
         name = free_name(module, ("reseed_worker_rng", "reseed_dataset_rng"))
         new = module.code_for_node(rng.constructor)
+        head = new.split(".", 1)[0]
+        if not any(statement is cls for statement in module.body) or not self._bound_at_module_level(head):
+            return None  # the constructor's name is imported only inside a function
         lines = [f"def {name}(worker_id):"]
         if existing is not None:
             lines.append(f"    {existing.value}(worker_id)")
@@ -300,11 +306,16 @@ class DataLoaderWorkerRngUnseeded(Rule):
             ((module, module.with_changes(body=body)), (loader, new_loader)),
         )
 
+    def _bound_at_module_level(self, name: str) -> bool:
+        bindings = self.ctx.oracle.bindings_of(name, [self.ctx.module])
+        return bool(bindings) and all(binding.how == "import" for binding in bindings)
+
     def _worker_info_spelling(self) -> str | None:
-        torch_name = self.ctx.imports.local_name("torch")
+        """How the new module-level function spells `get_worker_info`: with module-level imports."""
+        torch_name = self.ctx.local_name("torch", at_module_level=True)
         if torch_name is not None:
             return f"{torch_name}.utils.data.get_worker_info"
-        return self.ctx.imports.local_name("torch.utils.data.get_worker_info")
+        return self.ctx.local_name("torch.utils.data.get_worker_info", at_module_level=True)
 
 
 def _unseeded(value: cst.BaseExpression) -> cst.Call | None:

@@ -6,9 +6,13 @@ import re
 
 import libcst as cst
 
+from torchlint.analysis import calls_in, dotted_name
+from torchlint.project.index import ProjectClass
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
+from torchlint.torch_api import is_torch_module_class
 
+_MESSAGE = "Calling `.forward()` directly skips the module's hooks; call the module itself"
 # Methods through which a module legitimately runs its own forward.
 _FORWARDING_METHODS = frozenset({"forward", "__call__", "_call_impl", "_wrapped_call_impl"})
 
@@ -52,6 +56,10 @@ class DirectForwardCall(Rule):
     ## Fix safety
     The fix is safe: `m.forward(a, b=c)` becomes `m(a, b=c)` with the same arguments. Without
     hooks the two compute the same values; with hooks, running them is the point of the fix.
+    It is offered only where calling the module is known to run `nn.Module.__call__`: there is
+    no fix when the module's class (or a base class in the file) overrides `__call__`, when a
+    base class is one the file cannot see, or when the call is in a method that the class's own
+    `forward` calls (the rewrite would run `forward` again from inside it).
 
     Not flagged, on purpose: `super().forward(x)` and `Base.forward(self, x)` (calling a parent's
     implementation), `self.forward(...)` inside `forward` or `__call__`, a wrapper's
@@ -66,6 +74,7 @@ class DirectForwardCall(Rule):
     """
 
     code = "TL005"
+    preview = False  # released
     name = "direct-forward-call"
     summary = "`.forward()` called directly on a module skips its hooks"
     severity = "warning"
@@ -226,6 +235,52 @@ class DirectForwardCall(Rule):
             "    x,\n"
             ")\n",
         ),
+        # the class overrides `__call__`: calling the module may not run `forward` at all
+        Invalid(
+            "import torch.nn as nn\n"
+            "class Scaled(nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        return x\n"
+            "    def __call__(self, x):\n"
+            "        return self.run(x)\n"
+            "    def run(self, x):\n"
+            "        return self.forward(x) * 2\n"
+            "m = Scaled()\ny = m.forward(1)\n",
+            None,
+        ),
+        Invalid(
+            "import torch.nn as nn\n"
+            "class Base(nn.Module):\n"
+            "    def __call__(self, *args):\n"
+            "        return self.forward(*args)\n"
+            "class Child(Base):\n"
+            "    def forward(self, x):\n"
+            "        return x\n"
+            "    def twice(self, x):\n"
+            "        return self.forward(x) * 2\n",
+            None,
+        ),
+        Invalid(
+            "import torch.nn as nn\n"
+            "class Net(nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        return x\n"
+            "    def run(self, x):\n"
+            "        return x * 2\n"
+            "    __call__ = run\n"
+            "net = Net()\ny = net.forward(1)\n",
+            None,
+        ),
+        # a method that forward itself calls: the rewrite would run forward from inside forward
+        Invalid(
+            "import torch.nn as nn\n"
+            "class Net(nn.Module):\n"
+            "    def forward(self, x, depth=0):\n"
+            "        return self.refine(x) if depth == 0 else x\n"
+            "    def refine(self, x):\n"
+            "        return self.forward(x, depth=1)\n",
+            None,
+        ),
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -237,12 +292,41 @@ class DirectForwardCall(Rule):
             return
         if not self.ctx.is_module(receiver):
             return
-        self.report(
-            node,
-            "Calling `.forward()` directly skips the module's hooks (and FSDP's, which rely on "
-            "them); call the module itself",
-            self.replace(node, node.with_changes(func=receiver), "Call the module instead of `.forward()`"),
-        )
+        fix = None
+        if self._call_runs_forward(receiver):
+            fix = self.replace(node, node.with_changes(func=receiver), "Call the module instead of `.forward()`")
+        self.report(node, _MESSAGE, fix)
+
+    def _call_runs_forward(self, receiver: cst.CSTNode) -> bool:
+        """Whether `receiver(...)` is known to run `nn.Module.__call__`, which runs `forward`, and
+        not to come back here: the class (or a base defined in this file) overrides no `__call__`,
+        every base is known, and the current method is not one that `forward` itself calls."""
+        own = self.ctx.oracle.instance_class(receiver, self.ctx.stack)
+        kind = self.ctx.kind(receiver)
+        cls = own or (kind.cls if kind is not None else None)
+        if cls is None:
+            return True  # a library module: nn.Module.__call__
+        if isinstance(cls, ProjectClass):  # a class of another module of the project
+            return not self.ctx.project.may_override_call(cls)
+        if self._may_override_call(cls, set()):
+            return False
+        function = self.ctx.enclosing(cst.FunctionDef)
+        return own is None or function is None or function.name.value not in _methods_reached(cls, "forward")
+
+    def _may_override_call(self, cls: cst.ClassDef, seen: set[str]) -> bool:
+        if cls.name.value in seen:
+            return False
+        seen.add(cls.name.value)
+        if any(_defines_call(item) for item in cls.body.body):
+            return True
+        for base in cls.bases:
+            qualified = self.ctx.qualify(base.value)
+            if qualified is not None and is_torch_module_class(qualified) and qualified.startswith("torch."):
+                continue
+            local = self.ctx.classes.by_name.get(dotted_name(base.value) or "")
+            if qualified is not None or not local or len(local) != 1 or self._may_override_call(local[0], seen):
+                return True  # a base whose `__call__` this file cannot see
+        return False
 
     def _enclosing_method_name(self) -> str | None:
         function = self.ctx.enclosing(cst.FunctionDef)
@@ -272,6 +356,39 @@ class DirectForwardCall(Rule):
         if not passed or not all(isinstance(value, cst.Name) and value.value in parameters for value in passed):
             return False
         return any(arg.star for arg in call.args) or _returns_only(function, call)
+
+
+def _defines_call(statement: cst.CSTNode) -> bool:
+    """`def __call__(...)`, or `__call__ = ...` in the class body."""
+    if isinstance(statement, cst.FunctionDef):
+        return statement.name.value == "__call__"
+    if isinstance(statement, cst.SimpleStatementLine):
+        return any(
+            isinstance(small, (cst.Assign, cst.AnnAssign))
+            and "__call__" in {target.value for target in _assigned(small) if isinstance(target, cst.Name)}
+            for small in statement.body
+        )
+    return False
+
+
+def _assigned(small: cst.Assign | cst.AnnAssign) -> list[cst.CSTNode]:
+    return [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+
+
+def _methods_reached(cls: cst.ClassDef, start: str) -> set[str]:
+    """The methods of `cls` that `start` runs through `self.<method>(...)` calls, transitively."""
+    methods = {item.name.value: item for item in cls.body.body if isinstance(item, cst.FunctionDef)}
+    reached, pending = set(), [start]
+    while pending:
+        method = methods.get(pending.pop())
+        if method is None or method.name.value in reached:
+            continue
+        reached.add(method.name.value)
+        for call in calls_in(method.body):
+            func = call.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+                pending.append(func.attr.value)
+    return reached
 
 
 def _returns_only(function: cst.FunctionDef, call: cst.Call) -> bool:

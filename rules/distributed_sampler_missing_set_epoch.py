@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import libcst as cst
 
-from torchlint.analysis import calls_in, dotted_name
+from torchlint.analysis import calls_in, dotted_name, walk_statements
 from torchlint.codemod import names_used
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import DATA_LOADERS, DISTRIBUTED_SAMPLERS
+from torchlint.walk import SCOPE_NODES, descendants, outside_nested_scopes
 
 # Wrappers around the iterable of a loop: `for i, b in enumerate(tqdm(loader))`.
 _ITERATION_WRAPPERS = frozenset({"enumerate", "tqdm", "tqdm.tqdm", "iter", "track", "rich.progress.track"})
+_EPOCH_NAME = re.compile(r"epoch|^ep\d*$|_ep$", re.IGNORECASE)
+_COUNTERS = frozenset({"range", "trange", "tqdm.trange", "count", "itertools.count"})
+_MESSAGE = "A DistributedSampler without `set_epoch` gives every epoch the same order; call it per epoch"
 
 T = "import torch\nfrom torch.utils.data import DataLoader, DistributedSampler\n"
 SETUP = T + "sampler = DistributedSampler(dataset)\nloader = DataLoader(dataset, batch_size=8, sampler=sampler)\n"
@@ -58,24 +63,31 @@ class DistributedSamplerMissingSetEpoch(Rule):
 
     ## Fix safety
     The fix inserts `sampler.set_epoch(epoch)` (or `loader.sampler.set_epoch(epoch)` for a sampler
-    built inline) as the epoch loop's first statement, using the loop variable; it is guarded by
-    `if sampler is not None:` when the sampler can be `None`. It is **safe** when the sampler is
-    certainly a DistributedSampler in that scope: the data order changes, which is the point, and
-    each rank still sees a disjoint shard that covers the dataset. There is no fix when the loop
-    has no usable variable (`while`, `for _ in ...`, tuple targets), or when the sampler may be
-    another kind of sampler.
+    built inline) as the first statement of the outermost loop around the loader, using its loop
+    variable; it is guarded by `if sampler is not None:` when the sampler can be `None`. It is
+    **safe** when the sampler is certainly a DistributedSampler in that scope: the data order
+    changes, which is the point, and each rank still sees a disjoint shard that covers the dataset.
+    The fix is offered only when that loop is the epoch loop: a counting loop
+    (`for epoch in range(...)`, `trange`, `tqdm(range(...))`, `itertools.count()`) that is the only
+    counting loop around the loader, or one whose variable is named for epochs. There is no fix for
+    a loop with no usable variable (`while`, `for _ in ...`, tuple targets), a loop over something
+    else (`for phase in ["train", "val"]`), nested counters none of which is named for epochs, or
+    a sampler that may be another kind of sampler.
 
     Every real form of the call counts as present: `sampler.set_epoch(e)`,
     `loader.sampler.set_epoch(e)`, `loader.batch_sampler.sampler.set_epoch(e)`, behind any `if`,
-    or in a helper called from the loop whose name contains `set_epoch`. Not flagged: samplers with
-    `shuffle=False`, loaders handed to `accelerator.prepare`, loaders built in Lightning
-    `*_dataloader` hooks (the framework sets the epoch), and a single pass with no epoch loop.
+    or in a helper called from the loop whose name contains `set_epoch`; in any loop around the
+    loader, anywhere in the enclosing function, or in a function of the file that calls it (the
+    epoch loop may live in a caller). Not flagged: samplers with `shuffle=False`, loaders handed
+    to `accelerator.prepare`, loaders built in Lightning `*_dataloader` hooks (the framework sets
+    the epoch), and a single pass with no epoch loop.
 
     ## References
     - [DistributedSampler: "calling set_epoch() at the beginning of each epoch ... is necessary"](https://pytorch.org/docs/stable/data.html#torch.utils.data.distributed.DistributedSampler)
     """
 
     code = "TL006"
+    preview = False  # released
     name = "distributed-sampler-missing-set-epoch"
     summary = "A DistributedSampler without `set_epoch` gives every epoch the same order"
     severity = "warning"
@@ -101,6 +113,15 @@ class DistributedSamplerMissingSetEpoch(Rule):
         T + "class Data(LightningDataModule):\n    def train_dataloader(self):\n"
         "        return DataLoader(self.ds, sampler=DistributedSampler(self.ds))\n",
         SETUP + "for batch in loader:\n    step(batch)\n",
+        # set_epoch in an outer loop, in the function, or in a caller of the function
+        SETUP + "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    for phase in ['train', 'val']:\n"
+        "        for batch in loader:\n            step(batch)\n",
+        SETUP + "def train_epoch(epoch):\n    sampler.set_epoch(epoch)\n    for repeat in range(2):\n"
+        "        for batch in loader:\n            step(batch)\n",
+        SETUP + "def run_epoch():\n    for repeat in range(2):\n        for batch in loader:\n            step(batch)\n"
+        "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    run_epoch()\n",
+        SETUP + "for epoch in range(10):\n    self.train_sampler.set_epoch(epoch)\n    for batch in loader:\n"
+        "        step(batch)\n",
         T + "loader = DataLoader(dataset, shuffle=True)\nfor epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
     )
 
@@ -131,6 +152,27 @@ class DistributedSamplerMissingSetEpoch(Rule):
         # no usable loop variable: flagged without a fix
         Invalid(SETUP + "for _ in range(10):\n    for batch in loader:\n        step(batch)\n", None),
         Invalid(SETUP + "while not done:\n    for batch in loader:\n        step(batch)\n", None),
+        # the outermost loop is not a counter, or several counters could be the epoch: no fix
+        Invalid(SETUP + "for epoch in epochs:\n    for batch in loader:\n        step(batch)\n", None),
+        Invalid(
+            SETUP + "for repeat in range(2):\n    for run in range(3):\n        for batch in loader:\n"
+            "            step(batch)\n",
+            None,
+        ),
+        # the epoch loop is the outermost one, not the innermost
+        Invalid(
+            SETUP + "for epoch in range(3):\n    for phase in ['train', 'val']:\n        for batch in loader:\n"
+            "            step(batch)\n",
+            SETUP + "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    for phase in ['train', 'val']:\n"
+            "        for batch in loader:\n            step(batch)\n",
+        ),
+        # another sampler's set_epoch does not cover this one
+        Invalid(
+            SETUP + "other = DistributedSampler(more)\nfor epoch in range(3):\n    other.set_epoch(epoch)\n"
+            "    for batch in loader:\n        step(batch)\n",
+            SETUP + "other = DistributedSampler(more)\nfor epoch in range(3):\n    sampler.set_epoch(epoch)\n"
+            "    other.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
+        ),
         # the sampler may be another sampler: flagged without a fix
         Invalid(
             T + "sampler = DistributedSampler(ds) if distributed else RandomSampler(ds)\n"
@@ -144,15 +186,74 @@ class DistributedSamplerMissingSetEpoch(Rule):
         if not isinstance(loader, cst.Name):
             return
         sampler = self._distributed_sampler(loader)
-        epoch_loop = self.ctx.innermost_loop()
-        if sampler is None or epoch_loop is None or _calls_set_epoch(epoch_loop) or self._prepared(loader.value):
+        loops = self._enclosing_loops()
+        if sampler is None or not loops or self._prepared(loader.value):
             return
-        receiver = self.ctx.module.code_for_node(sampler.receiver)
-        message = (
-            f"`{receiver}` is a DistributedSampler, but nothing in this epoch loop calls `set_epoch`: every "
-            f"epoch sees the same order; call `{receiver}.set_epoch(epoch)` at the start of each epoch"
-        )
-        self.report(node.iter, message, self._fix(epoch_loop, sampler))
+        self._ours = self._covering_call_test(loader.value, sampler)
+        if self._sets_epoch(loops):
+            return
+        self.report(node.iter, _MESSAGE, self._fix(loops, sampler))
+
+    def _enclosing_loops(self) -> list[cst.For | cst.While]:
+        """The loops around the current one within its function, innermost first."""
+        loops = []
+        for node in reversed(self.ctx.stack[:-1]):
+            if isinstance(node, SCOPE_NODES):
+                break
+            if isinstance(node, (cst.For, cst.While)):
+                loops.append(node)
+        return loops
+
+    def _sets_epoch(self, loops: list[cst.CSTNode]) -> bool:
+        """`set_epoch` is called in an enclosing loop, anywhere in the enclosing function, or by a
+        function of this file that calls it (the epoch loop may live in a caller)."""
+        if _calls_set_epoch(loops[-1], self._ours):
+            return True
+        function = self.ctx.enclosing(cst.FunctionDef)
+        return function is not None and self._reaches_set_epoch(function, set())
+
+    def _reaches_set_epoch(self, function: cst.FunctionDef, seen: set[cst.CSTNode]) -> bool:
+        if function in seen:
+            return False
+        seen.add(function)
+        if _calls_set_epoch(function.body, self._ours):
+            return True
+        name = function.name.value
+        for caller in _callers(self.ctx.module, name):
+            if caller is self.ctx.module:
+                if _calls_set_epoch_outside_functions(self.ctx.module, self._ours):
+                    return True
+            elif self._reaches_set_epoch(caller, seen):
+                return True
+        return False
+
+    def _covering_call_test(self, loader: str, sampler: _Sampler):
+        """Which `set_epoch` calls may be this sampler's: any but one called on another sampler or
+        loader of the file (`probe_sampler` is not covered by `pretrain_sampler.set_epoch(e)`)."""
+        ours = {loader, (dotted_name(sampler.receiver) or "").split(".")[0]}
+        others = self._sampler_and_loader_names() - ours
+
+        def covers(call: cst.Call) -> bool:
+            if not isinstance(call.func, cst.Attribute):
+                return True  # a helper: `maybe_set_epoch(loader, epoch)`
+            root = (dotted_name(call.func.value) or "").split(".")[0]
+            return root not in others
+
+        return covers
+
+    def _sampler_and_loader_names(self) -> set[str]:
+        """Names the file binds to a DistributedSampler or DataLoader construction."""
+        kinds = DATA_LOADERS | DISTRIBUTED_SAMPLERS
+        return {
+            target.target.value
+            for statement in walk_statements(self.ctx.module)
+            if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body
+            if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call)
+            and self.ctx.qualify(small.value.func) in kinds
+            for target in small.targets
+            if isinstance(target.target, cst.Name)
+        }
 
     def _single_value(self, name: str) -> cst.BaseExpression | None:
         bindings = self.ctx.oracle.bindings_of(name, self.ctx.stack) or []
@@ -200,11 +301,17 @@ class DistributedSamplerMissingSetEpoch(Rule):
             for call in calls_in(self.ctx.module)
         )
 
-    def _fix(self, loop: cst.CSTNode, sampler: _Sampler):
+    def _fix(self, loops: list[cst.CSTNode], sampler: _Sampler):
+        """`set_epoch(epoch)` at the top of the outermost loop, when that loop is the epoch loop: a
+        `for epoch in range(...)`, the only counting loop around the loader or one named for epochs."""
+        loop = loops[-1]
         if not sampler.certain or not isinstance(loop, cst.For) or not isinstance(loop.target, cst.Name):
             return None
         epoch = loop.target.value
-        if epoch == "_" or not isinstance(loop.body, cst.IndentedBlock):
+        if epoch == "_" or not isinstance(loop.body, cst.IndentedBlock) or not _counts(loop):
+            return None
+        counters = [other for other in loops if isinstance(other, cst.For) and _counts(other)]
+        if len(counters) > 1 and not _EPOCH_NAME.search(epoch):
             return None
         call = cst.Call(
             func=cst.Attribute(value=sampler.receiver, attr=cst.Name("set_epoch")), args=[cst.Arg(cst.Name(epoch))]
@@ -244,5 +351,36 @@ def _shuffle_is_false(call: cst.Call) -> bool:
     )
 
 
-def _calls_set_epoch(loop: cst.CSTNode) -> bool:
-    return any("set_epoch" in (dotted_name(call.func) or "") for call in calls_in(loop))
+def _is_set_epoch(call: cst.Call, covers) -> bool:
+    return "set_epoch" in (dotted_name(call.func) or "") and covers(call)
+
+
+def _calls_set_epoch(node: cst.CSTNode, covers) -> bool:
+    return any(_is_set_epoch(call, covers) for call in calls_in(node))
+
+
+def _calls_set_epoch_outside_functions(module: cst.Module, covers) -> bool:
+    return any(
+        isinstance(node, cst.Call) and _is_set_epoch(node, covers)
+        for node in descendants(module, outside_nested_scopes)
+    )
+
+
+def _callers(module: cst.Module, name: str) -> list[cst.CSTNode]:
+    """The functions of the file (and the module itself) whose own code calls `name` or `x.name`."""
+    found = []
+    scopes = [module, *(s for s in walk_statements(module) if isinstance(s, cst.FunctionDef))]
+    for scope in scopes:
+        body = scope.body if isinstance(scope, cst.FunctionDef) else scope
+        if any(
+            isinstance(node, cst.Call) and (dotted_name(node.func) or "").rsplit(".", 1)[-1] == name
+            for node in descendants(body, outside_nested_scopes)
+        ):
+            found.append(scope)
+    return found
+
+
+def _counts(loop: cst.For) -> bool:
+    """`for e in range(...)` (or `trange`, `tqdm(range(...))`, `itertools.count()`): a counter."""
+    iterated = _iterated(loop.iter)
+    return isinstance(iterated, cst.Call) and dotted_name(iterated.func) in _COUNTERS

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import libcst as cst
 
 from torchlint.analysis import dotted_name, walk_statements
 from torchlint.codemod import method_call, names_used
+from torchlint.oracle import all_params
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
-from torchlint.walk import descendants, outside_nested_scopes
-
-# Calls through which an accumulated loss is backpropagated: receiver.backward(), and
-# accelerator.backward(x), torch.autograd.grad(x, ...), scaler.scale(x), ...
-_BACKWARD_METHODS = frozenset({"backward"})
-_BACKWARD_SINKS = frozenset({"backward", "grad", "scale"})
+from torchlint.torch_api import is_tensor_function
+from torchlint.walk import SCOPE_NODES, ElidedBlock, children, descendants, outside_nested_scopes
 
 T = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 SETUP = T + "model = nn.Linear(4, 1)\ncriterion = nn.MSELoss()\n"
@@ -61,13 +57,27 @@ class LossAccumulatedWithGraph(Rule):
     `.item()` or `dist.all_reduce(total)` calls keep working. The only difference is that the old
     graphs are freed.
 
-    Not flagged: gradient accumulation (the accumulator is later `.backward()`ed, or passed to
-    `torch.autograd.grad`, `scaler.scale(...)` or `accelerator.backward(...)`, directly or through
-    other variables), a loss being composed and returned (`total += term; return total`) when the
-    term is not itself backpropagated in the loop, a `grad_norm += g.pow(2).sum()` later added to a
-    loss that is backpropagated, anything under `torch.no_grad()`/`torch.inference_mode()` or in a
-    function decorated with them, values already `.item()`ed, `.detach()`ed or `float(...)`ed,
-    plain numbers, an accumulator reset inside the loop, and values of unknown type.
+    The rule follows every value derived from the accumulator in its scope (`mean = total / n`,
+    `torch.stack(losses)`, `for item in losses`, containers and comprehensions of them) to where
+    it ends. It is flagged only when each one ends where it is known never to be backpropagated:
+    printed, logged (`logging`, a `logger`, TensorBoard's `add_scalar`, `wandb.log`, `mlflow`,
+    Lightning's `self.log`), formatted, converted (`float`, `int`, `.item()`, `.tolist()`),
+    compared, reduced across ranks (`torch.distributed`), or dropped. When the added term is
+    itself backpropagated inside the loop (without `retain_graph`), its graph is freed there, so
+    the total cannot be backpropagated later: then it may also be returned or stored. When the
+    program reads the total's autograd state (`.requires_grad`, `.grad_fn`, `.register_hook`),
+    the finding has no fix.
+
+    Not flagged: gradient accumulation (a derived value reaches `.backward()`,
+    `torch.autograd.grad`, or a wrapper that backpropagates its argument: `accelerator.backward`,
+    Lightning's `manual_backward`, `scaler.scale`, `amp.scale_loss`, timm's `loss_scaler`, and the
+    names in the `backward-functions` setting); a total that goes where the linter cannot see
+    whether it is backpropagated (stored in a subscript or an attribute, passed to any other
+    function, returned or yielded, read by a nested function, declared `global`/`nonlocal`); a
+    `grad_norm += g.pow(2).sum()` later added to a loss that is backpropagated; anything under
+    `torch.no_grad()`/`torch.inference_mode()` or in a function decorated with them; values
+    already `.item()`ed, `.detach()`ed or `float(...)`ed; plain numbers; an accumulator reset
+    inside the loop; and values of unknown type.
 
     For speed, the rule only looks at files where a line that accumulates (`+=`, `.append(`,
     `x = x + ...`) also names a loss, a criterion or logits; an accumulation of, say, raw model
@@ -79,6 +89,7 @@ class LossAccumulatedWithGraph(Rule):
     """
 
     code = "TL003"
+    preview = False  # released
     name = "loss-accumulated-with-graph"
     summary = "A graph-carrying loss accumulated across loop iterations keeps every graph alive"
     severity = "warning"
@@ -134,6 +145,26 @@ class LossAccumulatedWithGraph(Rule):
         SETUP + "total = 0\nloss = criterion(model(x), y)\ntotal += loss\n",
         # data, not losses
         T + "total = 0\nfor x in batches:\n    total += torch.ones(3)\n",
+        # the total goes where the linter cannot see whether it is backpropagated
+        SETUP + "def compute(batches):\n    out = {}\n    total = 0\n    for x, y in batches:\n"
+        "        total += criterion(model(x), y)\n    out['loss'] = total\n    return out\n",
+        SETUP + "total = 0\nfor x, y in batches:\n    total = total + criterion(model(x), y)\napply(total / 3)\n",
+        SETUP + "class Trainer:\n    def accumulate(self, batches):\n        total = 0\n        for x, y in batches:\n"
+        "            total += criterion(model(x), y)\n        self.loss = total\n",
+        SETUP + "total = 0\ndef finish():\n    total.backward()\nfor x, y in batches:\n    total += criterion(model(x), y)\n",
+        SETUP + "losses = []\nfor x, y in batches:\n    losses.append(criterion(model(x), y))\nhistory.extend(losses)\n",
+        # each element backpropagated on its own
+        SETUP + "losses = []\nfor x, y in batches:\n    losses.append(criterion(model(x), y))\n"
+        "for item in losses:\n    item.backward(retain_graph=True)\n",
+        SETUP + "losses = []\nfor x, y in batches:\n    losses.append(criterion(model(x), y))\n"
+        "grads = [torch.autograd.grad(item, model.weight) for item in losses]\n",
+        # backpropagated through a wrapper: built in, or named in `backward-functions`
+        SETUP + "total = 0\nfor x, y in batches:\n    total += criterion(model(x), y)\nself.manual_backward(total)\n",
+        SETUP + "total = 0\nfor x, y in batches:\n    total += criterion(model(x), y)\nloss_scaler(total, optimizer)\n",
+        SETUP + "from torch.autograd import grad\ntotal = 0\nfor x, y in batches:\n    total += criterion(model(x), y)\n"
+        "g = grad(total, model.weight)\n",
+        SETUP + "total = 0\nfor x, y in batches:\n    total += criterion(model(x), y)\nmean = total / 3\n"
+        "stats = {'loss': mean}\nstats['loss'].backward()\n",
     )
 
     invalid = (
@@ -175,6 +206,18 @@ class LossAccumulatedWithGraph(Rule):
             "running = 0\nfor batch in loader:\n    outputs = model(**batch)\n    loss = outputs.loss\n"
             "    loss.backward()\n    running += loss.detach()\n",
         ),
+        # only printed, logged or converted: the fix keeps the program's output
+        Invalid(
+            SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y)\n"
+            "logger.info('loss %.3f', float(total))\nwriter.add_scalar('loss', total.item(), 0)\nprint(f'{total:.3f}')\n",
+            SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y).detach()\n"
+            "logger.info('loss %.3f', float(total))\nwriter.add_scalar('loss', total.item(), 0)\nprint(f'{total:.3f}')\n",
+        ),
+        # the program reads the total's autograd state, which `.detach()` changes: no fix
+        Invalid(
+            SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y)\nprint(total.requires_grad)\n",
+            None,
+        ),
     )
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
@@ -204,22 +247,287 @@ class LossAccumulatedWithGraph(Rule):
         loop = self.ctx.innermost_loop()
         if loop is None or self.ctx.grad_disabled() or not self.ctx.is_tensor(value, graph=True):
             return
-        scope_body = self._scope_body()
+        function = self.ctx.enclosing(cst.FunctionDef)
+        scope_body = function.body if function is not None else self.ctx.module
         if not _bound_before(accumulator, loop, scope_body) or _bound_in(accumulator, loop):
             return
-        added_is_backpropagated = _backpropagated_in(value, loop)
-        if accumulator in _names_reaching_backward(scope_body, include_returns=not added_is_backpropagated):
-            return
-        code = self.ctx.module.code_for_node(value)
-        message = (
-            f"Accumulating `{code}` into `{accumulator}` keeps every iteration's autograd graph alive; "
-            f"add `{code}.detach()` instead, or use `.item()` if only a Python number is needed"
-        )
-        self.report(report_at, message, self.replace(value, method_call(value, "detach"), "Accumulate `.detach()`"))
+        if _declared_outside(accumulator, scope_body):
+            return  # a global or nonlocal total: other scopes may backpropagate it
+        fates = self._fates(scope_body).of(accumulator, self)
+        if BACKWARD in fates:
+            return  # gradient accumulation: the graph is the point
+        freed_in_loop = _backpropagated_in(value, loop, self._backward_names())
+        if ESCAPES in fates and not freed_in_loop:
+            return  # the total goes where the linter cannot see whether it is backpropagated
+        fix = None
+        if OBSERVES_GRAPH not in fates:
+            fix = self.replace(value, method_call(value, "detach"), "Accumulate `.detach()`")
+        self.report(report_at, _MESSAGE, fix)
 
-    def _scope_body(self) -> cst.CSTNode:
-        function = self.ctx.enclosing(cst.FunctionDef)
-        return function.body if function is not None else self.ctx.module
+    def _fates(self, scope_body: cst.CSTNode) -> _Fates:
+        """One analysis per scope, shared by the accumulations in it."""
+        cache = self.__dict__.setdefault("_fates_by_scope", {})
+        if id(scope_body) not in cache:
+            cache[id(scope_body)] = (scope_body, _Fates(scope_body))
+        return cache[id(scope_body)][1]
+
+    def _backward_names(self) -> frozenset[str]:
+        return BACKWARD_FUNCTIONS | frozenset(self.ctx.settings.backward_functions)
+
+    def _is_backward_call(self, call: cst.Call) -> bool:
+        """A call that backpropagates its arguments: `accelerator.backward(x)`, `scaler.scale(x)`,
+        `torch.autograd.grad(x, ...)`, or a name in the `backward-functions` setting."""
+        names = self._backward_names()
+        return _matches(dotted_name(call.func), names) or _matches(self.ctx.qualify(call.func), names)
+
+    def _never_backpropagates(self, call: cst.Call) -> bool:
+        """A call known never to backpropagate what it is given: printing, formatting, number
+        conversion, logging and experiment trackers. The hook for project knowledge: a project
+        function whose summary shows it never backpropagates belongs here too."""
+        name = dotted_name(call.func)
+        qualified = self.ctx.qualify(call.func)
+        if name in _NEVER_BACKPROPAGATING_BUILTINS and qualified is None:
+            return True
+        if qualified is not None and qualified.startswith(_NEVER_BACKPROPAGATING_MODULES):
+            return True
+        if not isinstance(call.func, cst.Attribute):
+            return False
+        method = call.func.attr.value
+        receiver = dotted_name(call.func.value) or ""
+        if method in _REPORTING_METHODS:
+            return True
+        if method in _LOGGING_METHODS and receiver.rsplit(".", 1)[-1].lower() in _LOGGER_NAMES:
+            return True
+        return receiver == "self" and method in ("log", "log_dict")  # Lightning logs a detached copy
+
+
+_MESSAGE = "A loss accumulated with its graph keeps every iteration's graph alive; add `.detach()`"
+
+# What can become of a value derived from the accumulator.
+BACKWARD = "backward"  # it is backpropagated: gradient accumulation
+ESCAPES = "escapes"  # it goes where the linter cannot follow (a store, an unknown call, a return)
+OBSERVES_GRAPH = "observes-graph"  # it reads autograd state that `.detach()` would change
+SAFE = "safe"  # printed, logged, converted, compared, or dropped
+
+# Built-in names of calls that backpropagate their argument; a dotted name matches by its end.
+BACKWARD_FUNCTIONS = frozenset(
+    {"backward", "manual_backward", "autograd.grad", "torch.autograd.grad", "scale", "scale_loss",
+     "loss_scaler", "accelerator.backward", "amp.scale_loss"}
+)
+_NEVER_BACKPROPAGATING_BUILTINS = frozenset(
+    {"print", "str", "repr", "format", "float", "int", "bool", "len", "isinstance", "type", "id", "hash"}
+)
+_NEVER_BACKPROPAGATING_MODULES = (
+    "logging.", "warnings.", "math.", "wandb.", "mlflow.", "torch.distributed.", "numpy.isfinite", "numpy.isnan",
+)
+_LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "log", "exception"})
+_LOGGER_NAMES = frozenset({"log", "logger", "logging", "_log", "_logger", "logger_"})
+# TensorBoard's SummaryWriter, progress bars, and str.format.
+_REPORTING_METHODS = frozenset(
+    {"add_scalar", "add_scalars", "add_histogram", "add_text", "log_metric", "log_metrics", "set_postfix",
+     "set_postfix_str", "set_description", "format"}
+)
+# Calls whose result is still (a container of) the value: the question moves to the result.
+_PASS_THROUGH_BUILTINS = frozenset(
+    {"sum", "min", "max", "abs", "round", "sorted", "reversed", "list", "tuple", "zip", "enumerate", "iter"}
+)
+# Tensor methods that end the question: the result is a number, a copy without graph, or metadata.
+_DETACHING_METHODS = frozenset({"item", "tolist", "numpy", "detach", "detach_", "size", "dim", "numel"})
+_GRAPH_METHODS = frozenset({"register_hook", "retain_grad", "requires_grad_", "register_post_accumulate_grad_hook"})
+_GRAPH_ATTRIBUTES = frozenset({"requires_grad", "grad_fn", "is_leaf", "grad", "_version"})
+_METADATA_ATTRIBUTES = frozenset({"shape", "dtype", "device", "ndim", "is_cuda"})
+# Expressions whose value carries the operand on: the question moves to the enclosing expression.
+_CARRIERS = (
+    cst.BinaryOperation, cst.UnaryOperation, cst.BooleanOperation, cst.IfExp, cst.Subscript, cst.SubscriptElement,
+    cst.Index, cst.Slice, cst.Element, cst.StarredElement, cst.DictElement, cst.StarredDictElement, cst.Tuple,
+    cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.CompFor, cst.CompIf,
+    cst.Await,
+)
+_READING_STATEMENTS = (cst.Expr, cst.If, cst.While, cst.Assert, cst.Del, cst.Comparison, cst.ComparisonTarget)
+
+
+def _matches(name: str | None, names: frozenset[str]) -> bool:
+    if not name:
+        return False
+    return any(name == wanted or name.endswith("." + wanted) for wanted in names)
+
+
+def _declared_outside(name: str, scope_body: cst.CSTNode) -> bool:
+    return any(
+        isinstance(statement, (cst.Global, cst.Nonlocal)) and any(item.name.value == name for item in statement.names)
+        for statement in walk_statements(scope_body, into_scopes=False)
+    )
+
+
+class _Fates:
+    """Where the values derived from an accumulator go, within one scope."""
+
+    def __init__(self, scope_body: cst.CSTNode):
+        self.scope_body = scope_body
+        self.uses: dict[str, list[tuple[cst.Name, tuple | None]]] | None = None
+
+    def of(self, accumulator: str, rule: LossAccumulatedWithGraph) -> set[str]:
+        derived, pending, fates = {accumulator}, [accumulator], set()
+        if self.uses is None:
+            self.uses = self._collect_uses()
+        uses = self.uses
+        while pending:
+            for name, chain in uses.get(pending.pop(), ()):
+                fate, flows_to = self._fate(name, chain, rule)
+                fates.add(fate)
+                for target in flows_to:
+                    if target not in derived:
+                        derived.add(target)
+                        pending.append(target)
+        return fates
+
+    def _collect_uses(self):
+        """Every Name read in the scope with its ancestors (a linked chain, innermost first); a
+        nested function, class or lambda that reads a name it does not bind is a use that escapes."""
+        uses: dict[str, list] = {}
+        pending: list[tuple[cst.CSTNode, tuple | None]] = [(self.scope_body, None)]
+        while pending:
+            node, chain = pending.pop()
+            if isinstance(node, SCOPE_NODES):
+                for name in _free_names(node):
+                    uses.setdefault(name, []).append((None, None))
+                continue
+            if type(node) is cst.Name:
+                uses.setdefault(node.value, []).append((node, chain))
+                continue
+            link = (node, chain)
+            pending.extend((child, link) for child in children(node))
+        return uses
+
+    def _fate(self, name: cst.Name | None, chain, rule: LossAccumulatedWithGraph) -> tuple[str, list[str]]:
+        if name is None:
+            return ESCAPES, []
+        child: cst.CSTNode = name
+        while chain is not None:
+            parent, chain = chain
+            if isinstance(parent, cst.Attribute):
+                if parent.value is not child:
+                    return SAFE, []  # `x.total`: another object's attribute
+                grandparent = chain[0] if chain is not None else None
+                if isinstance(grandparent, cst.Call) and grandparent.func is parent:
+                    fate = self._method_fate(parent.attr.value)
+                    if fate is not None:
+                        return fate, []
+                    child, chain = grandparent, chain[1]
+                    continue
+                attribute = parent.attr.value
+                if attribute in _GRAPH_ATTRIBUTES:
+                    return OBSERVES_GRAPH, []
+                if attribute in _METADATA_ATTRIBUTES:
+                    return SAFE, []
+                child = parent
+                continue
+            if isinstance(parent, cst.Arg):
+                if parent.value is not child:
+                    return SAFE, []  # a keyword's name
+                call = chain[0] if chain is not None else None
+                if not isinstance(call, cst.Call):
+                    return ESCAPES, []
+                fate = self._call_fate(call, rule)
+                if fate is not None:
+                    return fate, []
+                child, chain = call, chain[1]
+                continue
+            if isinstance(parent, cst.Call):
+                return ESCAPES, []  # the value is called
+            if isinstance(parent, cst.FormattedStringExpression):
+                return SAFE, []
+            if isinstance(parent, cst.CompFor) and parent.iter is child:
+                return SAFE, _target_names(parent.target)  # each element: followed by its name
+            if isinstance(parent, cst.NamedExpr):
+                return (SAFE, []) if parent.target is child else (SAFE, _target_names(parent.target))
+            if isinstance(parent, _CARRIERS):
+                child = parent
+                continue
+            return self._statement_fate(parent, child)
+        return ESCAPES, []
+
+    def _method_fate(self, method: str) -> str | None:
+        if method == "backward":
+            return BACKWARD
+        if method in _DETACHING_METHODS:
+            return SAFE
+        if method in _GRAPH_METHODS:
+            return OBSERVES_GRAPH
+        return None  # a tensor (or list) method: the question moves to its result
+
+    @staticmethod
+    def _call_fate(call: cst.Call, rule: LossAccumulatedWithGraph) -> str | None:
+        if rule._is_backward_call(call):
+            return BACKWARD
+        if rule._never_backpropagates(call):
+            return SAFE
+        qualified = rule.ctx.qualify(call.func)
+        if qualified is not None and is_tensor_function(qualified):
+            return None
+        if qualified is None and dotted_name(call.func) in _PASS_THROUGH_BUILTINS:
+            return None
+        return ESCAPES
+
+    @staticmethod
+    def _statement_fate(statement: cst.CSTNode, child: cst.CSTNode) -> tuple[str, list[str]]:
+        if isinstance(statement, _READING_STATEMENTS):
+            return SAFE, []
+        if isinstance(statement, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            if statement.value is not child:
+                return SAFE, []  # part of a target: `history[i] = ...`
+            targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+            if all(_is_plain_target(target) for target in targets):
+                return SAFE, [name for target in targets for name in _target_names(target)]
+            return ESCAPES, []  # stored in a container or an attribute that others may read
+        if isinstance(statement, cst.For):
+            return (SAFE, _target_names(statement.target)) if statement.iter is child else (SAFE, [])
+        if isinstance(statement, (cst.AssignTarget, cst.SimpleStatementLine, cst.IndentedBlock)):
+            return SAFE, []
+        return ESCAPES, []  # returned, yielded, raised, or something not modelled
+
+
+def _is_plain_target(target: cst.CSTNode) -> bool:
+    if isinstance(target, cst.Name):
+        return True
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return all(_is_plain_target(element.value) for element in target.elements)
+    return isinstance(target, cst.StarredElement) and _is_plain_target(target.value)
+
+
+def _target_names(target: cst.CSTNode) -> list[str]:
+    return [node.value for node in descendants(target) if isinstance(node, cst.Name)]
+
+
+def _free_names(scope: cst.CSTNode) -> set[str]:
+    """Names a nested function, class or lambda reads without binding them itself."""
+    words = _names_in(scope)
+    bound: set[str] = set()
+    body = getattr(scope, "body", None)
+    if not (isinstance(body, ElidedBlock) and not body.is_parsed):
+        if isinstance(scope, cst.FunctionDef):
+            statements = list(walk_statements(scope.body, into_scopes=False))
+            declared = {
+                item.name.value for s in statements if isinstance(s, (cst.Global, cst.Nonlocal)) for item in s.names
+            }
+            bound = {name for s in statements for name in _assigned_names(s)} - declared
+            bound |= {param.name.value for param in all_params(scope.params)}
+    return words - bound
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    """Every name below `node`; a function body left unparsed is read as text, not parsed."""
+    names: set[str] = set()
+    unparsed = lambda n: isinstance(n, ElidedBlock) and not n.is_parsed  # noqa: E731
+    for child in descendants(node, unparsed):
+        if type(child) is cst.Name:
+            names.add(child.value)
+        elif unparsed(child):
+            names |= set(_WORD.findall(child.source.text))
+    return names
 
 
 # `+=`, `.append(`, `x = x + ...`; and a loss, a criterion or logits named on the same line
@@ -265,62 +573,19 @@ def _bound_in(name: str, loop: cst.CSTNode) -> bool:
     )
 
 
-@dataclass
-class _Flow:
-    calls: list[cst.Call]
-    returned: list[cst.CSTNode]  # returned and yielded values
-
-
-def _collect(node: cst.CSTNode) -> _Flow:
-    flow = _Flow([], [])
-    for child in descendants(node, outside_nested_scopes):
-        if isinstance(child, cst.Call):
-            flow.calls.append(child)
-        elif isinstance(child, (cst.Return, cst.Yield)) and child.value is not None:
-            flow.returned.append(child.value)
-    return flow
-
-
-def _backward_sink_names(calls: list[cst.Call]) -> set[str]:
-    """Names used in what is backpropagated: `x.backward()` receivers and sink arguments."""
-    names: set[str] = set()
-    for call in calls:
+def _backpropagated_in(value: cst.BaseExpression, loop: cst.CSTNode, backward_names: frozenset[str]) -> bool:
+    """The added value (or a name in it) is backpropagated inside the loop without `retain_graph`,
+    so its graph is freed there and the total cannot be backpropagated through it later."""
+    names = names_used(value)
+    for call in descendants(loop.body, outside_nested_scopes):
+        if not isinstance(call, cst.Call) or any(a.keyword and a.keyword.value == "retain_graph" for a in call.args):
+            continue
         func = call.func
-        method = func.attr.value if isinstance(func, cst.Attribute) else dotted_name(func)
-        if isinstance(func, cst.Attribute) and method in _BACKWARD_METHODS:
-            names |= names_used(func.value)
-        if method in _BACKWARD_SINKS:
-            for arg in call.args:
-                names |= names_used(arg.value)
-    return names
-
-
-def _backpropagated_in(value: cst.BaseExpression, loop: cst.CSTNode) -> bool:
-    """The added value (or a name in it) is `.backward()`ed inside the loop."""
-    sinks = _backward_sink_names(_collect(loop.body).calls)
-    return bool(names_used(value) & sinks)
-
-
-def _names_reaching_backward(scope_body: cst.CSTNode, include_returns: bool) -> set[str]:
-    """Names whose values flow into a backward sink (or a return), through assignments."""
-    collected = _collect(scope_body)
-    reaching = _backward_sink_names(collected.calls)
-    if include_returns:
-        for value in collected.returned:
-            reaching |= names_used(value)
-    flows: list[tuple[str, set[str]]] = []
-    for statement in walk_statements(scope_body, into_scopes=False):
-        if isinstance(statement, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and statement.value is not None:
-            targets = _assigned_names(statement)
-            if isinstance(statement, cst.AugAssign) and isinstance(statement.target, cst.Name):
-                targets = [statement.target.value]
-            for target in targets:
-                flows.append((target, names_used(statement.value)))
-    changed = True
-    while changed:
-        changed = False
-        for target, sources in flows:
-            if target in reaching and not sources <= reaching:
-                reaching |= sources
-                changed = True
-    return reaching
+        backpropagated: set[str] = set()
+        if isinstance(func, cst.Attribute) and func.attr.value == "backward":
+            backpropagated = names_used(func.value)
+        if backpropagated or _matches(dotted_name(func), backward_names):
+            backpropagated |= {name for arg in call.args for name in names_used(arg.value)}
+        if names & backpropagated:
+            return True
+    return False

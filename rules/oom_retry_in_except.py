@@ -23,15 +23,19 @@ _WORK_ROUTINES = frozenset({"forward", "generate"})
 _STORING_METHODS = frozenset({"append", "add", "insert", "put", "extend", "setdefault"})
 _USES_EXC_INFO = frozenset({"exception", "print_exc", "format_exc", "exc_info", "print_exception"})
 _FLAG_NAMES = ("oom", "out_of_memory", "oom_retry")
+_BUILTINS = frozenset(
+    {"range", "len", "list", "tuple", "dict", "set", "zip", "enumerate", "sum", "min", "max", "sorted", "reversed",
+     "abs", "round", "int", "float", "str", "bool", "print", "isinstance", "iter", "next", "any", "all", "map"}
+)
+# Methods of builtin containers and tensors: none reads the active exception.
+_PLAIN_METHODS = frozenset(
+    {"append", "extend", "pop", "get", "items", "keys", "values", "copy", "update", "split", "chunk", "unbind",
+     "to", "cpu", "cuda", "view", "reshape", "size", "item", "tolist", "detach", "clone", "float", "half", "sum",
+     "mean", "contiguous", "narrow", "numel", "dim", "unsqueeze", "squeeze", "join", "format"}
+)
 
-_RETRY_MESSAGE = (
-    "Retrying inside the OOM handler runs while the exception's traceback still holds the failed "
-    "attempt's tensors; set a flag in the handler and retry after the `try` statement"
-)
-_STORE_MESSAGE = (
-    "Keeping the OOM exception beyond its handler keeps the failed attempt's frames and tensors alive; "
-    "keep `str(e)` instead"
-)
+_RETRY_MESSAGE = "A retry inside the OOM handler runs while the failed attempt's tensors are alive; retry after it"
+_STORE_MESSAGE = "Keeping the OOM exception keeps the failed attempt's frames and tensors alive; keep `str(e)`"
 T = "import torch\nimport torch.nn as nn\n"
 
 
@@ -80,9 +84,13 @@ class OomRetryInExcept(Rule):
     `oom = True`, and the handler's original body runs in `if oom:` right after the `try`
     statement, once the exception and its traceback are gone. The same statements run in the same
     order; only the memory is freed first. It is offered only when the handler does not use the
-    exception object (nor `logger.exception`/`traceback`/`sys.exc_info`), contains no `raise`,
-    `return`, `break` or `continue`, and the `try` has no `else` or `finally`; otherwise there is
-    no fix and the message explains the change.
+    exception object, contains no `raise`, `return`, `break` or `continue`, the `try` has no `else`
+    or `finally`, and nothing in the handler may read the active exception, which is gone after
+    the `try`: no `exc_info=` (other than a literal `False`/`None`), no `logger.exception`,
+    `traceback.*`, `sys.exc_info()`/`sys.exception()`, and every call is known not to: the work
+    of the `try` body again, a module, a `torch` function, a builtin, a container or tensor method,
+    logging without `exc_info`, or a function of this file whose own calls are all such (and that
+    has no bare `raise`). Otherwise there is no fix and the message explains the change.
 
     Not flagged: a handler that logs and re-raises, raises a new error `from e`, returns a sentinel,
     `continue`s or `break`s so the retry happens in the next loop iteration, sets a flag for a retry
@@ -95,6 +103,7 @@ class OomRetryInExcept(Rule):
     """
 
     code = "TL008"
+    preview = False  # released
     name = "oom-retry-in-except"
     summary = "Work retried inside a CUDA out-of-memory handler runs with the failed attempt's memory held"
     severity = "warning"
@@ -181,6 +190,21 @@ class OomRetryInExcept(Rule):
             T + "last_error = None\ntry:\n    step(batch)\nexcept torch.cuda.OutOfMemoryError as err:\n    last_error = err\n",
             None,
         ),
+        # the handler's code may read the active exception: flagged, no fix
+        Invalid(
+            T + "try:\n    run_model(64)\nexcept torch.cuda.OutOfMemoryError:\n"
+            "    log.warning('retrying', exc_info=True)\n    run_model(1)\n",
+            None,
+        ),
+        Invalid(
+            T + "try:\n    run_model(64)\nexcept torch.cuda.OutOfMemoryError:\n    report_failure()\n    run_model(1)\n",
+            None,
+        ),
+        Invalid(
+            T + "import traceback\ndef note():\n    traceback.print_exc()\n"
+            "try:\n    run_model(64)\nexcept torch.cuda.OutOfMemoryError:\n    note()\n    run_model(1)\n",
+            None,
+        ),
         # try with finally: flagged, no fix
         Invalid(
             T + "try:\n    run_model(64)\nexcept torch.cuda.OutOfMemoryError:\n    run_model(1)\nfinally:\n    done()\n",
@@ -199,7 +223,7 @@ class OomRetryInExcept(Rule):
                 continue
             retry = next((call for call in _calls(handler.body) if self._is_retry(call, tried)), None)
             if retry is not None:
-                self.report(retry, _RETRY_MESSAGE, self._fix(node, handler))
+                self.report(retry, _RETRY_MESSAGE, self._fix(node, handler, tried))
 
     # ---- what the handler is about ----------------------------------------------------------
     def _is_oom_handler(self, handler: cst.ExceptHandler) -> bool:
@@ -239,14 +263,62 @@ class OomRetryInExcept(Rule):
             return True
         return self.ctx.is_module(call.func)
 
+    # ---- does the handler's code need the active exception? --------------------------------
+    def _runs_without_the_exception(self, handler: cst.ExceptHandler, tried: set[str]) -> bool:
+        """Every call in the handler is known to behave the same once the exception is gone: the
+        work of the `try` body again, a module, torch, a builtin, a container or tensor method,
+        logging without `exc_info`, or a function of this file whose own calls are all such."""
+        return all(self._known_call(call, tried, set()) for call in _calls(handler.body))
+
+    def _known_call(self, call: cst.Call, tried: set[str], seen: set[cst.FunctionDef]) -> bool:
+        name = dotted_name(call.func)
+        qualified = self.ctx.qualify(call.func)
+        if _passes_exc_info(call) or any(_reads_exception(n) for n in (name, qualified) if n):
+            return False
+        if name is not None and (name in tried or (qualified is None and name in _BUILTINS)):
+            return True
+        if _is_harmless(qualified or name or "") or (qualified or "").startswith("torch."):
+            return True
+        func = call.func
+        if isinstance(func, cst.Attribute) and (func.attr.value in _PLAIN_METHODS or self._is_module_method(func)):
+            return True
+        if self.ctx.is_module(func):
+            return True
+        function = self._local_function(func)
+        if function is None:
+            return False
+        if function in seen:
+            return True
+        seen.add(function)
+        if any(isinstance(n, cst.Raise) and n.exc is None for n in descendants(function.body, _outside_handlers)):
+            return False  # a bare `raise` re-raises whatever exception is active
+        return all(self._known_call(inner, set(), seen) for inner in _calls(function.body))
+
+    def _is_module_method(self, func: cst.Attribute) -> bool:
+        return func.attr.value in _WORK_ROUTINES and self.ctx.is_module(func.value)
+
+    def _local_function(self, func: cst.CSTNode) -> cst.FunctionDef | None:
+        """The function of this file a call runs: a module-level `def`, or `self.method`."""
+        if isinstance(func, cst.Name):
+            bindings = self.ctx.oracle.bindings_of(func.value, self.ctx.stack) or []
+            values = [b.value for b in bindings]
+            if len(values) == 1 and isinstance(values[0], cst.FunctionDef):
+                return values[0]
+            return None
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+            cls = self.ctx.enclosing(cst.ClassDef)
+            methods = [m for m in (cls.body.body if cls else ()) if isinstance(m, cst.FunctionDef) and m.name.value == func.attr.value]
+            return methods[0] if len(methods) == 1 else None
+        return None
+
     # ---- the fix ----------------------------------------------------------------------------
-    def _fix(self, node: cst.Try, handler: cst.ExceptHandler):
+    def _fix(self, node: cst.Try, handler: cst.ExceptHandler, tried: set[str]):
         block = self.ctx.stack[-2]
         if node.orelse is not None or node.finalbody is not None or not isinstance(block, (cst.IndentedBlock, cst.Module)):
             return None
         if handler.name is not None and handler.name.name.value in names_used(handler.body):
             return None
-        if _has_control_flow(handler.body) or _uses_exc_info(handler.body):
+        if _has_control_flow(handler.body) or not self._runs_without_the_exception(handler, tried):
             return None
         scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
         flag = free_name(scope, _FLAG_NAMES)
@@ -263,6 +335,11 @@ class OomRetryInExcept(Rule):
         index = next(i for i, statement in enumerate(block.body) if statement is node)
         body = [*block.body[:index], flag_line, new_try, recovery, *block.body[index + 1 :]]
         return self.replace(block, block.with_changes(body=body), "Retry after the `try` statement, once the exception is gone")
+
+
+def _outside_handlers(node: cst.CSTNode) -> bool:
+    """A `prune` that stays out of nested scopes and except handlers (a bare raise there is fine)."""
+    return isinstance(node, (*SCOPE_NODES, cst.ExceptHandler, cst.ExceptStarHandler))
 
 
 def _statements_and_calls(body: cst.CSTNode, into_raises: bool = False) -> list[cst.CSTNode]:
@@ -301,7 +378,15 @@ def _has_control_flow(body: cst.CSTNode) -> bool:
     return any(isinstance(node, jumps) for node in _statements_and_calls(body, into_raises=True))
 
 
-def _uses_exc_info(body: cst.CSTNode) -> bool:
+def _passes_exc_info(call: cst.Call) -> bool:
+    """`exc_info=` with anything but a literal False or None: the call reads the active exception."""
     return any(
-        isinstance(call.func, cst.Attribute) and call.func.attr.value in _USES_EXC_INFO for call in _calls(body)
+        arg.keyword is not None and arg.keyword.value == "exc_info"
+        and not (isinstance(arg.value, cst.Name) and arg.value.value in ("False", "None"))
+        for arg in call.args
     )
+
+
+def _reads_exception(name: str) -> bool:
+    head, _, last = name.rpartition(".")
+    return last in _USES_EXC_INFO or head.split(".")[0] == "traceback" or name in ("sys.exc_info", "sys.exception")

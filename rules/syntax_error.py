@@ -36,6 +36,7 @@ class SyntaxErrorRule(Rule):
     """
 
     code = "TL000"
+    preview = False  # released
     name = "syntax-error"
     summary = "The file cannot be read, decoded or parsed"
     severity = "error"

@@ -10,18 +10,9 @@ from torchlint.codemod import method_call, wrap_in_with
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
 
-_READ_MESSAGE = (
-    "`.data` hides this tensor from autograd, so gradients can be silently wrong; use `.detach()`, "
-    "which raises instead"
-)
-_IN_PLACE_MESSAGE = (
-    "An in-place update through `.data` is invisible to autograd; update the tensor itself inside "
-    "`with torch.no_grad():`"
-)
-_ASSIGN_MESSAGE = (
-    "Assigning to `.data` swaps the tensor behind autograd's back; use "
-    "`with torch.no_grad(): p.copy_(t)` instead"
-)
+_READ_MESSAGE = "`.data` hides the tensor from autograd, so gradients can be silently wrong; use `.detach()`"
+_IN_PLACE_MESSAGE = "An in-place update through `.data` is invisible to autograd; update the tensor under `no_grad`"
+_ASSIGN_MESSAGE = "Assigning to `.data` swaps the tensor behind autograd's back; use `p.copy_(t)` under `no_grad`"
 
 T = "import torch\nimport torch.nn as nn\n"
 
@@ -64,14 +55,20 @@ class TensorDataAttribute(Rule):
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing
       `no_grad`/`inference_mode` block or decorated function): **unsafe**, because it changes which
       operations autograd sees (an update of a leaf that requires grad now needs `no_grad`, and
-      version counters move). The fix needs a name for `torch` in the file; without one, and when
-      the statement shares its line with others, there is no fix.
+      version counters move). The fix needs a name for `torch` bound by an import visible where
+      the statement stands (a `torch` imported only inside another function does not count);
+      without one, and when the statement shares its line with others, there is no fix.
     - An assignment `p.data = t` has no fix: it can change the shape, dtype or device, which
-      `p.copy_(t)` cannot. The message suggests `with torch.no_grad(): p.copy_(t)`.
+      `p.copy_(t)` cannot. The message suggests `p.copy_(t)` under `torch.no_grad()`. The same
+      holds for `.data` anywhere in what a statement binds or deletes: tuple targets
+      (`a.data, b.data = x, y`), annotated assignments, `del p.data`, `p.data.attr = v`.
 
     Not flagged: `.data` of anything not known to be a tensor (`self.data` in a Dataset,
     torchvision's `dataset.data`, ultralytics `boxes.data`, a PackedSequence's `.data`, numpy
-    `arr.data`, `request.data`, dataclass fields).
+    `arr.data`, `request.data`, dataclass fields), including the output of modules that pass
+    their input through (`nn.Identity`, an `nn.Sequential` whose last module is not known to
+    return one tensor) or return a tuple (`MaxPool*`/`AdaptiveMaxPool*`/`FractionalMaxPool*` with `return_indices=True`,
+    RNNs, attention).
 
     ## References
     - [PyTorch 0.4 migration guide: what about .data?](https://pytorch.org/blog/pytorch-0_4_0-migration-guide/)
@@ -80,6 +77,7 @@ class TensorDataAttribute(Rule):
     """
 
     code = "TL001"
+    preview = False  # released
     name = "tensor-data-attribute"
     summary = "`.data` on a tensor hides changes from autograd"
     severity = "warning"
@@ -115,11 +113,21 @@ class TensorDataAttribute(Rule):
         # a module attribute named data
         T + "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        self.data = torch.zeros(3)\n    def forward(self, x):\n        return x + self.data\n",
+        # modules that pass their input through or return tuples: `.data` may be a PackedSequence's
+        T + "from torch.nn.utils.rnn import pack_sequence\nseq = pack_sequence([torch.ones(2, 3)])\n"
+        "out = nn.Identity()(seq)\nflat = out.data\nouts = nn.Sequential(nn.Linear(3, 3), nn.Identity())(seq).data\n",
+        T + "pool = nn.MaxPool1d(2, return_indices=True)\nout = pool(x).data\n"
+        "pool2 = nn.AdaptiveMaxPool2d(2, True)\nout2 = pool2(x).data\n",
         # .detach() is already right
         T + "m = nn.Linear(2, 2)\ny = m(x).detach().cpu()\n",
     )
 
     invalid = (
+        # a Sequential returns what its last module returns
+        Invalid(
+            T + "model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))\npred = model(x).data\n",
+            T + "model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))\npred = model(x).detach()\n",
+        ),
         Invalid(
             T + "model = nn.Linear(4, 2)\npred = model(x).data.cpu().numpy()\n",
             T + "model = nn.Linear(4, 2)\npred = model(x).detach().cpu().numpy()\n",
@@ -184,6 +192,24 @@ class TensorDataAttribute(Rule):
         # in-place not at statement level, or sharing its line: no fix
         Invalid(T + "m = nn.Linear(2, 2)\nw = m.weight.data.mul_(2)\n", None),
         Invalid(T + "m = nn.Linear(2, 2)\nm.weight.data.zero_(); m.bias.data.zero_()\n", None),
+        # `torch` imported only for type checkers
+        Invalid(
+            "from typing import TYPE_CHECKING\nfrom torch import nn\nif TYPE_CHECKING:\n    import torch\n"
+            "m = nn.Linear(2, 2)\ndef reset():\n    m.bias.data.zero_()\n",
+            None,
+        ),
+        # `torch` imported only inside another function, or later than module-level code runs
+        Invalid(
+            "from torch import nn\ndef seed():\n    import torch\n    torch.manual_seed(0)\n"
+            "m = nn.Linear(2, 2)\nm.bias.data.zero_()\n",
+            None,
+        ),
+        Invalid(
+            "from torch import nn\nm = nn.Linear(2, 2)\nm.bias.data.zero_()\nimport torch\n"
+            "def reset():\n    m.weight.data.zero_()\n",
+            "from torch import nn\nm = nn.Linear(2, 2)\nm.bias.data.zero_()\nimport torch\n"
+            "def reset():\n    with torch.no_grad():\n        m.weight.zero_()\n",
+        ),
         # no name for torch in the file: the read still gets .detach(), the update no fix
         Invalid(
             "from torch.nn import Linear\nm = Linear(2, 2)\nm.bias.data.zero_()\ny = m(x).data\n",
@@ -195,13 +221,33 @@ class TensorDataAttribute(Rule):
         if node.attr.value != "data" or not self.ctx.is_tensor(node.value):
             return
         parent, grandparent = self.ctx.stack[-2], self.ctx.stack[-3]
-        if isinstance(parent, cst.AssignTarget) and parent.target is node:
-            self.report(node, _ASSIGN_MESSAGE)
-        elif self._is_in_place_write(node, parent, grandparent):
+        if self._is_in_place_write(node, parent, grandparent):
             self.report(node, _IN_PLACE_MESSAGE, self._in_place_fix(node))
+        elif self._in_target():
+            self.report(node, _ASSIGN_MESSAGE)
         else:
             fix = self.replace(node, method_call(node.value, "detach"), "Replace `.data` with `.detach()`")
             self.report(node, _READ_MESSAGE, fix)
+
+    def _in_target(self) -> bool:
+        """Whether the `.data` node is (part of) what an assignment, `del`, `for` or `with ... as`
+        binds: `a.data, b.data = ...`, `p.data: T = t`, `del p.data`, `p.data.x = 1`. Reading
+        through it there is not a read, so `.detach()` would not even parse."""
+        child = self.ctx.stack[-1]
+        for parent in reversed(self.ctx.stack[:-1]):
+            if isinstance(parent, (cst.AssignTarget, cst.Del)):
+                return parent.target is child
+            if isinstance(parent, cst.AsName):
+                return True
+            if isinstance(parent, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+                return parent.target is child
+            if isinstance(parent, (cst.Tuple, cst.List, cst.Element, cst.StarredElement)):
+                child = parent
+            elif isinstance(parent, (cst.Attribute, cst.Subscript)) and parent.value is child:
+                child = parent
+            else:
+                return False
+        return False
 
     @staticmethod
     def _is_in_place_write(node, parent, grandparent) -> bool:

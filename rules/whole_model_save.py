@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import libcst as cst
 
-from torchlint.analysis import argument, calls_in, walk_statements
-from torchlint.codemod import method_call
+from torchlint.analysis import argument, calls_in, dotted_name, walk_statements
+from torchlint.codemod import method_call, names_used, with_keyword
+from torchlint.config import DEFAULT_EXCLUDES
 from torchlint.rule import FixSpec, Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import SELF_RETURNING_METHODS
+from torchlint.walk import children, descendants
 
 _SAVE = "torch.save"
 _LOAD = "torch.load"
@@ -19,7 +23,6 @@ _MODULE_USES = frozenset(
     {"eval", "train", "to", "cuda", "cpu", "forward", "parameters", "named_parameters", "state_dict",
      "modules", "children", "half", "float", "requires_grad_"}
 )
-_LITERALS = (cst.Integer, cst.Float, cst.SimpleString, cst.Name)
 
 T = "import torch\nimport torch.nn as nn\n"
 NET = T + "class Net(nn.Module):\n    def __init__(self, width=4):\n        super().__init__()\n        self.fc = nn.Linear(width, 2)\n"
@@ -57,11 +60,28 @@ class WholeModelSave(Rule):
     ## Fix safety
     The fix is **unsafe**: whoever loads the file must change too, because it now holds a
     `state_dict` instead of a module. It rewrites `torch.save(m, p)` to
-    `torch.save(m.state_dict(), p)`. When the same file loads that path back into a model
-    (`m2 = torch.load(p)` with `m2` then used as a module) and the model's constructor is visible
-    with literal arguments, the load becomes `m2 = Net(...)` followed by
-    `m2.load_state_dict(torch.load(p, weights_only=True))`. Otherwise the fix covers the save and
-    the message names the load sites (by line) that must follow.
+    `torch.save(m.state_dict(), p)` and every load of that checkpoint in the file:
+    `m2 = torch.load(p).eval()` becomes `m2 = Net(...)` (with the calls chained on the saved
+    model's constructor, `.to(map_location)` when the load maps it, since mode and device are not
+    in a state_dict), `m2.load_state_dict(torch.load(p, weights_only=True))`, and `m2.eval()`
+    (the load's own chained calls). A load that already passes `weights_only=True` is left as is.
+
+    The fix edits one file, so it is offered only when every load that could read the checkpoint
+    is in that file and rewritten with it:
+    - the saved path is built from a string literal (directly or through names bound once), and
+      no other `.py` file or notebook below the file's project root (the nearest folder with
+      `.git`, `pyproject.toml`, `setup.py` or `setup.cfg`) spells its file name; a path from an
+      argument or a config value has readers the linter cannot see;
+    - every `torch.load` in the file reads a path it can pair with the save (the same literal,
+      or the same name bound once in the same scope) or tell apart (a different file name);
+    - each paired load is `name = torch.load(...)` (optionally with self-returning calls), the
+      name is used as a module, and the saved model was built by a constructor of this file
+      whose arguments are literals or module-level names bound once, then only called, saved or
+      asked for its state or parameters (a mode change, `requires_grad`, attributes set on it or
+      an unknown function it was passed to would not survive a state_dict round trip).
+
+    A whole module inside the saved object (`torch.save({"model": model, "epoch": e}, p)`, a
+    `copy.deepcopy(model).half()` among the values) is flagged without a fix.
 
     Not flagged: `torch.save(model.state_dict(), p)`, dicts of state_dicts, tensors,
     `best = model.state_dict(); torch.save(best, p)`, `torch.jit.save`, `torch.save(self, p)` in a
@@ -73,6 +93,7 @@ class WholeModelSave(Rule):
     """
 
     code = "TL004"
+    preview = False  # released
     name = "whole-model-save"
     summary = "`torch.save(model)` pickles the whole module instead of its state_dict"
     severity = "warning"
@@ -112,10 +133,8 @@ class WholeModelSave(Rule):
             T + "model = nn.Sequential(nn.Linear(2, 2))\nwrapped = nn.DataParallel(model)\n"
             "torch.save(wrapped.module.state_dict(), 'm.pt')\n",
         ),
-        Invalid(
-            NET + "    def checkpoint(self, path):\n        torch.save(self, path)\n",
-            NET + "    def checkpoint(self, path):\n        torch.save(self.state_dict(), path)\n",
-        ),
+        # the path comes from the caller: whoever loads it is out of sight, so no fix
+        Invalid(NET + "    def checkpoint(self, path):\n        torch.save(self, path)\n", None),
         # the same file loads it back into a model whose constructor is visible
         Invalid(
             NET + "model = Net(width=4)\ntorch.save(model, 'net.pt')\n"
@@ -124,20 +143,59 @@ class WholeModelSave(Rule):
             "restored = Net(width=4)\nrestored.load_state_dict(torch.load('net.pt', weights_only=True))\n"
             "restored.eval()\nprint(restored(torch.zeros(1, 4)))\n",
         ),
-        # the constructor is followed by calls that return the model
+        # the constructor is followed by calls that return the model: the rebuilt model repeats
+        # them (its mode and device are not in a state_dict), then moves where the load maps it
         Invalid(
             NET + "model = Net(4).to('cpu').eval()\ntorch.save(model, 'net.pt')\n"
             "restored = torch.load('net.pt', map_location='cpu')\nrestored.eval()\n",
             NET + "model = Net(4).to('cpu').eval()\ntorch.save(model.state_dict(), 'net.pt')\n"
-            "restored = Net(4)\nrestored.load_state_dict(torch.load('net.pt', map_location='cpu', weights_only=True))\n"
+            "restored = Net(4).to('cpu').eval().to('cpu')\n"
+            "restored.load_state_dict(torch.load('net.pt', map_location='cpu', weights_only=True))\n"
             "restored.eval()\n",
         ),
-        # a load that cannot be rewritten: the save is fixed, the message names the load
+        # a load that cannot be rewritten (the constructor's argument is unknown): no fix
         Invalid(
             NET + "model = Net(args.width)\n"
-            "torch.save(model, PATH)\nother = torch.load(PATH, map_location='cpu')\nother.eval()\n",
-            NET + "model = Net(args.width)\n"
-            "torch.save(model.state_dict(), PATH)\nother = torch.load(PATH, map_location='cpu')\nother.eval()\n",
+            "torch.save(model, 'net.pt')\nother = torch.load('net.pt', map_location='cpu')\nother.eval()\n",
+            None,
+        ),
+        # the load's own calls are kept after the state is loaded
+        Invalid(
+            NET + "model = Net(4).eval()\ntorch.save(model, 'net.pt')\n"
+            "restored = torch.load('net.pt', weights_only=False).eval()\nrestored(torch.zeros(1, 4))\n",
+            NET + "model = Net(4).eval()\ntorch.save(model.state_dict(), 'net.pt')\n"
+            "restored = Net(4).eval()\nrestored.load_state_dict(torch.load('net.pt', weights_only=True))\n"
+            "restored.eval()\nrestored(torch.zeros(1, 4))\n",
+        ),
+        # another load in the file whose path the linter cannot pair: no fix
+        Invalid(
+            NET + "model = Net(4)\ntorch.save(model, 'net.pt')\n"
+            "def resume(f):\n    model = torch.load(f)\n    return model\n",
+            None,
+        ),
+        # the model's mode or flags changed after it was built: a rebuilt model would not match
+        Invalid(
+            NET + "model = Net(4)\nmodel.eval()\ntorch.save(model, 'net.pt')\n"
+            "restored = torch.load('net.pt')\nrestored.eval()\n",
+            None,
+        ),
+        Invalid(
+            NET + "model = Net(4)\nfreeze(model)\ntorch.save(model, 'net.pt')\n"
+            "restored = torch.load('net.pt')\nrestored.eval()\n",
+            None,
+        ),
+        # a path from an argument or a config: loaded who knows where
+        Invalid(NET + "model = Net(4)\ntorch.save(model, args.out)\n", None),
+        # a copy of the model, converted
+        Invalid(
+            NET + "import copy\nmodel = Net(4)\ntorch.save(copy.deepcopy(model).half(), 'half.pt')\n",
+            NET + "import copy\nmodel = Net(4)\ntorch.save(copy.deepcopy(model).half().state_dict(), 'half.pt')\n",
+        ),
+        # a whole module inside the saved object: flagged without a fix
+        Invalid(NET + "model = Net(4)\ntorch.save({'model': model, 'epoch': 3}, 'ckpt.pt')\n", None),
+        Invalid(
+            NET + "import copy\nmodel = Net(4)\ntorch.save({'ema': [copy.deepcopy(model).half()], 'step': 1}, 'c.pt')\n",
+            None,
         ),
     )
 
@@ -145,106 +203,307 @@ class WholeModelSave(Rule):
         if self.ctx.qualify(node.func) != _SAVE or not node.args:
             return
         saved = argument(node, 0, "obj")
-        if saved is None or not self.ctx.is_module(saved.value):
+        if saved is None:
             return
+        if self._is_module_value(saved.value):
+            self.report(node, _MESSAGE, self._fix(node, saved))
+        elif self._holds_module(saved.value):
+            self.report(node, _NESTED_MESSAGE)
+
+    # ---- what is saved ----------------------------------------------------------------------
+    def _is_module_value(self, expr: cst.BaseExpression) -> bool:
+        """A module, `copy.deepcopy(module)`, or either with self-returning calls (`.half()`)."""
+        if self.ctx.is_module(expr):
+            return True
+        if not isinstance(expr, cst.Call):
+            return False
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in SELF_RETURNING_METHODS:
+            return self._is_module_value(expr.func.value)
+        return self.ctx.qualify(expr.func) == "copy.deepcopy" and bool(expr.args) and self._is_module_value(expr.args[0].value)
+
+    def _holds_module(self, expr: cst.BaseExpression) -> bool:
+        """A dict, list or tuple literal with a whole module among its values, at any depth."""
+        if isinstance(expr, cst.Dict):
+            values = [e.value for e in expr.elements if isinstance(e, cst.DictElement)]
+        elif isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            values = [e.value for e in expr.elements]
+        else:
+            return False
+        return any(self._is_module_value(value) or self._holds_module(value) for value in values)
+
+    # ---- the fix ----------------------------------------------------------------------------
+    def _fix(self, node: cst.Call, saved: cst.Arg) -> FixSpec | None:
+        """Save the state_dict, and rewrite every load in the file that may read the checkpoint.
+        Offered only when every such load is in this file and can be rewritten: the saved path is
+        spelled with a literal name no other file of the project mentions, every `torch.load` in
+        the file reads a path the linter can tell apart or pair, and the model can be rebuilt as it
+        was saved (its constructor, the calls chained on it, nothing else done to it)."""
         path = argument(node, 1, "f")
-        loads = self._load_sites(path.value) if path is not None else []
-        message = (
-            "`torch.save` of a module pickles the whole object, bound to its class's import path; since "
-            "torch 2.6 `torch.load` refuses it by default; save `state_dict()` instead"
-        )
-        if loads:
-            lines = ", ".join(str(self.ctx.line_of(load)) for load in loads)
-            message += f" (and load it with `load_state_dict`: `torch.load` on line {lines})"
-        self.report(node, message, self._fix(node, saved, loads))
-
-    def _fix(self, node: cst.Call, saved: cst.Arg, loads: list[cst.Call]) -> FixSpec:
-        replacements = [(saved.value, method_call(saved.value, "state_dict"))]
-        rewrite = self._load_rewrite(saved.value, loads)
-        if rewrite is not None:
-            replacements.append(rewrite)
-        message = "Save the `state_dict()`" + (" and load it into a new model" if rewrite else "")
-        return FixSpec("unsafe", message, tuple(replacements))
-
-    def _load_sites(self, path: cst.BaseExpression) -> list[cst.Call]:
-        wanted = self.ctx.module.code_for_node(path)
-        return [
-            call for call in calls_in(self.ctx.module)
-            if self.ctx.qualify(call.func) == _LOAD and call.args
-            and self.ctx.module.code_for_node(argument(call, 0, "f").value) == wanted
-        ]
-
-    def _load_rewrite(self, saved: cst.BaseExpression, loads: list[cst.Call]):
-        """`m2 = torch.load(p)` → `m2 = Net(...)` + `m2.load_state_dict(torch.load(p, weights_only=True))`."""
-        constructor = self._literal_constructor(saved)
-        if constructor is None or len(loads) != 1:
+        names = self._path_literals(path.value) if path is not None else set()
+        if not names:
             return None
-        (load,) = loads
+        paired = []
+        for load in self._loads():
+            load_path = argument(load, 0, "f")
+            if load_path is None:
+                return None
+            if self._same_path(load_path.value, load, path.value, node):
+                paired.append(load)
+                continue
+            other = self._path_literals(load_path.value)
+            if not other or {_basename(n) for n in other} & {_basename(n) for n in names}:
+                return None  # a load that may read this checkpoint and cannot be paired
+        rewrites = {}
+        for load in paired:
+            if _passes_weights_only(load):
+                continue  # already reads tensors only: it reads the state_dict as it is
+            rewrite = self._load_rewrite(saved.value, load)
+            if rewrite is None:
+                return None
+            rewrites[rewrite[0]] = rewrite[1]
+        if _project_mentions(self.ctx.path, frozenset(_basename(n) for n in names)):
+            return None  # another file of the project may load it
+        new_module = self.ctx.module.visit(_Rewriter(saved.value, method_call(saved.value, "state_dict"), rewrites))
+        message = "Save the `state_dict()`" + (" and load it into a new model" if rewrites else "")
+        return FixSpec("unsafe", message, ((self.ctx.module, new_module),))
+
+    def _loads(self) -> list[cst.Call]:
+        return [call for call in calls_in(self.ctx.module) if self.ctx.qualify(call.func) == _LOAD]
+
+    def _path_literals(self, expr: cst.BaseExpression, depth: int = 0) -> set[str]:
+        """The string literals a path is built from, through names bound once; empty when any
+        part of it is unknown to the file (an argument, a config value)."""
+        if isinstance(expr, cst.SimpleString):
+            value = expr.evaluated_value
+            return {value} if isinstance(value, str) else set()
+        if isinstance(expr, cst.Name) and depth < 4:
+            binding = self._single_binding(expr.value)
+            return self._path_literals(binding.value, depth + 1) if binding is not None else set()
+        if isinstance(expr, cst.Call):
+            found = set()
+            for arg in expr.args:
+                found |= {v for v in self._path_literals(arg.value, depth + 1) if "." in v or "/" in v}
+            return found
+        if isinstance(expr, cst.FormattedString):
+            texts = [part.value for part in expr.parts if isinstance(part, cst.FormattedStringText)]
+            return {texts[-1]} if texts and "." in texts[-1] else set()
+        return set()
+
+    def _single_binding(self, name: str):
+        bindings = self.ctx.oracle.bindings_of(name, self.ctx.stack) or []
+        return bindings[0] if len(bindings) == 1 and bindings[0].how == "value" else None
+
+    def _same_path(self, load_path, load: cst.Call, save_path, save: cst.Call) -> bool:
+        """The same literal, or the same name bound once, in the same scope as the save."""
+        load_literal, save_literal = _whole_literal(load_path, self), _whole_literal(save_path, self)
+        if load_literal is not None and load_literal == save_literal:
+            return True
+        code = self.ctx.module.code_for_node
+        return (
+            isinstance(save_path, cst.Name) and code(load_path) == code(save_path)
+            and self._single_binding(save_path.value) is not None
+            and _enclosing_function(self.ctx.module, load) is _enclosing_function(self.ctx.module, save)
+        )
+
+    def _load_rewrite(self, saved: cst.BaseExpression, load: cst.Call):
+        """`m2 = torch.load(p).eval()` → `m2 = Net(...)`, `m2.load_state_dict(torch.load(p,
+        weights_only=True))`, `m2.eval()`: the line and its replacement lines."""
+        rebuilt = self._rebuilt_model(saved, load)
         line = _line_assigning(self.ctx.module, load)
-        if line is None:
+        if rebuilt is None or line is None:
             return None
         target = line.body[0].targets[0].target
         if not _used_as_module(self.ctx.module, target.value):
             return None
-        keywords = [arg for arg in load.args if arg.keyword is None or arg.keyword.value != "weights_only"]
-        keywords[-1] = keywords[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-        weights_only = cst.Arg(keyword=cst.Name("weights_only"), value=cst.Name("True"),
-                               equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
-        safe_load = load.with_changes(args=[*keywords, weights_only])
-        build = line.with_changes(body=[line.body[0].with_changes(value=constructor)])
-        restore = cst.SimpleStatementLine(
-            body=[cst.Expr(cst.Call(func=cst.Attribute(target, cst.Name("load_state_dict")), args=[cst.Arg(safe_load)]))]
-        )
-        block = self._block_holding(line)
-        if block is None:
-            return None
-        index = next(i for i, statement in enumerate(block.body) if statement is line)
-        body = [*block.body[:index], build, restore, *block.body[index + 1 :]]
-        return block, block.with_changes(body=body)
+        kept = [arg for arg in load.args if arg.keyword is None or arg.keyword.value != "weights_only"]
+        if len(kept) < len(load.args):
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        safe_load = with_keyword(load.with_changes(args=kept), "weights_only", cst.Name("True"))
+        build = line.with_changes(body=[line.body[0].with_changes(value=rebuilt)])
+        restore = _expression_line(cst.Call(func=cst.Attribute(target, cst.Name("load_state_dict")), args=[cst.Arg(safe_load)]))
+        lines = [build, restore]
+        chained = _chain_onto(line.body[0].value, load, target)
+        if chained is not None:
+            lines.append(_expression_line(chained))
+        return line, lines
 
-    def _literal_constructor(self, saved: cst.BaseExpression) -> cst.Call | None:
-        """The `Net(4)` call that built the saved name, when it is its only binding."""
+    def _rebuilt_model(self, saved: cst.BaseExpression, load: cst.Call) -> cst.BaseExpression | None:
+        """The saved model's constructor with the calls chained on it, moved where the load maps
+        it; None unless that is all that was done to the model before it was saved."""
         if not isinstance(saved, cst.Name):
             return None
-        bindings = self.ctx.oracle.bindings_of(saved.value, self.ctx.stack) or []
-        values = [b.value for b in bindings if b.how == "value"]
-        if len(values) != len(bindings) or not values:
+        binding = self._single_binding(saved.value)
+        if binding is None or not self._only_run(saved.value, binding):
             return None
-        constructor = _strip_self_returning(values[-1])
-        if not isinstance(constructor, cst.Call) or not all(isinstance(a.value, _LITERALS) for a in constructor.args):
+        constructor, chain = _split_chain(binding.value)
+        if not isinstance(constructor, cst.Call) or not isinstance(constructor.func, cst.Name):
             return None
-        kind = self.ctx.oracle.binding_kind(bindings[-1])
-        return constructor if kind is not None and kind.base == "module" and isinstance(constructor.func, cst.Name) else None
+        kind = self.ctx.oracle.binding_kind(binding)
+        if kind is None or kind.base != "module" or any(m not in _REBUILT_CHAIN for m in chain):
+            return None
+        arguments = [arg.value for call in _calls_of(binding.value) for arg in call.args]
+        if not all(self._stable_value(value, load) for value in arguments):
+            return None
+        rebuilt = binding.value
+        location = argument(load, 1, "map_location")
+        if location is not None:
+            if not isinstance(location.value, cst.SimpleString):
+                return None
+            rebuilt = cst.Call(func=cst.Attribute(rebuilt, cst.Name("to")), args=[cst.Arg(location.value)])
+        return rebuilt
 
-    def _block_holding(self, line: cst.SimpleStatementLine):
-        for statement in walk_statements(self.ctx.module):
-            body = getattr(statement, "body", None)
-            if isinstance(body, cst.IndentedBlock) and any(s is line for s in body.body):
-                return body
-        return self.ctx.module if any(s is line for s in self.ctx.module.body) else None
+    def _only_run(self, name: str, binding) -> bool:
+        """The model is only called, saved or asked for its state or parameters (for an optimizer):
+        nothing the state_dict leaves out (training mode, requires_grad, attributes) can change."""
+        scope = binding.scope.node
+        body = scope.body if isinstance(scope, cst.FunctionDef) else scope
+        for node, parent, grandparent in _names_with_parents(body, name):
+            if isinstance(parent, cst.AssignTarget) and binding.value is not None:
+                continue
+            if isinstance(parent, cst.Call) and parent.func is node:
+                continue
+            if isinstance(parent, cst.Arg) and isinstance(grandparent, cst.Call) and dotted_name(grandparent.func) in _NEUTRAL_CALLS:
+                continue
+            if isinstance(parent, cst.Arg) and isinstance(grandparent, cst.Call) and self.ctx.qualify(grandparent.func) == _SAVE:
+                continue
+            if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in _READ_ONLY_METHODS:
+                continue
+            return False
+        return True
+
+    def _stable_value(self, value: cst.BaseExpression, load: cst.Call) -> bool:
+        """A literal, or a module-level name bound once that the load's function does not rebind."""
+        if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)):
+            return True
+        if not isinstance(value, cst.Name):
+            return False
+        if value.value in ("True", "False", "None"):
+            return True
+        binding = self._single_binding(value.value)
+        if binding is None or binding.scope.node is not self.ctx.module:
+            return False
+        function = _enclosing_function(self.ctx.module, load)
+        return function is None or value.value not in names_used(function)
 
 
-def _strip_self_returning(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """`Net(8)` from `Net(8).to(device).eval()`: the calls after the constructor return the model."""
-    while (
-        isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
-        and expr.func.attr.value in SELF_RETURNING_METHODS and isinstance(expr.func.value, cst.Call)
-    ):
+_MESSAGE = "`torch.save` of a whole module pickles its class by import path; save its `state_dict()`"
+_NESTED_MESSAGE = "A whole module inside the saved object is pickled by import path; save its `state_dict()`"
+# Calls chained on a constructor that the rebuilt model can repeat: modes, devices, dtypes.
+_REBUILT_CHAIN = frozenset({"eval", "train", "to", "cuda", "cpu", "half", "float", "double", "bfloat16", "requires_grad_"})
+_READ_ONLY_METHODS = frozenset({"forward", "state_dict", "parameters", "named_parameters", "zero_grad", "buffers"})
+_NEUTRAL_CALLS = frozenset({"print", "str", "repr", "id", "type", "isinstance", "len"})
+_SEARCH_LIMIT = 5000  # files; a larger project is not searched and gets no fix
+_ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
+
+
+class _Rewriter(cst.CSTTransformer):
+    """The saved value replaced, and each rewritten load line replaced by its lines."""
+
+    def __init__(self, saved: cst.CSTNode, replacement: cst.CSTNode, lines: dict):
+        super().__init__()
+        self.saved, self.replacement, self.lines = saved, replacement, lines
+
+    def on_leave(self, original, updated):
+        if original is self.saved:
+            return self.replacement
+        if original in self.lines:
+            return cst.FlattenSentinel(self.lines[original])
+        return updated
+
+
+def _whole_literal(expr: cst.BaseExpression, rule: WholeModelSave) -> str | None:
+    if isinstance(expr, cst.Name):
+        binding = rule._single_binding(expr.value)
+        expr = binding.value if binding is not None else expr
+    value = expr.evaluated_value if isinstance(expr, cst.SimpleString) else None
+    return value if isinstance(value, str) else None
+
+
+def _basename(path: str) -> str:
+    return path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+
+
+def _passes_weights_only(load: cst.Call) -> bool:
+    arg = argument(load, None, "weights_only")
+    return arg is not None and isinstance(arg.value, cst.Name) and arg.value.value == "True"
+
+
+def _split_chain(expr: cst.BaseExpression) -> tuple[cst.BaseExpression, list[str]]:
+    """`Net(8)` and `["to", "eval"]` from `Net(8).to(device).eval()`."""
+    chain = []
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call):
+        chain.append(expr.func.attr.value)
         expr = expr.func.value
-    return expr
+    return expr, chain[::-1]
+
+
+def _calls_of(expr: cst.BaseExpression) -> list[cst.Call]:
+    calls = []
+    while isinstance(expr, cst.Call):
+        calls.append(expr)
+        expr = expr.func.value if isinstance(expr.func, cst.Attribute) else None
+    return calls
+
+
+def _chain_onto(value: cst.BaseExpression, load: cst.Call, target: cst.Name) -> cst.BaseExpression | None:
+    """The calls chained on the load (`torch.load(p).to(d).eval()`) applied to `target`."""
+    if value is load:
+        return None
+
+    def rebuild(expr):
+        if expr is load:
+            return target
+        return expr.with_changes(func=expr.func.with_changes(value=rebuild(expr.func.value)))
+
+    return rebuild(value)
+
+
+def _expression_line(call: cst.BaseExpression) -> cst.SimpleStatementLine:
+    return cst.SimpleStatementLine(body=[cst.Expr(call)])
+
+
+def _names_with_parents(body: cst.CSTNode, name: str):
+    pending = [(body, None, None)]
+    while pending:
+        node, parent, grandparent = pending.pop()
+        if type(node) is cst.Name and node.value == name:
+            if not (isinstance(parent, cst.Attribute) and parent.attr is node) and not (
+                isinstance(parent, cst.Arg) and parent.keyword is node
+            ):
+                yield node, parent, grandparent
+            continue
+        pending.extend((child, node, parent) for child in children(node))
+
+
+def _enclosing_function(module: cst.Module, node: cst.CSTNode) -> cst.FunctionDef | None:
+    found = None
+    for statement in walk_statements(module):
+        if isinstance(statement, cst.FunctionDef) and any(n is node for n in descendants(statement.body)):
+            found = statement  # statements come outermost first: the last match is the innermost
+    return found
 
 
 def _line_assigning(module: cst.Module, call: cst.Call) -> cst.SimpleStatementLine | None:
-    """The line `name = <call>` whose whole value is `call`."""
+    """The line `name = <call>` (or `name = <call>.eval()...`) whose value is the load."""
     for statement in walk_statements(module):
         if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
             assign = statement.body[0]
             if (
-                isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1
+                isinstance(assign, cst.Assign) and len(assign.targets) == 1
                 and isinstance(assign.targets[0].target, cst.Name)
+                and _split_chain_to(assign.value, call)
             ):
                 return statement
     return None
+
+
+def _split_chain_to(expr: cst.BaseExpression, call: cst.Call) -> bool:
+    """`expr` is `call` with only self-returning module methods chained on it."""
+    while expr is not call:
+        if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _REBUILT_CHAIN):
+            return False
+        expr = expr.func.value
+    return True
 
 
 def _used_as_module(module: cst.Module, name: str) -> bool:
@@ -254,5 +513,38 @@ def _used_as_module(module: cst.Module, name: str) -> bool:
             return True
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
             if func.attr.value in _MODULE_USES:
+                return True
+    return False
+
+
+def _project_root(folder: Path) -> Path:
+    for candidate in (folder, *folder.parents):
+        if any((candidate / marker).exists() for marker in _ROOT_MARKERS):
+            return candidate
+    return folder
+
+
+def _project_mentions(path: str, needles: frozenset[str]) -> bool:
+    """Whether another Python file of the project (below the file's project root) spells one of
+    `needles`: it may load the checkpoint. A file not on disk has no project to search."""
+    file = Path(path)
+    if not needles or not file.is_file():
+        return False
+    file = file.resolve()
+    searched = 0
+    for folder, subfolders, files in os.walk(_project_root(file.parent)):
+        subfolders[:] = [d for d in subfolders if d not in DEFAULT_EXCLUDES and not d.startswith(".")]
+        for name in files:
+            candidate = Path(folder) / name
+            if not name.endswith((".py", ".ipynb")) or candidate == file:
+                continue
+            searched += 1
+            if searched > _SEARCH_LIMIT:
+                return True  # too large to search: not proven
+            try:
+                text = candidate.read_text(encoding="utf-8", errors="ignore")
+            except OSError:
+                continue
+            if any(needle in text for needle in needles):
                 return True
     return False

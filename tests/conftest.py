@@ -30,6 +30,7 @@ class _CallRenamer(Rule):
 
     severity = "warning"
     default_enabled = False
+    preview = False
     old_name = ""
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -162,6 +162,7 @@ def test_rules_and_rule_commands(cli):
         "summary": "`.forward()` called directly on a module skips its hooks",
         "severity": "warning",
         "default_enabled": True,
+        "state": "stable",
         "fix": "safe",
     }
     docs = cli("rule", "tl005").stdout

@@ -98,6 +98,7 @@ def test_target_torch_from_config_and_cli(cli, tmp_path, demo_rules):
         ('select = "TL005"', "`select`"),
         ('unsafe-fixes = "yes"', "`unsafe-fixes`"),
         ('target-torch = "two"', "invalid torch version `two`"),
+        ('backward-functions = "loss_scaler"', "`backward-functions`"),
         ("select = [", "invalid TOML"),
     ],
 )
@@ -128,3 +129,14 @@ def test_bad_command_line_is_exit_2(cli, tmp_path, args):
     result = cli("check", *args)
     assert result.exit_code == 2
     assert result.stderr.strip()
+
+
+def test_backward_functions_from_config_reach_tl003(cli, tmp_path):
+    (tmp_path / "m.py").write_text(
+        "import torch.nn as nn\nmodel = nn.Linear(4, 1)\ncriterion = nn.MSELoss()\n"
+        "def epoch(batches):\n    total = 0\n    for x, y in batches:\n        loss = criterion(model(x), y)\n"
+        "        step_with(loss)\n        total += loss\n    return total\n"
+    )
+    assert _codes(cli("check", "--output-format", "json", "--select", "TL003")) == []
+    _pyproject(tmp_path, 'backward-functions = ["step_with"]')
+    assert _codes(cli("check", "--output-format", "json", "--select", "TL003")) == ["TL003"]

@@ -64,6 +64,5 @@ def test_flake8_reports_torchlint_findings(tmp_path):
     )
     assert result.returncode == 1, result.stderr
     assert result.stdout.splitlines() == [
-        "m.py:3:7: TL005 Calling `.forward()` directly skips the module's hooks (and FSDP's, which rely on them); "
-        "call the module itself"
+        "m.py:3:7: TL005 Calling `.forward()` directly skips the module's hooks; call the module itself"
     ]

@@ -63,7 +63,7 @@ def kinds(source: str) -> list:
         pytest.param("import torchvision\nprobe(torchvision.models.get_weight('x'))\n", None, id="tv-weights"),
         pytest.param("from transformers import AutoConfig\nprobe(AutoConfig.from_pretrained('x'))\n", None, id="config"),
         pytest.param("from diffusers import UNet2DModel\nprobe(UNet2DModel.from_pretrained('x'))\n", "module", id="unet"),
-        pytest.param("from models import Net\nprobe(Net())\n", "object", id="imported-unknown-class"),
+        pytest.param("from models import Net\nprobe(Net())\n", None, id="imported-unknown-class"),
         pytest.param(NET + "m = Net()\ndef f():\n    probe(m)\n", "module", id="enclosing-scope"),
         pytest.param(NET + "m = Net()\ndef f(m):\n    probe(m)\n", None, id="parameter-shadows-global"),
         pytest.param(NET + "probe(Net)\n", "class", id="class-object"),

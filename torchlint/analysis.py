@@ -10,7 +10,7 @@ from functools import cached_property
 
 import libcst as cst
 
-from torchlint.torch_api import MODULE_BASE_CLASSES, is_torch_module_class
+from torchlint.torch_api import KNOWN_NON_MODULE_BASES, MODULE_BASE_CLASSES, is_module_base
 from torchlint.walk import ElidedBlock, children, descendants
 
 _BLOCK_TYPES = (
@@ -127,8 +127,11 @@ class ImportTable:
 class ClassIndex:
     """The classes defined in the file, and whether their bases reach nn.Module."""
 
-    def __init__(self, module: cst.Module, imports: ImportTable):
+    def __init__(self, module: cst.Module, imports: ImportTable, module_bases: frozenset[str] = frozenset()):
         self.imports = imports
+        self.module_bases = module_bases
+        # Set by the oracle: whether an imported class reaches nn.Module, from the project index.
+        self.project_status = None
         self.by_name: dict[str, list[cst.ClassDef]] = {}
         self.method_owner: dict[cst.FunctionDef, cst.ClassDef] = {}
         for statement in walk_statements(module, into_elided=False):  # elided bodies hold no class
@@ -139,27 +142,53 @@ class ClassIndex:
                         self.method_owner[item] = statement
 
     def is_module_class(self, name: str) -> bool:
-        return self._reaches(name, MODULE_BASE_CLASSES, is_torch_module_class, set())
+        return self.module_class_status(name) is True
+
+    def module_class_status(self, name: str) -> bool | None:
+        """True when the class's bases reach nn.Module, False when every base is resolved and none
+        does, None when a base cannot be resolved (then the class is of unknown kind)."""
+        test = (lambda q: is_module_base(q) or q in self.module_bases) if self.module_bases else is_module_base
+        return self._reaches(name, MODULE_BASE_CLASSES, test, set(), self.project_status)
 
     def is_subclass_of(self, name: str, bases: frozenset[str]) -> bool:
-        return self._reaches(name, bases, bases.__contains__, set())
+        return self._reaches(name, bases, bases.__contains__, set(), None) is True
 
-    def _reaches(self, name, bases, base_test, seen: set[str]) -> bool:
+    def _reaches(self, name, bases, base_test, seen: set[str], outside) -> bool | None:
         definitions = self.by_name.get(name)
         if not definitions or name in seen:
             return False
         seen.add(name)
-        return all(self._class_reaches(cls, bases, base_test, seen) for cls in definitions)
+        answers = [self._class_reaches(cls, bases, base_test, seen, outside) for cls in definitions]
+        if all(answer is True for answer in answers):
+            return True
+        return False if all(answer is not None for answer in answers) else None
 
-    def _class_reaches(self, cls: cst.ClassDef, bases, base_test, seen) -> bool:
+    def _class_reaches(self, cls: cst.ClassDef, bases, base_test, seen, outside) -> bool | None:
+        """`outside(qualified)` answers for an imported base (the project index): True, False or
+        None; without it an imported base that is not a known module base counts as not reaching."""
+        unknown = False
         for arg in cls.bases:
+            if arg.keyword is not None:
+                continue  # metaclass=...
             qualified = self.imports.qualify(arg.value)
-            if qualified is not None and base_test(qualified):
-                return True
+            if qualified is not None:
+                if base_test(qualified):
+                    return True
+                if outside is not None and qualified not in KNOWN_NON_MODULE_BASES:
+                    answer = outside(qualified)
+                    if answer is True:
+                        return True
+                    unknown = unknown or answer is None
+                continue
             local = dotted_name(arg.value)
-            if qualified is None and local and self._reaches(local, bases, base_test, seen):
-                return True
-        return False
+            if local and local in self.by_name:
+                answer = self._reaches(local, bases, base_test, seen, outside)
+                if answer is True:
+                    return True
+                unknown = unknown or answer is None
+            elif outside is not None and (local or "?") not in KNOWN_NON_MODULE_BASES:
+                unknown = True  # a builtin like `object` is known; anything else is not
+        return None if unknown else False
 
     @cached_property
     def defined_names(self) -> frozenset[str]:

@@ -27,7 +27,7 @@ def cache_dir(option: str | None) -> Path:
 
 
 @cache
-def _code_fingerprint() -> str:
+def code_fingerprint() -> str:
     """Changes whenever torchlint's own code does, so an editable install never reads stale results."""
     import torchlint
     import torchlint.rules
@@ -48,11 +48,50 @@ def _warn(message: str) -> None:
     print(f"torchlint: warning: {message}", file=sys.stderr)
 
 
-def _diagnostic_from_json(data: dict, path: str) -> Diagnostic:
+class CorruptEntry(ValueError):
+    pass
+
+
+_DIAGNOSTIC_FIELDS = {
+    "code": str, "name": str, "message": str, "line": int, "column": int, "end_line": int,
+    "end_column": int, "severity": str,
+}
+_EDIT_FIELDS = {
+    "start": int, "end": int, "content": str, "line": int, "column": int, "end_line": int, "end_column": int,
+}
+
+
+def _checked(data, fields: dict, what: str) -> dict:
+    """`data` when it is a dict holding `fields`, each of its type."""
+    if not isinstance(data, dict):
+        raise CorruptEntry(f"{what} is not an object")
+    for name, kind in fields.items():
+        value = data.get(name)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise CorruptEntry(f"{what} has no valid `{name}`")
+    return data
+
+
+def _diagnostic_from_json(data, path: str) -> Diagnostic:
+    """A cached finding, or CorruptEntry for anything that does not have its exact shape."""
+    data = _checked(data, _DIAGNOSTIC_FIELDS, "a finding")
+    unknown = set(data) - set(_DIAGNOSTIC_FIELDS) - {"fix", "cell", "path", "note"}
+    if unknown:
+        raise CorruptEntry(f"a finding has an unknown key `{sorted(unknown)[0]}`")
+    cell = data.get("cell")
+    if cell is not None and (not isinstance(cell, int) or isinstance(cell, bool)):
+        raise CorruptEntry("a finding has no valid `cell`")
     fix = data.get("fix")
     if fix is not None:
-        fix = Fix(fix["applicability"], fix["message"], tuple(Edit(**edit) for edit in fix["edits"]))
-    return Diagnostic(**{**data, "path": path, "fix": fix})
+        fix = _checked(fix, {"applicability": str, "message": str, "edits": list}, "a fix")
+        edits = tuple(Edit(**{name: _checked(edit, _EDIT_FIELDS, "an edit")[name] for name in _EDIT_FIELDS})
+                      for edit in fix["edits"])
+        fix = Fix(fix["applicability"], fix["message"], edits)
+    note = data.get("note")
+    if note is not None and not isinstance(note, str):
+        raise CorruptEntry("a finding has no valid `note`")
+    fields = {name: data[name] for name in _DIAGNOSTIC_FIELDS}
+    return Diagnostic(**fields, path=path, fix=fix, cell=cell, note=note)
 
 
 def _diagnostic_to_json(diagnostic: Diagnostic) -> dict:
@@ -66,7 +105,7 @@ class ResultCache:
 
     def __init__(self, directory: Path, settings_key: str):
         self.directory = directory
-        self.file = directory / FORMAT / f"{settings_key}-{_code_fingerprint()}.json"
+        self.file = directory / FORMAT / f"{settings_key}-{code_fingerprint()}.json"
         self.entries: dict[str, dict] = {}
         self.hits = self.misses = 0
         self._dirty = False
@@ -84,22 +123,35 @@ class ResultCache:
             _warn(f"ignoring the unreadable cache {self.file}: {error}")
             self.entries = {}
 
-    def get(self, key: str, digest: str, display: str) -> list[Diagnostic] | None:
+    def get(self, key: str, digest: str, display: str, dependencies_unchanged=None) -> list[Diagnostic] | None:
+        """`dependencies_unchanged(recorded)`: whether the project modules the entry's findings
+        rested on still have the digests recorded (so editing models.py re-lints train.py)."""
         entry = self.entries.get(key)
-        if entry is None or entry.get("hash") != digest:
+        if not isinstance(entry, dict) or entry.get("hash") != digest:
+            if entry is not None and not isinstance(entry, dict):
+                _warn(f"ignoring a corrupt cache entry for {display}: not an object")
+            self.misses += 1
+            return None
+        recorded = entry.get("dependencies") or {}
+        if recorded and (dependencies_unchanged is None or not isinstance(recorded, dict)
+                         or not dependencies_unchanged(recorded)):
             self.misses += 1
             return None
         try:
-            found = [_diagnostic_from_json(item, display) for item in entry["diagnostics"]]
-        except (KeyError, TypeError) as error:
+            items = entry.get("diagnostics")
+            if not isinstance(items, list):
+                raise CorruptEntry("no list of findings")
+            found = [_diagnostic_from_json(item, display) for item in items]
+        except (CorruptEntry, KeyError, TypeError) as error:
             _warn(f"ignoring a corrupt cache entry for {display}: {error}")
             self.misses += 1
             return None
         self.hits += 1
         return found
 
-    def put(self, key: str, digest: str, diagnostics: list[Diagnostic]) -> None:
-        self.entries[key] = {"hash": digest, "diagnostics": [_diagnostic_to_json(d) for d in diagnostics]}
+    def put(self, key: str, digest: str, diagnostics: list[Diagnostic], dependencies: dict | None = None) -> None:
+        self.entries[key] = {"hash": digest, "diagnostics": [_diagnostic_to_json(d) for d in diagnostics],
+                             "dependencies": dependencies or {}}
         self._dirty = True
 
     def save(self) -> None:

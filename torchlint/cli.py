@@ -40,6 +40,7 @@ def main() -> None:
 @click.option("--select", help="Rule codes or prefixes to enable (comma-separated), or ALL.")
 @click.option("--ignore", help="Rule codes or prefixes to disable.")
 @click.option("--extend-select", help="Rule codes or prefixes to enable on top of the selection.")
+@click.option("--preview/--no-preview", default=None, help="Also run rules in preview (selected or on by default).")
 @click.option(
     "--output-format",
     type=click.Choice(["full", "concise", "json", "sarif", "github"]),
@@ -60,7 +61,7 @@ def main() -> None:
 @click.option("--add-noqa", is_flag=True, help="Write `# noqa: CODE` on every current finding's line.")
 @click.option("--write-baseline", type=click.Path(path_type=Path), help="Record today's findings in FILE.")
 @click.option("--baseline", "baseline_path", type=click.Path(path_type=Path), help="Report only findings not in FILE.")
-def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, output_format, statistics,
+def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, preview, output_format, statistics,
           show_fixes, exit_zero, config_path, target_torch, stdin_filename, force_exclude, jobs, no_cache,
           cache_dir, verbose, add_noqa, write_baseline, baseline_path) -> None:
     """Lint PATHS (default: the current folder); `-` reads standard input."""
@@ -68,12 +69,15 @@ def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, output_
     from torchlint.selection import parse_selector_list
 
     try:
+        if select is not None and not parse_selector_list(select):
+            _fail("`--select` needs at least one rule code or prefix (or ALL)")
         overrides = CliOverrides(
             select=parse_selector_list(select),
             extend_select=parse_selector_list(extend_select) or [],
             ignore=parse_selector_list(ignore) or [],
             unsafe_fixes=unsafe_fixes,
             target_torch=parse_torch_version(target_torch, "--target-torch") if target_torch else None,
+            preview=preview,
         )
         resolver = ConfigResolver(overrides, config_path)
         options = RunOptions(
@@ -86,6 +90,11 @@ def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, output_
         )
     except ConfigError as error:
         _fail(str(error))
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except Exception as error:  # a bug in torchlint: exit 2 (1 would read as "findings remain")
+        click.echo(f"torchlint: internal error: {type(error).__name__}: {error}", err=True)
+        sys.exit(EXIT_ERROR)
 
 
 @dataclass(frozen=True)
@@ -100,8 +109,8 @@ class RunOptions:
 
 def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes, exit_zero,
                stdin_filename, force_exclude, options: RunOptions) -> None:
-    from torchlint.discovery import Discovery
-    from torchlint.runner import Mode, process_files, process_stdin
+    from torchlint.discovery import Discovery, SourcePath
+    from torchlint.runner import Mode, build_run_projects, process_files, process_stdin, use_projects
 
     default_settings = resolver.default()  # validates the configuration before any work
     outcomes = []
@@ -109,19 +118,26 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
     if paths == ["-"]:
         display = stdin_filename or "-"
         settings = resolver.for_file(Path(stdin_filename).resolve()) if stdin_filename else default_settings
+        if stdin_filename:  # the file's project, read from disk, sees the text given on stdin
+            named = [SourcePath(display, Path(stdin_filename).resolve())]
+            use_projects(build_run_projects(named, resolver, 1, _cache_folder(options), None))
         mode = Mode(fix, diff, settings.unsafe_fixes)
-        outcome, decoded = process_stdin(sys.stdin.buffer.read(), display, settings, mode)
+        outcome, echoed = process_stdin(sys.stdin.buffer.read(), display, settings, mode)
         outcomes.append(outcome)
         if fix and not diff:
-            stdin_fixed = outcome.source if decoded is not None else None
+            stdin_fixed = echoed
     else:
-        files, missing = Discovery(resolver, force_exclude).files(paths)
+        discovery = Discovery(resolver, force_exclude)
+        files, missing = discovery.files(paths)
         if missing:
             _fail(f"no such file or directory: {missing[0]}")
+        outcomes.extend(_skipped_by_discovery(discovery.skipped))
+        use_projects(build_run_projects(files, resolver, options.jobs, _cache_folder(options), _top_folder(paths)))
         if options.add_noqa:
+            _print_problems(outcomes)
             _add_noqa(files, resolver)
         result_cache = _open_cache(options)
-        outcomes = process_files(
+        outcomes += process_files(
             files, resolver, lambda settings: Mode(fix, diff, settings.unsafe_fixes), options.jobs, result_cache
         )
         if result_cache is not None:
@@ -131,6 +147,13 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
     baseline = options.baseline or default_settings.baseline
     _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, diff,
             default_settings.unsafe_fixes, stdin_fixed, options.write_baseline, baseline)
+
+
+def _skipped_by_discovery(skipped: list[tuple[str, str]]) -> list:
+    from torchlint.runner import FileOutcome
+
+    unique = dict(skipped)  # a path named and also met in a walk is reported once
+    return [FileOutcome(display, skipped=reason) for display, reason in sorted(unique.items())]
 
 
 def _add_noqa(files, resolver) -> None:
@@ -152,12 +175,8 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
     from torchlint.reporters import RunReport, plural, render
 
     _make_output_robust()
-    for outcome in outcomes:
-        for failure in outcome.failures:
-            click.echo(f"torchlint: error: {failure}", err=True)
-        for error in outcome.internal_errors:
-            click.echo(f"torchlint: internal error in {error.code} on {error.path}: {error.message}", err=True)
-    internal_error = any(outcome.internal_errors for outcome in outcomes)
+    _print_problems(outcomes)
+    internal_error = any(outcome.internal_errors or outcome.errors for outcome in outcomes)
     if diff:
         diffs = [outcome.diff for outcome in outcomes if outcome.diff]
         sys.stdout.write("".join(diffs))
@@ -175,22 +194,30 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
         fix_mode=fix,
         show_fixes=show_fixes,
         root_finder=_repository_root,  # a git subprocess, so only when a reporter asks (SARIF)
+        skipped=sum(1 for outcome in outcomes if outcome.skipped),
+        errors=sum(len(outcome.internal_errors) + len(outcome.errors) for outcome in outcomes),
     )
     if write_baseline is not None:
-        from torchlint.baseline import write_baseline as write
+        from torchlint.baseline import BaselineError, write_baseline as write
 
-        count = write(write_baseline, diagnostics, report.source_of)
+        try:
+            count = write(write_baseline, diagnostics, report.source_of)
+        except BaselineError as error:
+            _fail(str(error))
         click.echo(f"Wrote {count} finding{'' if count == 1 else 's'} to {write_baseline}.", err=True)
-        sys.exit(EXIT_CLEAN)
+        sys.exit(EXIT_ERROR if internal_error else EXIT_CLEAN)
     if baseline is not None:
         from torchlint.baseline import BaselineError, load_baseline, new_findings
 
         try:
-            report.diagnostics = diagnostics = new_findings(diagnostics, load_baseline(baseline), report.source_of)
+            entries, folder = load_baseline(baseline), baseline.absolute().parent
+            report.diagnostics = diagnostics = new_findings(diagnostics, entries, report.source_of, folder)
         except BaselineError as error:
             _fail(str(error))
     if stdin_fixed is not None:
-        sys.stdout.write(stdin_fixed)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(stdin_fixed)  # the bytes as they came, or fixed in their encoding
+        sys.stdout.buffer.flush()
         render("concise" if output_format == "full" else output_format, report, sys.stderr)
     elif statistics:
         _print_statistics(diagnostics, unsafe_fixes, output_format)
@@ -199,6 +226,37 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
     if internal_error:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FINDINGS if diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _print_problems(outcomes) -> None:
+    """On stderr, before the report: refused fixes, errors, internal errors, skipped files."""
+    for outcome in outcomes:
+        for failure in outcome.failures:
+            click.echo(f"torchlint: error: {failure}", err=True)
+        for message in outcome.errors:
+            click.echo(f"torchlint: error: {message}", err=True)
+        for error in outcome.internal_errors:
+            where = f"in {error.code} on {error.path}" if error.code else f"on {error.path}"
+            click.echo(f"torchlint: internal error {where}: {error.message}", err=True)
+        if outcome.skipped:
+            click.echo(f"torchlint: warning: skipped {outcome.display}: {outcome.skipped}", err=True)
+
+
+def _top_folder(paths: list[str]) -> Path | None:
+    """The folder that holds every path named: a project's root when no marker file says otherwise."""
+    folders = [str(Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent) for p in paths]
+    try:
+        return Path(os.path.commonpath(folders)) if folders else None
+    except ValueError:
+        return None
+
+
+def _cache_folder(options: RunOptions) -> Path | None:
+    if options.cache_dir is None:
+        return None
+    from torchlint.cache import cache_dir
+
+    return cache_dir(options.cache_dir)
 
 
 def _open_cache(options: RunOptions):
@@ -294,7 +352,7 @@ def _run_verify(command, root, codes, devices, jobs, keep, output_format):
 @main.command("rules")
 @click.option("--output-format", type=click.Choice(["full", "json"]), default="full", show_default=True)
 def list_rules(output_format: str) -> None:
-    """List every rule: code, name, on by default, fix safety."""
+    """List every rule: code, name, state (stable or preview), on by default, fix safety."""
     from torchlint.rules.registry import all_rules
 
     rules = all_rules()
@@ -305,10 +363,11 @@ def list_rules(output_format: str) -> None:
     from rich.table import Table
 
     table = Table(box=None, header_style="bold")
-    for column in ("code", "name", "default", "fix", "summary"):
+    for column in ("code", "name", "state", "default", "fix", "summary"):
         table.add_column(column)
     for rule in rules:
-        table.add_row(rule.code, rule.name, "on" if rule.default_enabled else "off", rule.fix_label(), rule.summary)
+        default = "on" if rule.default_enabled else "off"
+        table.add_row(rule.code, rule.name, rule.state(), default, rule.fix_label(), rule.summary)
     console = Console(highlight=False)
     if not console.is_terminal:
         console.width = 200  # a pipe or file gets whole rows, not rows wrapped at 80 columns
@@ -331,7 +390,8 @@ def show_rule(code: str, output_format: str) -> None:
     click.echo(f"# {rule.code} {rule.name}\n")
     click.echo(f"{rule.summary}.\n")
     click.echo(
-        f"Severity: {rule.severity} · On by default: {'yes' if rule.default_enabled else 'no'}"
+        f"Severity: {rule.severity} · State: {rule.state()}"
+        f" · On by default: {'yes' if rule.default_enabled else 'no'}"
         f" · Fix: {rule.fix_label()}\n"
     )
     click.echo(rule.docs())
@@ -344,5 +404,6 @@ def _rule_metadata(rule) -> dict:
         "summary": rule.summary,
         "severity": rule.severity,
         "default_enabled": rule.default_enabled,
+        "state": rule.state(),
         "fix": rule.fix_label(),
     }

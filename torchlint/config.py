@@ -16,9 +16,15 @@ DEFAULT_EXCLUDES = (
     "__pycache__", "site-packages", "node_modules", ".mypy_cache", ".ruff_cache",
     ".pytest_cache", ".torchlint_cache",
 )
-_LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
-KNOWN_KEYS = frozenset({*_LIST_KEYS, "per-file-ignores", "unsafe-fixes", "target-torch", "baseline"})
+_LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "module-base-classes",
+              "backward-functions")
+KNOWN_KEYS = frozenset(
+    {*_LIST_KEYS, "per-file-ignores", "unsafe-fixes", "target-torch", "baseline", "max-file-size", "preview"}
+)
 _VERSION = re.compile(r"^\d+(\.\d+){0,2}$")
+DEFAULT_MAX_FILE_SIZE = 10_000_000  # bytes; larger files are skipped (libcst needs ~800x their size in memory)
+_SIZE = re.compile(r"^\s*(\d+)\s*(B|KB|MB|GB)?\s*$", re.I)
+_SIZE_UNITS = {"B": 1, "KB": 1000, "MB": 1000**2, "GB": 1000**3}
 
 
 class ConfigError(Exception):
@@ -30,6 +36,16 @@ def parse_torch_version(value: str, where: str) -> tuple[int, ...]:
     if not _VERSION.match(text):
         raise ConfigError(f"invalid torch version `{value}` in {where}: expected e.g. 2.6")
     return tuple(int(part) for part in text.split("."))
+
+
+def parse_file_size(value, where: str) -> int:
+    """`max-file-size`: a number of bytes, or a string such as "10MB" (KB, MB, GB: powers of 1000)."""
+    match = _SIZE.match(value) if isinstance(value, str) else None
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    if match and int(match.group(1)) > 0:
+        return int(match.group(1)) * _SIZE_UNITS[(match.group(2) or "B").upper()]
+    raise ConfigError(f"`max-file-size` in {where} must be a positive number of bytes or a size such as \"10MB\"")
 
 
 @dataclass(frozen=True)
@@ -45,8 +61,12 @@ class FileConfig:
     exclude: list[str] | None = None
     extend_exclude: list[str] = field(default_factory=list)
     unsafe_fixes: bool | None = None
+    preview: bool | None = None
     target_torch: tuple[int, ...] | None = None
     baseline: Path | None = None  # resolved against the config file's folder
+    module_base_classes: list[str] = field(default_factory=list)
+    backward_functions: list[str] = field(default_factory=list)
+    max_file_size: int | None = None
 
 
 def _read_table(path: Path) -> dict | None:
@@ -76,9 +96,10 @@ def load_config(path: Path, require_table: bool = False) -> FileConfig | None:
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict) or not all(_is_string_list(v) for v in per_file.values()):
         raise ConfigError(f"`per-file-ignores` in {where} must map globs to lists of codes")
+    for key in ("unsafe-fixes", "preview"):
+        if table.get(key) is not None and not isinstance(table[key], bool):
+            raise ConfigError(f"`{key}` in {where} must be true or false")
     unsafe = table.get("unsafe-fixes")
-    if unsafe is not None and not isinstance(unsafe, bool):
-        raise ConfigError(f"`unsafe-fixes` in {where} must be true or false")
     try:
         for key in ("select", "extend-select", "ignore"):
             expand(table.get(key, []), where)
@@ -87,6 +108,10 @@ def load_config(path: Path, require_table: bool = False) -> FileConfig | None:
     except SelectionError as error:
         raise ConfigError(str(error)) from None
     target = table.get("target-torch")
+    if target is not None and not isinstance(target, str):
+        # TOML reads `2.10` as the float 2.1: only a string keeps the version the user wrote
+        raise ConfigError(f"`target-torch` in {where} must be a string such as \"2.6\" (quote it)")
+    max_file_size = table.get("max-file-size")
     baseline = table.get("baseline")
     if baseline is not None and not isinstance(baseline, str):
         raise ConfigError(f"`baseline` in {where} must be a path")
@@ -100,8 +125,12 @@ def load_config(path: Path, require_table: bool = False) -> FileConfig | None:
         exclude=table.get("exclude"),
         extend_exclude=table.get("extend-exclude", []),
         unsafe_fixes=unsafe,
+        preview=table.get("preview"),
         target_torch=parse_torch_version(target, where) if target is not None else None,
         baseline=path.parent / baseline if baseline is not None else None,
+        module_base_classes=table.get("module-base-classes", []),
+        backward_functions=table.get("backward-functions", []),
+        max_file_size=parse_file_size(max_file_size, where) if max_file_size is not None else None,
     )
 
 
@@ -116,6 +145,7 @@ class CliOverrides:
     ignore: list[str] = field(default_factory=list)
     unsafe_fixes: bool | None = None
     target_torch: tuple[int, ...] | None = None
+    preview: bool | None = None
 
 
 class Settings:
@@ -124,12 +154,14 @@ class Settings:
     def __init__(self, config: FileConfig, cli: CliOverrides):
         self.config = config
         self.root = config.root
+        self.preview = cli.preview if cli.preview is not None else bool(config.preview)
         try:
             self.enabled = enabled_codes(
                 [
                     SelectionLayer(config.select, config.extend_select, config.ignore, str(config.path)),
                     SelectionLayer(cli.select, cli.extend_select, cli.ignore, "the command line"),
-                ]
+                ],
+                preview=self.preview,
             )
             self._per_file_codes = [(glob, frozenset(expand(codes))) for glob, codes in config.per_file_ignores.items()]
         except SelectionError as error:
@@ -137,6 +169,15 @@ class Settings:
         self.unsafe_fixes = cli.unsafe_fixes if cli.unsafe_fixes is not None else bool(config.unsafe_fixes)
         self.baseline = config.baseline
         self.target_torch = cli.target_torch or config.target_torch or DEFAULT_TARGET_TORCH
+        self.module_base_classes = frozenset(config.module_base_classes)
+        self.backward_functions = tuple(config.backward_functions)
+        self.max_file_size = config.max_file_size or DEFAULT_MAX_FILE_SIZE
+
+    def lint_settings(self):
+        """What rules may consult while linting a file under these settings."""
+        from torchlint.context import LintSettings
+
+        return LintSettings(self.target_torch, self.module_base_classes, self.backward_functions)
 
     # pathspec is imported and the patterns compiled on first use: linting one named file needs neither.
     @cached_property

@@ -10,10 +10,14 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from torchlint.analysis import ClassIndex, ImportTable
+from pathlib import Path
+
+from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
 from torchlint.diagnostics import Diagnostic, Edit, Fix, make_edit
 from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
+from torchlint.oracle import _imported_names as imported_names
 from torchlint.positions import Positions
+from torchlint.project.index import ProjectIndex
 from torchlint.walk import SCOPE_NODES
 
 if TYPE_CHECKING:
@@ -31,17 +35,29 @@ class LintSettings:
     """The settings a rule may consult."""
 
     target_torch: tuple[int, ...] = (2, 13)
+    # Base classes of installed frameworks whose subclasses are nn.Modules (`module-base-classes`).
+    module_base_classes: frozenset[str] = frozenset()
+    # Names of project functions that backpropagate their argument (`backward-functions`), on
+    # top of the built-in ones TL003 knows (`accelerator.backward`, `scaler.scale`, ...).
+    backward_functions: tuple[str, ...] = ()
 
 
 class FileContext:
-    def __init__(self, module: cst.Module, text: str, path: str, settings: LintSettings):
+    def __init__(self, module: cst.Module, text: str, path: str, settings: LintSettings,
+                 project: ProjectIndex | None = None):
         self.module = module
         self.text = text
         self.path = path
         self.settings = settings
+        self._project_of_run = project
         # The ancestors of the node being visited, the node itself last.
         self.stack: list[cst.CSTNode] = []
         self.diagnostics: list[Diagnostic] = []
+        self._evidence: str | None = None
+
+    def consulted_modules(self) -> frozenset[str]:
+        project = self.__dict__.get("project")
+        return frozenset(project.consulted) if project is not None else frozenset()
 
     def release(self) -> None:
         """Called when the file is done: leaves no reference cycles behind."""
@@ -56,11 +72,19 @@ class FileContext:
 
     @cached_property
     def classes(self) -> ClassIndex:
-        return ClassIndex(self.module, self.imports)
+        return ClassIndex(self.module, self.imports, self.settings.module_base_classes)
+
+    @cached_property
+    def project(self) -> ProjectIndex:
+        """The project index as this file sees it (its own summary taken from the text linted)."""
+        path = str(Path(self.path).resolve())
+        if self._project_of_run is not None:
+            return self._project_of_run.for_file(path, self.text)
+        return ProjectIndex.single(path, self.text)
 
     @cached_property
     def oracle(self) -> TypeOracle:
-        return TypeOracle(self.module, self.imports, self.classes)
+        return TypeOracle(self.module, self.imports, self.classes, self.text, self.path, self.project)
 
     @cached_property
     def _positions(self) -> Positions:
@@ -70,7 +94,10 @@ class FileContext:
         return self.imports.qualify(expr)
 
     def kind(self, expr: cst.CSTNode) -> Kind | None:
-        return self.oracle.kind(expr, self.stack)
+        kind = self.oracle.kind(expr, self.stack)
+        if kind is not None and kind.evidence:
+            self._evidence = kind.evidence  # said in the note of a finding reported at this node
+        return kind
 
     def is_module(self, expr: cst.CSTNode) -> bool:
         kind = self.kind(expr)
@@ -99,12 +126,43 @@ class FileContext:
         target = expr.func if isinstance(expr, cst.Call) else expr
         return self.qualify(target) in GRAD_DISABLING_CONTEXTS
 
+    def local_name(self, qualified: str, at_module_level: bool = False) -> str | None:
+        """The name bound to `qualified` by an import visible where the current node stands (or,
+        with `at_module_level`, in the module's own scope): an import inside another function
+        does not count."""
+        stack = [self.module] if at_module_level else self.stack
+        for local, target in self.imports.aliases.items():
+            if target != qualified:
+                continue
+            bindings = self.oracle.bindings_of(local, stack)
+            if bindings and all(binding.how == "import" for binding in bindings) and self._import_runs(local, stack, bindings):
+                return local
+        return None
+
+    def _import_runs(self, local: str, stack: Sequence[cst.CSTNode], bindings) -> bool:
+        """A module-level import has run by the time the code at `stack` does: module-level code
+        runs top to bottom, so there it must come first (a function body runs later, so any one
+        serves it); an import under `if TYPE_CHECKING:` never runs."""
+        if bindings[0].scope.node is not self.module:
+            return True  # imported in the enclosing function itself
+        in_function = any(isinstance(node, (cst.FunctionDef, cst.Lambda)) for node in stack)
+        current = None if in_function else (stack[1] if len(stack) > 1 else None)
+        for statement in self.module.body:
+            if statement is current:
+                return False
+            if isinstance(statement, cst.If) and dotted_name(statement.test) in _TYPE_CHECKING:
+                continue
+            inner = statement.body if isinstance(statement, cst.SimpleStatementLine) else walk_statements(statement, False)
+            if any(isinstance(s, (cst.Import, cst.ImportFrom)) and local in imported_names(s) for s in inner):
+                return True
+        return False
+
     def torch_call(self, function: str) -> cst.Call | None:
-        """`torch.<function>()` spelled with this file's own imports, or None if it has none."""
-        torch_name = self.imports.local_name("torch")
+        """`torch.<function>()` spelled with imports visible here, or None if there are none."""
+        torch_name = self.local_name("torch")
         if torch_name is not None:
             return cst.Call(func=cst.Attribute(value=cst.Name(torch_name), attr=cst.Name(function)))
-        direct = self.imports.local_name(f"torch.{function}")
+        direct = self.local_name(f"torch.{function}")
         return cst.Call(func=cst.Name(direct)) if direct is not None else None
 
     def innermost_loop(self) -> cst.For | cst.While | None:
@@ -147,8 +205,10 @@ class FileContext:
                 end_column=end_column + 1,
                 severity=rule.severity,
                 fix=self._fix(fix) if fix is not None else None,
+                note=self._evidence,
             )
         )
+        self._evidence = None
 
     def _fix(self, spec: FixSpec) -> Fix:
         edits = tuple(self._edit(old, new) for old, new in spec.replacements)
@@ -199,6 +259,8 @@ class FileContext:
             start = self.text.find(rendered, start + 1)
         return None
 
+
+_TYPE_CHECKING = ("TYPE_CHECKING", "typing.TYPE_CHECKING")
 
 LOCAL_EDITS = True  # off only in tests that compare results with and without it
 

@@ -65,6 +65,9 @@ class Diagnostic:
     severity: Severity
     fix: Fix | None = None
     cell: int | None = field(default=None)
+    # Where the evidence for the finding came from, when it is not the flagged code itself
+    # ("`model` is the `Net()` passed at train.py:23").
+    note: str | None = field(default=None)
 
     def to_json(self) -> dict:
         data = {
@@ -81,6 +84,8 @@ class Diagnostic:
         }
         if self.cell is not None:
             data["cell"] = self.cell
+        if self.note is not None:
+            data["note"] = self.note
         return data
 
     def with_path(self, path: str) -> Diagnostic:
@@ -91,9 +96,11 @@ class Diagnostic:
 
 
 def offset_to_position(text: str, offset: int) -> tuple[int, int]:
-    """1-based (line, column) of a character offset; columns count characters."""
-    line = text.count("\n", 0, offset) + 1
-    line_start = text.rfind("\n", 0, offset) + 1
+    """1-based (line, column) of a character offset; columns count characters, lines end at
+    \n, \r\n or a lone \r, as Python's do."""
+    before = text[:offset]
+    line_start = max(before.rfind("\n"), before.rfind("\r")) + 1
+    line = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
     return line, offset - line_start + 1
 
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from torchlint.config import ConfigResolver
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
+# An extensionless file in a folder walk is a Python script when its first line says so.
+_PYTHON_SHEBANG = re.compile(rb"^#![^\n]*\bpython[0-9.]*\b")
 
 
 @dataclass(frozen=True)
@@ -60,10 +65,31 @@ def _ancestor_gitignores(directory: Path) -> list[_IgnoreFile]:
     return list(reversed(found))
 
 
+def _is_python_script(entry: os.DirEntry) -> bool:
+    """An extensionless regular file whose first line is a python shebang (`#!/usr/bin/env python3`)."""
+    if "." in entry.name:
+        return False
+    try:
+        with open(entry.path, "rb") as stream:
+            return _PYTHON_SHEBANG.match(stream.read(128)) is not None
+    except OSError:
+        return False
+
+
+def _kind(entry: os.DirEntry) -> str | None:
+    """"dir" or "file" (following symlinks), None for anything else; OSError when it cannot be
+    stat'ed (a symlink loop, a permission problem)."""
+    mode = entry.stat().st_mode
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "file" if stat.S_ISREG(mode) else None
+
+
 class Discovery:
     def __init__(self, resolver: ConfigResolver, force_exclude: bool = False):
         self.resolver = resolver
         self.force_exclude = force_exclude
+        self.skipped: list[tuple[str, str]] = []  # (path as shown, why it was not linted)
 
     def files(self, arguments: list[str]) -> tuple[list[SourcePath], list[str]]:
         """The files to lint, sorted and deduplicated, and the arguments that do not exist."""
@@ -75,12 +101,19 @@ class Discovery:
                 if self.force_exclude and self._excluded(path.resolve(), True):
                     continue
                 ignore_files = _ancestor_gitignores(path)
-                for source in self._walk(argument, path.resolve(), ignore_files, self._exclusion_base(path.resolve())):
+                start = path.resolve()
+                walk = self._walk(argument, start, ignore_files, self._exclusion_base(start), frozenset({str(start)}))
+                for source in walk:
                     found.setdefault(source.path, source)
             elif path.exists():
                 if self.force_exclude and self._excluded(path.resolve(), False):
                     continue
+                if not path.is_file():  # a FIFO would block the read forever; a device never ends
+                    self.skipped.append((os.path.normpath(argument), "it is not a regular file"))
+                    continue
                 found.setdefault(path.resolve(), SourcePath(os.path.normpath(argument), path.resolve()))
+            elif path.is_symlink() or _lstat_fails(path):
+                self.skipped.append((os.path.normpath(argument), "it cannot be read (a broken or looping link)"))
             else:
                 missing.append(argument)
         return sorted(found.values(), key=lambda source: source.display), missing
@@ -97,7 +130,10 @@ class Discovery:
             return start
         return None
 
-    def _walk(self, display: str, directory: Path, ignore_files: list[_IgnoreFile], base: Path | None):
+    def _walk(self, display: str, directory: Path, ignore_files: list[_IgnoreFile], base: Path | None,
+              ancestors: frozenset[str]):
+        """`ancestors`: the real paths of the folders being walked, so that a symlink back into one
+        of them is not followed round and round."""
         own = _load_gitignore(directory)
         if own is not None and (not ignore_files or ignore_files[-1].base != directory):
             ignore_files = [*ignore_files, own]
@@ -107,11 +143,30 @@ class Discovery:
             return
         for entry in entries:
             path = Path(entry.path)
-            is_dir = entry.is_dir()
+            shown = os.path.normpath(os.path.join(display, entry.name))
+            try:
+                kind = _kind(entry)
+            except OSError as error:
+                if entry.is_symlink() and error.errno == errno.ENOENT:
+                    continue  # a broken link: nothing to lint
+                self.skipped.append((shown, f"it cannot be read ({error.strerror or error})"))
+                continue
+            is_dir = kind == "dir"
             if self._excluded(path, is_dir, base) or _gitignored(path, is_dir, ignore_files):
                 continue
-            shown = os.path.normpath(os.path.join(display, entry.name))
             if is_dir:
-                yield from self._walk(shown, path, ignore_files, base)
-            elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file():
+                real = os.path.realpath(path)
+                if real in ancestors:
+                    self.skipped.append((shown, "a symlink back into a folder being walked"))
+                    continue
+                yield from self._walk(shown, path, ignore_files, base, ancestors | {real})
+            elif kind == "file" and (entry.name.endswith(SOURCE_SUFFIXES) or _is_python_script(entry)):
                 yield SourcePath(shown, path)
+
+
+def _lstat_fails(path: Path) -> bool:
+    try:
+        path.stat()
+    except OSError as error:
+        return error.errno != errno.ENOENT
+    return False

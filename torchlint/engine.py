@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import sys
 import warnings
 from collections import Counter
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ from torchlint import parsing
 from torchlint.context import FileContext, LintSettings
 from torchlint.diagnostics import Diagnostic, Edit
 from torchlint.parsing import ElisionFailed, parse_elided, parse_trusted
+from torchlint.project.index import ProjectIndex
 from torchlint.rule import Rule
 from torchlint.rules.registry import rule_by_code
 from torchlint.suppression import filter_suppressed
@@ -34,10 +36,20 @@ class InternalError:
     message: str
 
 
+class FileSkipped(Exception):
+    """A file CPython accepts that torchlint cannot analyse: reported as skipped, with the reason."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
 @dataclass
 class LintResult:
     diagnostics: list[Diagnostic]
     internal_errors: list[InternalError] = field(default_factory=list)
+    consulted: frozenset[str] = frozenset()  # the project modules whose summaries answers used
+    skipped: str | None = None  # why the file could not be analysed
 
 
 @dataclass
@@ -47,10 +59,17 @@ class FixResult:
     applied: Counter = field(default_factory=Counter)  # code -> number of fixes applied
     failure: str | None = None  # why the fixed output was refused; the text is then unchanged
     internal_errors: list[InternalError] = field(default_factory=list)
+    skipped: str | None = None
 
     @property
     def changed(self) -> bool:
         return bool(self.applied) and self.failure is None
+
+
+def _one_line(reason: str, limit: int = 100) -> str:
+    """A parser's reason as one line of at most `limit` characters (the position says the rest)."""
+    line = " ".join(reason.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 def syntax_error(path: str, reason: str, line: int = 1, column: int = 1) -> Diagnostic:
@@ -58,7 +77,7 @@ def syntax_error(path: str, reason: str, line: int = 1, column: int = 1) -> Diag
     return Diagnostic(
         code=rule.code,
         name=rule.name,
-        message=reason,
+        message=_one_line(reason),
         path=path,
         line=line,
         column=column,
@@ -68,26 +87,22 @@ def syntax_error(path: str, reason: str, line: int = 1, column: int = 1) -> Diag
     )
 
 
-def _parse(text: str, path: str) -> cst.Module | Diagnostic:
+def _parse(text: str, path: str) -> cst.Module:
+    """libcst's tree of a file CPython accepts; raises `FileSkipped` when libcst cannot build it."""
     try:
         return parse_trusted(text)
     except cst.ParserSyntaxError as error:
-        python_error = _python_syntax_error(text, path)
-        if python_error is not None:
-            return python_error
-        return syntax_error(path, f"syntax error: {error.message}", error.raw_line, error.raw_column + 1)
-    except RecursionError:
-        return syntax_error(path, "syntax error: the file nests too deeply to parse")
+        raise FileSkipped(f"libcst cannot parse it ({error.message.strip()})") from None
 
 
-def _parse_for(candidates: list[type[Rule]], text: str, path: str) -> cst.Module | Diagnostic:
+def _parse_for(candidates: list[type[Rule]], text: str, path: str) -> cst.Module:
     """The tree the candidate rules need: function bodies without any of their scope tokens are
     left unparsed when every candidate declares its tokens."""
     if all(rule.scope_tokens is not None for rule in candidates):
         tokens = frozenset(token for rule in candidates for token in rule.scope_tokens)
         try:
             module = parse_elided(text, tokens)
-        except (cst.ParserSyntaxError, RecursionError):
+        except cst.ParserSyntaxError:
             module = None  # the whole parse reports it
         if module is not None:
             return module
@@ -95,24 +110,34 @@ def _parse_for(candidates: list[type[Rule]], text: str, path: str) -> cst.Module
 
 
 def _python_syntax_error(text: str, path: str) -> Diagnostic | None:
-    """CPython's own position and reason, which are more precise than libcst's."""
+    """TL000 when CPython rejects the file, with CPython's position and reason; None when it
+    accepts it. The one place that decides whether a file parses: what CPython rejects is TL000
+    whatever libcst makes of it, and libcst never sees it (its native parser can crash on input
+    CPython refuses cleanly, such as thousands of nested parentheses)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+            tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
         return syntax_error(path, f"syntax error: {error.msg}", error.lineno or 1, error.offset or 1)
-    except (ValueError, RecursionError) as error:
+    except (RecursionError, MemoryError):
+        return syntax_error(path, "syntax error: the file nests too deeply to parse")
+    except ValueError as error:
         return syntax_error(path, f"syntax error: {error}")
+    parsing.remember_python_tree(text, tree)  # the elided parse outlines the file from it
     return None
 
 
 def fixed_output_parses(fixed: str, original: str, path: str) -> bool:
-    """libcst must parse the output, and so must this Python unless it already rejected the
-    original (code written for a newer Python than the one torchlint runs on)."""
-    if isinstance(_parse(fixed, path), Diagnostic):
+    """CPython and libcst must both parse the output."""
+    if _python_syntax_error(fixed, path) is not None:
         return False
-    return _python_syntax_error(fixed, path) is None or _python_syntax_error(original, path) is not None
+    parsing.forget_python_tree()
+    try:
+        parse_trusted(fixed)
+    except (cst.ParserSyntaxError, RecursionError):
+        return False
+    return True
 
 
 _LEAVE = object()
@@ -160,10 +185,11 @@ class _Dispatcher:
         for rule, handler in handlers:
             if rule.code in self.failed:
                 continue
+            self.ctx._evidence = None  # a note belongs to the kinds asked while handling this node
             try:
                 handler(node)
-            except ElisionFailed:
-                raise  # not the rule's fault: the file is linted again, parsed whole
+            except (ElisionFailed, RecursionError):
+                raise  # not the rule's fault: the file is parsed whole, or skipped as too deep
             except Exception as error:  # a broken rule must not take the file down with it
                 self.failed.add(rule.code)
                 message = f"{type(error).__name__}: {error}"
@@ -194,39 +220,102 @@ def _collector_paused():
         gc.enable()
 
 
+# Deep expressions (a long `a + b + ...` chain) recurse once per operand in libcst's codegen. The
+# usual limit of 1000 stops at a few hundred operands; this one lets the longest chains CPython
+# compiles be linted, and stays well inside the 8 MB stack of a main thread or worker.
+RECURSION_LIMIT = 10_000
+
+
+@contextmanager
+def _deep_recursion():
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
+
+
 def lint_text(
-    text: str, path: str, rules: list[type[Rule]], settings: LintSettings = LintSettings(), prefilter: bool = True
+    text: str, path: str, rules: list[type[Rule]], settings: LintSettings = LintSettings(), prefilter: bool = True,
+    project: ProjectIndex | None = None,
 ) -> LintResult:
+    """`project`: the index of the file's project (None: the file is its own project)."""
     with _collector_paused():
-        return _lint_text(text, path, rules, settings, prefilter)
+        try:
+            return _lint_checked(text, path, rules, settings, prefilter, project)
+        finally:
+            parsing.forget_python_tree()
 
 
-def _lint_text(text: str, path: str, rules: list[type[Rule]], settings: LintSettings, prefilter: bool) -> LintResult:
+def _lint_checked(text: str, path: str, rules: list[type[Rule]], settings: LintSettings, prefilter: bool,
+                  project: ProjectIndex | None) -> LintResult:
+    # CPython is asked at the usual recursion limit: under a higher one its compiler would recurse
+    # deeper in C on a file it rejects today, and could overflow the stack.
+    python_error = _python_syntax_error(text, path)
+    if python_error is not None:
+        return LintResult([python_error])
     candidates = [rule for rule in rules if rule.could_fire(text)] if prefilter else list(rules)
     if not candidates:
-        # No rule can fire, so libcst is skipped; a file that does not parse is still reported.
-        if _python_syntax_error(text, path) is None:
-            return LintResult([])
-        parsed = _parse(text, path)
-        return LintResult([parsed] if isinstance(parsed, Diagnostic) else [])
+        return LintResult([])  # no rule can fire, so libcst is skipped
+    with _deep_recursion():
+        try:
+            return _lint_text(text, path, candidates, settings, project)
+        except FileSkipped as skip:
+            return LintResult([], skipped=skip.reason)
+        except RecursionError:
+            return LintResult([], skipped="it nests too deeply for torchlint to analyse")
+
+
+def _lint_text(text: str, path: str, candidates: list[type[Rule]], settings: LintSettings,
+               project: ProjectIndex | None) -> LintResult:
+    too_deep = parsing.beyond_native_parser(text)
+    if too_deep:
+        raise FileSkipped(too_deep)
+    view = parsing.LibcstView.of(text)
     try:
-        return _lint_tree(text, path, candidates, settings, elide=parsing.ELIDE)
+        result = _lint_tree(view.text, path, candidates, settings, project, elide=parsing.ELIDE)
     except ElisionFailed:
-        return _lint_tree(text, path, candidates, settings, elide=False)
+        try:
+            result = _lint_tree(view.text, path, candidates, settings, project, elide=False)
+        except ElisionFailed:
+            result = _lint_without_trailing_lines(view.text, path, candidates, settings, project)
+    result.diagnostics = [view.restore(diagnostic) for diagnostic in result.diagnostics]
+    return result
 
 
-def _lint_tree(text: str, path: str, candidates: list[type[Rule]], settings: LintSettings, elide: bool) -> LintResult:
+def _lint_without_trailing_lines(text, path, candidates, settings, project) -> LintResult:
+    """libcst loses some of a file's last blank or comment lines when one of them is indented
+    (`x\n\n  \n`), so its tree does not render to the text; those lines hold no code and are
+    left out of the tree (not of the `# noqa` comments)."""
+    try:
+        return _lint_tree(_without_trailing_lines(text), path, candidates, settings, project, elide=False,
+                          full_text=text)
+    except ElisionFailed:
+        raise FileSkipped("libcst does not reproduce the file's text") from None
+
+
+def _without_trailing_lines(text: str) -> str:
+    """`text` up to the end of the line where its last statement ends."""
+    body = ast.parse(text).body
+    if not body:
+        return ""
+    line_ends = [match.end() for match in parsing._NEWLINE.finditer(text)]
+    last_line = body[-1].end_lineno
+    return text[: line_ends[last_line - 1]] if last_line <= len(line_ends) else text
+
+
+def _lint_tree(text: str, path: str, candidates: list[type[Rule]], settings: LintSettings,
+               project: ProjectIndex | None, elide: bool, full_text: str | None = None) -> LintResult:
     module = _parse_for(candidates, text, path) if elide else _parse(text, path)
-    if isinstance(module, Diagnostic):
-        return LintResult([module])
-    ctx = FileContext(module, text, path, settings)
+    ctx = FileContext(module, text, path, settings, project)
     errors: list[InternalError] = []
     try:
         _Dispatcher(ctx, [rule(ctx) for rule in candidates], errors).run(module)
     finally:
         ctx.release()
-    diagnostics = sorted(filter_suppressed(text, ctx.diagnostics), key=Diagnostic.sort_key)
-    return LintResult(diagnostics, errors)
+    diagnostics = sorted(filter_suppressed(full_text or text, ctx.diagnostics), key=Diagnostic.sort_key)
+    return LintResult(diagnostics, errors, ctx.consulted_modules())
 
 
 def _non_overlapping(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -265,14 +354,17 @@ def fix_text(
     rules: list[type[Rule]],
     settings: LintSettings = LintSettings(),
     unsafe_fixes: bool = False,
+    project: ProjectIndex | None = None,
 ) -> FixResult:
     """Apply fixes pass after pass; refuse the whole result if any pass's output does not parse."""
     original = text
     applied: Counter = Counter()
     errors: list[InternalError] = []
     for _ in range(MAX_FIX_PASSES):
-        result = lint_text(text, path, rules, settings)
+        result = lint_text(text, path, rules, settings, project=project)
         errors.extend(result.internal_errors)
+        if result.skipped:
+            return _skipped_after_fixes(original, path, rules, settings, errors, result.skipped, project)
         fixable = [d for d in result.diagnostics if d.fix and d.fix.is_enabled(unsafe_fixes)]
         if not fixable:
             return FixResult(text, result.diagnostics, applied, None, errors)
@@ -283,9 +375,20 @@ def fix_text(
             failure = f"a fix for {codes} produced output that does not parse; the file was left unchanged"
             if candidate == text:
                 failure = f"a fix for {codes} did not change the file; the file was left unchanged"
-            original_result = lint_text(original, path, rules, settings)
+            original_result = lint_text(original, path, rules, settings, project=project)
             return FixResult(original, original_result.diagnostics, Counter(), failure, errors)
         applied.update(d.code for d in chosen)
         text = candidate
-    remaining = lint_text(text, path, rules, settings)
+    remaining = lint_text(text, path, rules, settings, project=project)
+    if remaining.skipped:
+        return _skipped_after_fixes(original, path, rules, settings, errors, remaining.skipped, project)
     return FixResult(text, remaining.diagnostics, applied, None, errors + remaining.internal_errors)
+
+
+def _skipped_after_fixes(original, path, rules, settings, errors, reason: str, project=None) -> FixResult:
+    """The file (or what fixes made of it) cannot be analysed: nothing is written."""
+    result = lint_text(original, path, rules, settings, project=project)
+    if result.skipped:
+        return FixResult(original, [], Counter(), None, errors, result.skipped)
+    failure = f"the fixed file could not be analysed ({reason}); the file was left unchanged"
+    return FixResult(original, result.diagnostics, Counter(), failure, errors)

@@ -21,7 +21,7 @@ class Flake8Plugin:
         from torchlint.engine import lint_text
         from torchlint.selection import selectable_rules
 
-        rules = [rule for rule in selectable_rules() if rule.default_enabled]
+        rules = [rule for rule in selectable_rules() if rule.default_enabled and not rule.preview]
         for diagnostic in lint_text("".join(self.lines), self.filename, rules).diagnostics:
             if diagnostic.code != "TL000":
                 yield diagnostic.line, diagnostic.column - 1, f"{diagnostic.code} {diagnostic.message}", type(self)

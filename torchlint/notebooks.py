@@ -53,10 +53,17 @@ def _mask(lines: list[str], magics: list[str]) -> list[str]:
     stripped = [line for line in lines if line.strip()]
     whole_cell = bool(stripped) and stripped[0].lstrip().startswith("%%")
     masked = []
+    continued = False  # the previous line was a magic or shell line ending in a backslash
+    indent = ""
     for line in lines:
-        if whole_cell or _MAGIC_LINE.match(line):
-            # a cell magic's lines are all comments at the top level; a line magic keeps its indent
+        is_magic = whole_cell or continued or bool(_MAGIC_LINE.match(line))
+        if is_magic and not continued:
+            # a cell magic's lines are all comments at the top level; a line magic keeps its
+            # indent, and so do the lines that continue it
             indent = "" if whole_cell else line[: len(line) - len(line.lstrip())]
+        # `!pip install x \` goes on to the next line, which is part of the shell command
+        continued = is_magic and line.rstrip("\r").endswith("\\")
+        if is_magic:
             marker = _MAGIC_MARKER.format(len(magics))
             magics.append(line)
             # an indented magic becomes `pass`, so a block that held only it still parses
@@ -66,11 +73,19 @@ def _mask(lines: list[str], magics: list[str]) -> list[str]:
     return masked
 
 
+def _require_format_4(raw) -> None:
+    """A notebook of an older format is valid, just not one torchlint reads."""
+    version = raw.get("nbformat") if isinstance(raw, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version < 4:
+        raise SourceError(f"unsupported notebook format (nbformat {version}); nbformat 4 is required")
+
+
 def load_notebook(text: str) -> NotebookSource:
     import nbformat
 
     try:
         raw = json.loads(text)
+        _require_format_4(raw)
         nbformat.validate(nbformat.reads(text, as_version=nbformat.NO_CONVERT))
     except (ValueError, nbformat.ValidationError, KeyError, TypeError, AttributeError) as error:
         raise SourceError(f"invalid notebook: {str(error).splitlines()[0][:200]}") from None

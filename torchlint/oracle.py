@@ -1,6 +1,11 @@
 """The type oracle: is this expression an nn.Module instance? a Tensor that carries an autograd
-graph? a DataLoader? Answers come from evidence in the file; `None` means unknown, and a rule that
-gets unknown stays silent.
+graph? a DataLoader? Answers come from evidence in the file and, through the project index, from
+the repository's other modules; `None` means unknown, and a rule that gets unknown stays silent.
+
+Evidence about one name, from cheap to expensive: its bindings in scope (each judged where it can
+reach the use, so a name rebound to different things is not merged over the function), `isinstance`
+and class-name checks guarding the use, what is called on it (`.parameters()`), and for a
+parameter the arguments every call in the project passes (`train(model, ...)`, `net.apply(fn)`).
 """
 
 from __future__ import annotations
@@ -11,81 +16,36 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
-from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes
-from torchlint.torch_api import (
-    GRAPH_CUTTING_METHODS,
-    MODEL_OUTPUT_TENSOR_FIELDS,
-    MODULE_ONLY_METHODS,
-    MODULE_WRAPPERS,
-    NON_TENSOR_METHODS,
-    SELF_RETURNING_METHODS,
-    constructor_returns_tensor_module,
-    is_model_constructor,
-    is_tensor_function,
-    is_torch_module_class,
-    looks_like_pretrained_model_class,
+from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
+    CLASS, CONTAINER, CYCLE, FUNCTION, MODEL_OUTPUT, MODULE, NONE, OBJECT, TENSOR, Kind, attribute_kind,
+    element_kind, library_call_kind, merge, method_call_kind, public, subscript_kind, tensor, with_evidence,
 )
+from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
+from torchlint.torch_api import (
+    MODULE_ONLY_METHODS, SEQUENTIAL_CONTAINERS, is_torch_module_class, looks_like_pretrained_model_class,
+)
+from torchlint.walk import ElidedBlock, children, descendants, outside_nested_scopes
 
-MODULE = "module"
-TENSOR = "tensor"
-CLASS = "class"  # a class object itself, never an instance
-OBJECT = "object"  # an instance of something else, named by `origin`
-MODEL_OUTPUT = "model-output"  # origin of what a module returns when it is not known to be a tensor
-
-
-@dataclass(frozen=True)
-class Kind:
-    base: str
-    graph: bool = False  # a tensor that may carry an autograd graph
-    output: Kind | None = None  # a module: the kind its call returns, when known
-    origin: str | None = None  # what built it: a qualified constructor name, or a local class name
-    cls: cst.ClassDef | None = None  # a module or object built from a class defined in the file
-
-
-def tensor(graph: bool) -> Kind:
-    return Kind(TENSOR, graph=graph)
-
-
-_NONE = Kind("none")  # the literal None: neutral when merging a name's bindings
-_CYCLE = Kind("cycle")
 _SCOPE_TYPES = (cst.FunctionDef, cst.Lambda, cst.Module)
 _COMPREHENSION_TYPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-_ELEMENT_KIND_OF_ITERATOR = {
-    "modules": Kind(MODULE), "children": Kind(MODULE), "parameters": tensor(True), "buffers": tensor(False),
-}
-_PAIR_KIND_OF_ITERATOR = {
-    "named_modules": Kind(MODULE), "named_children": Kind(MODULE), "named_parameters": tensor(True),
-    "named_buffers": tensor(False),
-}
-_TENSOR_ATTRIBUTES = {"grad": False, "data": False}  # attribute -> keeps the graph?
-_VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
-
-
-def merge(kinds: Iterable[Kind | None]) -> Kind | None:
-    """What a name is when every binding agrees on the base kind; unknown otherwise."""
-    found = [kind for kind in kinds if kind not in (_CYCLE, _NONE)]
-    if not found or any(kind is None for kind in found):
-        return None
-    first = found[0]
-    if any(kind.base != first.base for kind in found):
-        return None
-    return Kind(
-        first.base,
-        graph=all(kind.graph for kind in found),
-        output=first.output if all(kind.output == first.output for kind in found) else None,
-        origin=first.origin if all(kind.origin == first.origin for kind in found) else None,
-        cls=first.cls if all(kind.cls is first.cls for kind in found) else None,
-    )
+_BLOCKS = (cst.IndentedBlock, cst.Module, cst.SimpleStatementSuite)
+# Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
+_LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
+                         "LSTM", "GRU", "RNN", "Bilinear", "Norm")
+_TENSOR_ONLY_METHODS = frozenset({"backward"})
 
 
 @dataclass(frozen=True, eq=False)
 class Binding:
     """One place a name is bound in a scope."""
 
-    how: str  # "value" | "for" | "param" | "class" | "import" | "opaque"
+    how: str  # "value" | "for" | "param" | "class" | "def" | "import" | "opaque"
     scope: Scope
     value: cst.CSTNode | None = None
     path: tuple[int, ...] = ()
+    # ids of the statements around the binding, outermost first, its own statement last; empty for
+    # bindings made from another scope (`global`, `nonlocal`), which flow analysis cannot place.
+    chain: tuple[int, ...] = ()
 
 
 @dataclass(eq=False)
@@ -94,6 +54,7 @@ class Scope:
     parent: Scope | None
     bindings: dict[str, list[Binding]] = field(default_factory=dict)
     declared_global: set[str] = field(default_factory=set)
+    declared_nonlocal: set[str] = field(default_factory=set)
     evidence: dict[str, set[str]] | None = None
 
     def add(self, name: str, binding: Binding) -> None:
@@ -101,15 +62,27 @@ class Scope:
 
 
 class TypeOracle:
-    def __init__(self, module: cst.Module, imports: ImportTable, classes: ClassIndex):
+    def __init__(self, module: cst.Module, imports: ImportTable, classes: ClassIndex, text: str = "",
+                 path: str = "<module>", project: ProjectIndex | None = None):
         self.module = module
         self.imports = imports
         self.classes = classes
+        self.text = text
+        self.path = path
+        self._project = project
         self._scopes: dict[cst.CSTNode, Scope] = {}
         self._in_progress: set[int] = set()
         self._binding_kinds: dict[int, Kind | None] = {}
         self._forward_outputs: dict[int, Kind | None] = {}
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
+        self._applied: set[str] | None = None
+        classes.project_status = self._project_base_status
+
+    @property
+    def project(self) -> ProjectIndex:
+        if self._project is None:
+            self._project = ProjectIndex.single(self.path, self.text)
+        return self._project
 
     # ---- public questions -------------------------------------------------------------------
     def release(self) -> None:
@@ -118,6 +91,7 @@ class TypeOracle:
         for scope in self._scopes.values():
             scope.bindings.clear()
         self._scopes.clear()
+        self.classes.project_status = None
 
     def kind(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> Kind | None:
         """What `expr` is, at the place in the tree that `stack` (its ancestors) describes."""
@@ -125,8 +99,8 @@ class TypeOracle:
         if isinstance(expr, cst.Name):
             bindings = list(self._comprehension_bindings(expr.value, stack, scope))
             if bindings:
-                return self._public(merge(self._binding_kind(b) for b in bindings))
-        return self._public(self._kind(expr, scope))
+                return public(merge(self._binding_kind(b) for b in bindings))
+        return public(self._kind(expr, scope, stack))
 
     def instance_class(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> cst.ClassDef | None:
         """The class whose method `expr` (a `self` parameter) belongs to, if it is one."""
@@ -136,7 +110,7 @@ class TypeOracle:
         return self._lookup(name, self.scope_at(stack))
 
     def binding_kind(self, binding: Binding) -> Kind | None:
-        return self._public(self._binding_kind(binding))
+        return public(self._binding_kind(binding))
 
     def scope_at(self, stack: Sequence[cst.CSTNode]) -> Scope:
         scope = None
@@ -145,17 +119,13 @@ class TypeOracle:
                 scope = self._scope(node, scope)
         return scope or self._scope(self.module, None)
 
-    @staticmethod
-    def _public(kind: Kind | None) -> Kind | None:
-        return None if kind in (_NONE, _CYCLE) else kind
-
     # ---- scopes -----------------------------------------------------------------------------
     def _scope(self, node: cst.CSTNode, parent: Scope | None) -> Scope:
         scope = self._scopes.get(node)
         if scope is None:
             scope = Scope(node, parent)
-            self._collect_bindings(scope)
             self._scopes[node] = scope
+            self._collect_bindings(scope)
         return scope
 
     def _module_scope(self) -> Scope:
@@ -172,34 +142,100 @@ class TypeOracle:
         if isinstance(node, cst.Lambda):
             return
         body = node.body if isinstance(node, cst.FunctionDef) else node
-        for statement in walk_statements(body, into_scopes=False):
-            self._bind_statement(scope, statement)
+        self._bind_block(scope, body, ())
+        if isinstance(node, cst.Module) and "global" in self.text:
+            self._bind_from_inner_scopes(scope, cst.Global)
+        elif isinstance(node, cst.FunctionDef) and "nonlocal" in self.text:
+            self._bind_from_inner_scopes(scope, cst.Nonlocal)
 
-    def _bind_statement(self, scope: Scope, statement: cst.CSTNode) -> None:
+    def _bind_block(self, scope: Scope, block: cst.CSTNode, chain: tuple[int, ...]) -> None:
+        """Bindings of the statements in `block` and the blocks nested in them (not nested scopes),
+        each with the chain of statements around it."""
+        for child in children(block):
+            if isinstance(child, cst.SimpleStatementLine):
+                inner = (*chain, id(child))
+                for small in child.body:
+                    self._bind_statement(scope, small, inner)
+            elif isinstance(child, (cst.BaseCompoundStatement, cst.ExceptHandler, cst.ExceptStarHandler)):
+                inner = (*chain, id(child))
+                self._bind_statement(scope, child, inner)
+                if not isinstance(child, (cst.FunctionDef, cst.ClassDef)):
+                    self._bind_block(scope, child, inner)
+            elif isinstance(child, (cst.BaseSuite, cst.Else, cst.Finally, cst.MatchCase)):
+                if type(child) is ElidedBlock and not child.is_parsed:
+                    continue  # a body left unparsed binds nothing a rule looks at
+                self._bind_block(scope, child, chain)
+
+    def _bind_statement(self, scope: Scope, statement: cst.CSTNode, chain: tuple[int, ...]) -> None:
         if isinstance(statement, cst.Assign):
             for target in statement.targets:
-                self._bind_target(scope, target.target, Binding("value", scope, statement.value))
+                self._bind_target(scope, target.target, Binding("value", scope, statement.value, (), chain))
         elif isinstance(statement, cst.AnnAssign) and statement.value is not None:
-            self._bind_target(scope, statement.target, Binding("value", scope, statement.value))
+            self._bind_target(scope, statement.target, Binding("value", scope, statement.value, (), chain))
         elif isinstance(statement, cst.AugAssign):
-            self._bind_target(scope, statement.target, Binding("opaque", scope))
+            self._bind_target(scope, statement.target, Binding("opaque", scope, None, (), chain))
         elif isinstance(statement, cst.With):
             for item in statement.items:
                 if item.asname is not None:
-                    self._bind_target(scope, item.asname.name, Binding("opaque", scope))
+                    self._bind_target(scope, item.asname.name, Binding("opaque", scope, None, (), chain))
         elif isinstance(statement, cst.For):
-            self._bind_target(scope, statement.target, Binding("for", scope, statement.iter))
+            self._bind_target(scope, statement.target, Binding("for", scope, statement.iter, (), chain))
         elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-            how = "class" if isinstance(statement, cst.ClassDef) else "opaque"
-            scope.add(statement.name.value, Binding(how, scope, statement))
+            how = "class" if isinstance(statement, cst.ClassDef) else "def"
+            scope.add(statement.name.value, Binding(how, scope, statement, (), chain))
         elif isinstance(statement, (cst.Import, cst.ImportFrom)):
             for local in _imported_names(statement):
-                scope.add(local, Binding("import", scope, cst.Name(local)))
+                scope.add(local, Binding("import", scope, cst.Name(local), (), chain))
         elif isinstance(statement, (cst.ExceptHandler, cst.ExceptStarHandler)):
             if statement.name is not None:
-                self._bind_target(scope, statement.name.name, Binding("opaque", scope))
+                self._bind_target(scope, statement.name.name, Binding("opaque", scope, None, (), chain))
         elif isinstance(statement, cst.Global):
             scope.declared_global.update(item.name.value for item in statement.names)
+        elif isinstance(statement, cst.Nonlocal):
+            scope.declared_nonlocal.update(item.name.value for item in statement.names)
+        elif isinstance(statement, cst.MatchCase):
+            for node in descendants(statement.pattern):
+                if isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
+                    scope.add(node.name.value, Binding("opaque", scope, None, (), chain))
+        if ":=" in self.text:
+            self._bind_walruses(scope, statement, chain)
+
+    def _bind_walruses(self, scope: Scope, statement: cst.CSTNode, chain: tuple[int, ...]) -> None:
+        """`(m := Pipeline())` binds `m` in the enclosing scope (comprehensions included)."""
+        parts = [statement] if isinstance(statement, cst.BaseSmallStatement) else _headers(statement)
+        for part in parts:
+            for node in descendants(part, lambda n: isinstance(n, (cst.Lambda, cst.BaseSuite))):
+                if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+                    scope.add(node.target.value, Binding("value", scope, node.value, (), chain))
+
+    def _bind_from_inner_scopes(self, scope: Scope, declaration: type) -> None:
+        """Assignments in nested functions that declare the name `global` (for the module scope)
+        or `nonlocal` (for their enclosing function) rebind it here."""
+        outer = scope.node
+        for statement in walk_statements(outer.body if isinstance(outer, cst.FunctionDef) else outer):
+            if not isinstance(statement, cst.FunctionDef) or statement is outer:
+                continue
+            declared = {
+                item.name.value for small in walk_statements(statement.body, into_scopes=False)
+                if isinstance(small, declaration) for item in small.names
+            }
+            if declared and (declaration is cst.Global or self._encloses_directly(outer, statement)):
+                inner = self._scope(statement, self._scope_chain_to(statement, scope))
+                for name in declared:
+                    for binding in inner.bindings.get(name, []):
+                        if binding.how != "param":
+                            scope.add(name, Binding(binding.how, inner, binding.value, binding.path, ()))
+
+    def _encloses_directly(self, outer: cst.FunctionDef, inner: cst.FunctionDef) -> bool:
+        return any(statement is inner for statement in walk_statements(outer.body, into_scopes=False))
+
+    def _scope_chain_to(self, function: cst.FunctionDef, outer: Scope) -> Scope:
+        """The scope a nested function's scope hangs from (its enclosing function's, or `outer`)."""
+        for statement in walk_statements(outer.node.body if isinstance(outer.node, cst.FunctionDef) else outer.node):
+            if isinstance(statement, cst.FunctionDef) and statement is not outer.node:
+                if any(s is function for s in walk_statements(statement.body, into_scopes=False)):
+                    return self._scope(statement, self._scope_chain_to(statement, outer))
+        return outer
 
     def _bind_target(self, scope: Scope, target: cst.CSTNode, binding: Binding) -> None:
         if isinstance(target, cst.Name):
@@ -207,9 +243,9 @@ class TypeOracle:
         elif isinstance(target, (cst.Tuple, cst.List)):
             for index, element in enumerate(target.elements):
                 if isinstance(element, cst.StarredElement):
-                    self._bind_target(scope, element.value, Binding("opaque", scope))
+                    self._bind_target(scope, element.value, Binding("opaque", scope, None, (), binding.chain))
                 else:
-                    nested = Binding(binding.how, scope, binding.value, binding.path + (index,))
+                    nested = Binding(binding.how, scope, binding.value, binding.path + (index,), binding.chain)
                     self._bind_target(scope, element.value, nested)
 
     def _comprehension_bindings(self, name: str, stack, scope: Scope) -> Iterable[Binding]:
@@ -230,42 +266,167 @@ class TypeOracle:
         current: Scope | None = scope
         if name in scope.declared_global:
             current = self._module_scope()
+        elif name in scope.declared_nonlocal:
+            current = scope.parent
         while current is not None:
             if name in current.bindings:
                 return current.bindings[name]
             current = current.parent
         return None
 
-    # ---- kinds ------------------------------------------------------------------------------
-    def _kind(self, expr: cst.CSTNode, scope: Scope) -> Kind | None:
-        if isinstance(expr, cst.Name):
-            return self._name_kind(expr.value, scope)
-        if isinstance(expr, cst.Call):
-            return self._call_kind(expr, scope)
-        if isinstance(expr, cst.Attribute):
-            return self._attribute_kind(expr, scope)
-        if isinstance(expr, cst.BinaryOperation):
-            return self._arithmetic_kind([expr.left, expr.right], scope)
-        if isinstance(expr, cst.UnaryOperation) and not isinstance(expr.operator, cst.Not):
-            return self._arithmetic_kind([expr.expression], scope)
-        if isinstance(expr, cst.Subscript):
-            return self._subscript_kind(expr, scope)
+    # ---- flow: the bindings that can reach a use ----------------------------------------------
+    def _reaching(self, bindings: list[Binding], scope: Scope, at: Sequence[cst.CSTNode]) -> list[Binding] | None:
+        """The bindings that can reach the use `at` describes, walking back from it through the
+        statements before it; None when they cannot be told apart (then all of them count)."""
+        if any(binding.scope is not scope or (not binding.chain and binding.how != "param") for binding in bindings):
+            return None
+        top = next((i for i in range(len(at) - 1, -1, -1) if at[i] is scope.node), None)
+        if top is None:
+            return None
+        reaching: list[Binding] = []
+        for depth in range(len(at) - 1, top, -1):
+            node, parent = at[depth], at[depth - 1]
+            if isinstance(parent, (cst.For, cst.While)) and node is parent.body:
+                own = [b for b in bindings if b.how == "for" and b.chain and b.chain[-1] == id(parent)]
+                if own and isinstance(parent, cst.For):
+                    return reaching + own  # the loop target, rebound at each iteration's start
+                reaching += [b for b in bindings if id(parent) in b.chain]  # the previous iteration's
+            if isinstance(parent, _BLOCKS):
+                siblings = list(parent.body)
+                position = next((i for i, s in enumerate(siblings) if s is node), None)
+                for statement in reversed(siblings[:position] if position is not None else []):
+                    hits = [b for b in bindings if id(statement) in b.chain]
+                    reaching += hits
+                    if any(_definite(b, statement) for b in hits):
+                        return reaching
+        reaching += [b for b in bindings if b.how == "param"]
+        return reaching or None
+
+    # ---- narrowing: `isinstance` and class-name checks around a use -----------------------------
+    def _narrowed(self, name: str, scope: Scope, at: Sequence[cst.CSTNode]) -> Kind | None:
+        for depth in range(len(at) - 1, 0, -1):
+            node, parent = at[depth], at[depth - 1]
+            if isinstance(parent, _SCOPE_TYPES):
+                return None
+            if isinstance(parent, cst.If) and node is parent.body:
+                kind = self._narrowing_test(parent.test, name, scope)
+                if kind is not None:
+                    return kind
         return None
 
-    def _name_kind(self, name: str, scope: Scope) -> Kind | None:
+    def _narrowing_test(self, test: cst.CSTNode, name: str, scope: Scope) -> Kind | None:
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self._narrowing_test(test.left, name, scope) or self._narrowing_test(test.right, name, scope)
+        if isinstance(test, cst.Call) and dotted_name(test.func) == "isinstance" and len(test.args) == 2:
+            subject, classes = test.args[0].value, test.args[1].value
+            if isinstance(subject, cst.Name) and subject.value == name:
+                options = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+                kind = merge(self._instance_kind_of_class(option) for option in options)
+                if kind is not None and kind.base in (MODULE, TENSOR):
+                    return Kind(kind.base, origin=kind.origin if len(options) == 1 else None)
+            return None
+        if self._tests_layer_class_name(test, name, scope):
+            return Kind(MODULE)
+        return None
+
+    def _tests_layer_class_name(self, test: cst.CSTNode, name: str, scope: Scope) -> bool:
+        """`classname.find("Conv") != -1`, `"Linear" in classname`, `classname.startswith("BatchNorm")`,
+        `type(m).__name__ == "Conv2d"`, where the class name is `name`'s."""
+        strings: list[str] = []
+        subject = None
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+            left, right = test.left, test.comparisons[0].comparator
+            if isinstance(left, cst.Call) and isinstance(left.func, cst.Attribute) and left.func.attr.value == "find":
+                subject, strings = left.func.value, _string_arguments(left)
+            elif isinstance(left, cst.SimpleString) and isinstance(test.comparisons[0].operator, cst.In):
+                subject, strings = right, _strings(left)
+            else:
+                subject, strings = left, _strings(right)
+        elif isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value in (
+            "startswith", "endswith"
+        ):
+            subject, strings = test.func.value, _string_arguments(test)
+        if not strings or not all(s.startswith(_LAYER_NAME_FRAGMENTS) for s in strings):
+            return False
+        return self._class_name_of(subject, scope) == name
+
+    def _class_name_of(self, expr: cst.CSTNode | None, scope: Scope) -> str | None:
+        """`m` for `m.__class__.__name__`, `type(m).__name__`, or a name bound once to either."""
+        if isinstance(expr, cst.Name):
+            bindings = self._lookup(expr.value, scope) or []
+            if len(bindings) == 1 and bindings[0].how == "value":
+                return self._class_name_of(bindings[0].value, scope)
+            return None
+        if not (isinstance(expr, cst.Attribute) and expr.attr.value == "__name__"):
+            return None
+        owner = expr.value
+        if isinstance(owner, cst.Attribute) and owner.attr.value == "__class__" and isinstance(owner.value, cst.Name):
+            return owner.value.value
+        if isinstance(owner, cst.Call) and dotted_name(owner.func) == "type" and len(owner.args) == 1:
+            subject = owner.args[0].value
+            return subject.value if isinstance(subject, cst.Name) else None
+        return None
+
+    # ---- kinds ------------------------------------------------------------------------------
+    def _kind(self, expr: cst.CSTNode, scope: Scope, at: Sequence[cst.CSTNode] | None = None) -> Kind | None:
+        """`at`: the ancestors of the use, when `expr` is (part of) the expression asked about; the
+        values of bindings are judged without it."""
+        if isinstance(expr, cst.Name):
+            return self._name_kind(expr.value, scope, at)
+        if isinstance(expr, cst.Call):
+            return self._call_kind(expr, scope, at)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute_kind(expr, scope, at)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._arithmetic_kind([expr.left, expr.right], scope, at)
+        if isinstance(expr, cst.UnaryOperation) and not isinstance(expr.operator, cst.Not):
+            return self._arithmetic_kind([expr.expression], scope, at)
+        if isinstance(expr, cst.Subscript):
+            return self._subscript_kind(expr, scope, at)
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            if any(isinstance(element, cst.StarredElement) for element in expr.elements):
+                return None
+            return container_of(self._kind(element.value, scope, at) for element in expr.elements)
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            return self._comprehension_kind(expr, scope)
+        if isinstance(expr, cst.IfExp):
+            return merge([self._kind(expr.body, scope, at), self._kind(expr.orelse, scope, at)])
+        return None
+
+    def _comprehension_kind(self, expr, scope: Scope) -> Kind | None:
+        """`[Block(d) for d in dims]`: a container of what the element is, when the element does not
+        depend on the comprehension's own variables (which the scope does not bind)."""
+        bound: set[str] = set()
+        comp_for = expr.for_in
+        while comp_for is not None:
+            probe = Scope(expr, scope)
+            self._bind_target(probe, comp_for.target, Binding("opaque", scope))
+            bound |= set(probe.bindings)
+            comp_for = comp_for.inner_for_in
+        if any(isinstance(node, cst.Name) and node.value in bound for node in descendants(expr.elt)):
+            return None
+        return container_of([self._kind(expr.elt, scope)])
+
+    def _name_kind(self, name: str, scope: Scope, at: Sequence[cst.CSTNode] | None = None) -> Kind | None:
         if name == "None":
-            return _NONE
+            return NONE
         bindings = self._lookup(name, scope)
+        if at is not None:
+            narrowed = self._narrowed(name, scope, at)
+            if narrowed is not None:
+                return narrowed
         if bindings is None:
             return None
+        if at is not None:
+            bindings = self._reaching(bindings, scope, at) or bindings
         kinds = [self._binding_kind(binding) for binding in bindings]
         merged = merge(kinds)
         if merged is not None:
             return merged
-        if all(k in (_CYCLE, _NONE) for k in kinds):
-            return _NONE
-        if all(k is None or k in (_CYCLE, _NONE) for k in kinds) and self._has_module_evidence(name, bindings):
-            return Kind(MODULE)
+        if all(k in (CYCLE, NONE) for k in kinds):
+            return NONE
+        if all(k is None or k in (CYCLE, NONE) for k in kinds):
+            return self._usage_evidence(name, bindings)
         return None
 
     def _memoised(self, cache: dict, key: int, on_cycle, compute):
@@ -287,7 +448,7 @@ class TypeOracle:
         return value
 
     def _binding_kind(self, binding: Binding) -> Kind | None:
-        return self._memoised(self._binding_kinds, id(binding), _CYCLE, lambda: self._evaluate_binding(binding))
+        return self._memoised(self._binding_kinds, id(binding), CYCLE, lambda: self._evaluate_binding(binding))
 
     def _evaluate_binding(self, binding: Binding) -> Kind | None:
         if binding.how == "value":
@@ -300,16 +461,81 @@ class TypeOracle:
         if binding.how == "class":
             return Kind(CLASS, cls=binding.value)
         if binding.how == "import":
-            qualified = self.imports.qualify(binding.value)
-            return Kind(CLASS, origin=qualified) if qualified and is_torch_module_class(qualified) else None
+            return self._imported_kind(self.imports.qualify(binding.value))
         return None
+
+    def _imported_kind(self, qualified: str | None) -> Kind | None:
+        if qualified is None:
+            return None
+        if is_torch_module_class(qualified):
+            return Kind(CLASS, origin=qualified)
+        symbol = self.project.resolve_qualified(self._project_path, qualified)
+        if symbol is None or symbol.what in ("external", "module"):
+            return None
+        return self.project.symbol_kind(symbol)
+
+    @property
+    def _project_path(self) -> str:
+        return self.project._own or next(iter(self.project.summaries), self.path)
 
     def _param_kind(self, param: cst.Param, scope: Scope) -> Kind | None:
         if param.annotation is not None:
             return self._instance_kind_of_class(param.annotation.annotation)
-        owner = self._method_class(scope.node)
-        if owner is not None and is_first_param(scope.node, param):
+        function = scope.node
+        owner = self._method_class(function)
+        if owner is not None and is_first_param(function, param):
             return self._local_instance_kind(owner)
+        if not isinstance(function, cst.FunctionDef):
+            return None
+        positional = [*function.params.posonly_params, *function.params.params]
+        index = next((i for i, p in enumerate(positional) if p is param), None)
+        if index is None:
+            return None
+        if index == 0 and function.name.value in self._applied_functions():
+            return Kind(MODULE, evidence=f"`{param.name.value}` is each submodule `.apply()` passes")
+        key = self._function_key(function)
+        return self.project.call_site_kind(self._project_path, key, index) if key else None
+
+    def _function_key(self, function: cst.FunctionDef) -> str | None:
+        """The project index's key for a module-level function or a module-level class's `__init__`."""
+        owner = self.classes.method_owner.get(function)
+        if owner is not None:
+            module_level = any(statement is owner for statement in walk_statements(self.module, into_scopes=False))
+            return f"{owner.name.value}.__init__" if function.name.value == "__init__" and module_level else None
+        if any(statement is function for statement in walk_statements(self.module, into_scopes=False)):
+            return function.name.value
+        return None
+
+    def _applied_functions(self) -> set[str]:
+        """Functions passed to `<module>.apply(fn)`: each gets every submodule as its argument."""
+        if self._applied is None:
+            self._applied = set()
+            if ".apply(" in self.text:
+                scope = self._module_scope()
+                for node in descendants(self.module, lambda n: type(n) is ElidedBlock and not n.mentions(".apply(")):
+                    if (
+                        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                        and node.func.attr.value == "apply" and len(node.args) == 1
+                        and isinstance(node.args[0].value, cst.Name)
+                    ):
+                        receiver = self._kind(node.func.value, self._scope_of_node(node) or scope)
+                        if receiver is not None and receiver.base == MODULE:
+                            self._applied.add(node.args[0].value.value)
+        return self._applied
+
+    def _scope_of_node(self, target: cst.CSTNode) -> Scope | None:
+        """The scope holding `target`, found by walking down from the module (rarely needed).
+        Iterative, with no closure: a tree must not be kept alive by a reference cycle."""
+        pending: list[tuple[cst.CSTNode, int]] = [(self.module, 0)]
+        path: list[cst.CSTNode] = []
+        while pending:
+            node, depth = pending.pop()
+            del path[depth:]
+            path.append(node)
+            if node is target:
+                return self.scope_at(path)
+            if not (type(node) is ElidedBlock and not node.is_parsed):
+                pending.extend((child, depth + 1) for child in reversed(children(node)))
         return None
 
     def _instance_kind_of_class(self, expr: cst.CSTNode) -> Kind | None:
@@ -317,16 +543,27 @@ class TypeOracle:
         if qualified is not None:
             if qualified in ("torch.Tensor", "torch.nn.Parameter"):
                 return tensor(qualified == "torch.nn.Parameter")
-            return Kind(MODULE, origin=qualified) if is_torch_module_class(qualified) else None
+            if is_torch_module_class(qualified):
+                return Kind(MODULE, origin=qualified)
+            class_kind = self._imported_kind(qualified)
+            return self.project.call_result(class_kind) if class_kind is not None and class_kind.base == CLASS else None
         name = dotted_name(expr)
         definitions = self.classes.by_name.get(name or "")
         return self._local_instance_kind(definitions[0]) if definitions and len(definitions) == 1 else None
 
-    def _local_instance_kind(self, cls: cst.ClassDef) -> Kind:
+    def _local_instance_kind(self, cls: cst.ClassDef) -> Kind | None:
         name = cls.name.value
-        if self.classes.is_module_class(name):
+        status = self.classes.module_class_status(name)
+        if status is True:
             return Kind(MODULE, output=self._forward_output(cls), origin=name, cls=cls)
-        return Kind(OBJECT, origin=name, cls=cls)
+        return Kind(OBJECT, origin=name, cls=cls) if status is False else None
+
+    def _project_base_status(self, qualified: str) -> bool | None:
+        """For the class index: whether an imported base class is an nn.Module (None: unknown)."""
+        symbol = self.project.resolve_qualified(self._project_path, qualified)
+        if symbol is None or symbol.what != "class":
+            return None
+        return self.project.reaches_module(self.project.project_class(symbol.path, symbol.name))
 
     def _forward_output(self, cls: cst.ClassDef) -> Kind | None:
         """What a local module's `forward` returns, when every `return` agrees on a tensor."""
@@ -352,53 +589,78 @@ class TypeOracle:
         return self.classes.method_owner.get(node)
 
     def _element_kind(self, iterator: cst.CSTNode, path: tuple[int, ...], scope: Scope) -> Kind | None:
-        if not (isinstance(iterator, cst.Call) and isinstance(iterator.func, cst.Attribute)):
-            return None
-        method = iterator.func.attr.value
-        receiver = self._kind(iterator.func.value, scope)
-        if receiver is None or receiver.base != MODULE:
-            return None
-        if path == () and method in _ELEMENT_KIND_OF_ITERATOR:
-            return _ELEMENT_KIND_OF_ITERATOR[method]
-        if path == (1,) and method in _PAIR_KIND_OF_ITERATOR:
-            return _PAIR_KIND_OF_ITERATOR[method]
-        return None
+        """What a loop target (at `path` in a tuple target) is when iterating `iterator`."""
+        if isinstance(iterator, cst.Call):
+            helper = dotted_name(iterator.func)
+            values = [arg.value for arg in iterator.args if arg.keyword is None and not arg.star]
+            if helper == "zip" and path and path[0] < len(values):
+                return self._element_kind(values[path[0]], path[1:], scope)
+            if helper == "enumerate" and values and path[:1] == (1,):
+                return self._element_kind(values[0], path[1:], scope)
+            if isinstance(iterator.func, cst.Attribute):
+                receiver = self._kind(iterator.func.value, scope)
+                return element_kind(receiver, iterator.func.attr.value, path)
+        return element_kind(self._kind(iterator, scope), None, path)
 
-    def _call_kind(self, call: cst.Call, scope: Scope) -> Kind | None:
+    def _call_kind(self, call: cst.Call, scope: Scope, at=None) -> Kind | None:
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value == "from_pretrained":
-            return self._pretrained_kind(func.value)
+            return self._pretrained_kind(func.value, scope)
+        if self._builds_from_model_namespace(func):
+            return Kind(MODULE, origin="torchvision.models")
         qualified = self.imports.qualify(func)
         if qualified is not None:
-            return self._library_call_kind(qualified, call, scope)
+            known = self._library_call_kind(qualified, call, scope)
+            if known is not None or is_torch_module_class(qualified) or qualified.startswith("torch."):
+                return known
+            return self.project.call_result(self._imported_kind(qualified))
         if isinstance(func, cst.Name):
             bindings = self._lookup(func.value, scope) or []
             if bindings and all(binding.how == "class" for binding in bindings) and len(bindings) == 1:
                 return self._local_instance_kind(bindings[0].value)
-        callee = self._kind(func, scope)
+        callee = self._kind(func, scope, at)
         if callee is not None and callee.base == MODULE:
             return callee.output or Kind(OBJECT, origin=MODEL_OUTPUT)
+        if callee is not None and callee.base in (CLASS, FUNCTION) and isinstance(callee.cls, (ProjectClass, ProjectFunction)):
+            return self.project.call_result(callee)
         if isinstance(func, cst.Attribute):
-            return self._method_call_kind(func, scope)
+            return method_call_kind(self._kind(func.value, scope, at), func.attr.value)
         return None
 
+    def _builds_from_model_namespace(self, func: cst.CSTNode) -> bool:
+        """`models.__dict__[arch]` or `getattr(models, arch)` with torchvision's or timm's models."""
+        if isinstance(func, cst.Subscript) and isinstance(func.value, cst.Attribute) and func.value.attr.value == "__dict__":
+            return self.imports.qualify(func.value.value) in MODEL_NAMESPACES
+        if isinstance(func, cst.Call) and dotted_name(func.func) == "getattr" and len(func.args) >= 2:
+            return self.imports.qualify(func.args[0].value) in MODEL_NAMESPACES
+        return False
+
     def _library_call_kind(self, qualified: str, call: cst.Call, scope: Scope) -> Kind | None:
-        if qualified in MODULE_WRAPPERS and call.args:
-            inner = self._kind(call.args[0].value, scope)
-            if inner is not None and inner.base == MODULE:
-                return Kind(MODULE, output=inner.output, origin=qualified, cls=inner.cls)
-            return None if qualified == "torch.compile" else Kind(MODULE, origin=qualified)
-        if is_model_constructor(qualified):
-            keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
-            output = tensor(True) if constructor_returns_tensor_module(qualified, keywords) else None
-            return Kind(MODULE, output=output, origin=qualified)
-        if is_tensor_function(qualified):
-            return tensor(self._any_graph(call, scope) or _requests_grad(call))
-        if qualified == "torch.nn.Parameter":
-            return tensor(True)
-        if qualified.rsplit(".", 1)[-1][:1].isupper():
-            return Kind(OBJECT, origin=qualified)
-        return None
+        inner = self._kind(call.args[0].value, scope) if call.args else None
+        keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+        graph = self._any_graph(call, scope) or _requests_grad(call)
+        positional = sum(1 for arg in call.args if arg.keyword is None)
+        kind = library_call_kind(qualified, inner, keywords, graph, positional)
+        if kind is not None and kind.base == MODULE and qualified in SEQUENTIAL_CONTAINERS:
+            kind = Kind(MODULE, output=self._sequential_output(call, scope), origin=qualified,
+                        element=kind.element)
+        if kind is None and qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+            return Kind(OBJECT, origin=qualified)  # a torch class that is not a module: a known non-module
+        return kind
+
+    def _sequential_output(self, call: cst.Call, scope: Scope) -> Kind | None:
+        """A Sequential returns what its last module returns (a tensor only if that one does)."""
+        if not call.args or call.args[-1].keyword is not None or call.args[-1].star:
+            return None
+        last = self._kind(call.args[-1].value, scope)
+        return last.output if last is not None and last.base == MODULE else None
+
+    def _sequential_output(self, call: cst.Call, scope: Scope) -> Kind | None:
+        """A Sequential returns what its last module returns (a tensor only if that one does)."""
+        if not call.args or call.args[-1].keyword is not None or call.args[-1].star:
+            return None
+        last = self._kind(call.args[-1].value, scope)
+        return last.output if last is not None and last.base == MODULE else None
 
     def _any_graph(self, call: cst.Call, scope: Scope) -> bool:
         for arg in call.args:
@@ -407,53 +669,34 @@ class TypeOracle:
                 return True
         return False
 
-    def _method_call_kind(self, func: cst.Attribute, scope: Scope) -> Kind | None:
-        method = func.attr.value
-        receiver = self._kind(func.value, scope)
-        if receiver is None:
-            return None
-        if receiver.base == MODULE and method in SELF_RETURNING_METHODS:
-            return receiver
-        if receiver.base == MODULE and method == "forward":
-            return receiver.output or Kind(OBJECT, origin=MODEL_OUTPUT)
-        if receiver.base != TENSOR or method in NON_TENSOR_METHODS:
-            return None
-        if method in GRAPH_CUTTING_METHODS:
-            return tensor(False)
-        if method == "requires_grad_":
-            return tensor(True)
-        return tensor(receiver.graph)
-
-    def _pretrained_kind(self, receiver: cst.CSTNode) -> Kind | None:
+    def _pretrained_kind(self, receiver: cst.CSTNode, scope: Scope) -> Kind | None:
         name = dotted_name(receiver)
         if name is None:
             return None
-        if self.classes.is_module_class(name) or looks_like_pretrained_model_class(name):
+        if self.classes.module_class_status(name) is True or looks_like_pretrained_model_class(name):
             return Kind(MODULE, origin=f"{name}.from_pretrained")
+        imported = self._imported_kind(self.imports.qualify(receiver))
+        if imported is not None and imported.base == CLASS:
+            instance = self.project.call_result(imported)
+            return instance if instance is not None and instance.base == MODULE else None
         return None
 
-    def _attribute_kind(self, expr: cst.Attribute, scope: Scope) -> Kind | None:
+    def _attribute_kind(self, expr: cst.Attribute, scope: Scope, at=None) -> Kind | None:
         attribute = expr.attr.value
         owner = self._instance_class(expr.value, scope)
         if owner is not None:
             return self._class_attribute_kind(owner, attribute)
-        receiver = self._kind(expr.value, scope)
-        if receiver is None:
-            return None
-        if receiver.base == TENSOR:
-            if attribute in _TENSOR_ATTRIBUTES:
-                return tensor(_TENSOR_ATTRIBUTES[attribute] and receiver.graph)
-            return receiver if attribute in _VIEW_ATTRIBUTES else None
-        if receiver.base == MODULE:
-            if attribute == "module":
-                return Kind(MODULE)  # the module a DataParallel/DDP wrapper holds
-            if attribute in ("weight", "bias"):
-                return tensor(True)
-            if receiver.cls is not None:
-                return self._class_attribute_kind(receiver.cls, attribute)
-        if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and attribute in MODEL_OUTPUT_TENSOR_FIELDS:
-            return tensor(True)
-        return None
+        receiver = self._kind(expr.value, scope, at)
+        if receiver is not None and receiver.base in (MODULE, OBJECT):
+            if isinstance(receiver.cls, cst.ClassDef):
+                own = self._class_attribute_kind(receiver.cls, attribute)
+                if own is not None:
+                    return own
+            elif isinstance(receiver.cls, ProjectClass):
+                own = self.project.class_attribute_kind(receiver.cls, attribute)
+                if own is not None:
+                    return own
+        return attribute_kind(receiver, attribute)
 
     def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str) -> Kind | None:
         bindings = self._attribute_bindings(owner, attribute)
@@ -461,21 +704,17 @@ class TypeOracle:
             return None
         return merge(self._binding_kind(binding) for binding in bindings)
 
-    def _subscript_kind(self, expr: cst.Subscript, scope: Scope) -> Kind | None:
-        receiver = self._kind(expr.value, scope)
-        if receiver is None:
-            return None
-        if receiver.base == TENSOR:
-            return receiver
-        if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and len(expr.slice) == 1:
-            index = expr.slice[0].slice
-            if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
-                if index.value.evaluated_value in MODEL_OUTPUT_TENSOR_FIELDS:
-                    return tensor(True)
-        return None
+    def _subscript_kind(self, expr: cst.Subscript, scope: Scope, at=None) -> Kind | None:
+        receiver = self._kind(expr.value, scope, at)
+        index = None
+        if len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+            value = expr.slice[0].slice.value
+            if isinstance(value, cst.SimpleString):
+                index = value.evaluated_value
+        return subscript_kind(receiver, index if isinstance(index, str) else None)
 
-    def _arithmetic_kind(self, operands: list[cst.CSTNode], scope: Scope) -> Kind | None:
-        kinds = [self._kind(operand, scope) for operand in operands]
+    def _arithmetic_kind(self, operands: list[cst.CSTNode], scope: Scope, at=None) -> Kind | None:
+        kinds = [self._kind(operand, scope, at) for operand in operands]
         tensors = [kind for kind in kinds if kind is not None and kind.base == TENSOR]
         if not tensors:
             return None
@@ -519,11 +758,46 @@ class TypeOracle:
                             yield Binding(how, scope, value)
 
     # ---- usage evidence ---------------------------------------------------------------------
-    def _has_module_evidence(self, name: str, bindings: list[Binding]) -> bool:
+    def _usage_evidence(self, name: str, bindings: list[Binding]) -> Kind | None:
+        """What is called on a name of unknown kind: `.parameters()` only modules have,
+        `.backward()` only tensors in a graph."""
         owner_scope = bindings[0].scope
         if owner_scope.evidence is None:
             owner_scope.evidence = _collect_method_calls_on_names(owner_scope.node)
-        return bool(owner_scope.evidence.get(name, set()) & MODULE_ONLY_METHODS)
+        called = owner_scope.evidence.get(name, set())
+        if called & MODULE_ONLY_METHODS:
+            return Kind(MODULE)
+        if called & _TENSOR_ONLY_METHODS and all(binding.how == "param" for binding in bindings):
+            return tensor(True)  # a parameter backpropagated in its own function
+        return None
+
+
+def _definite(binding: Binding, statement: cst.CSTNode) -> bool:
+    """The binding surely happens when `statement` runs: it is one of the statement's own small
+    statements (not inside a block of it)."""
+    return isinstance(statement, cst.SimpleStatementLine) and binding.chain[-1] == id(statement)
+
+
+def _headers(statement: cst.CSTNode) -> list[cst.CSTNode]:
+    """The expressions in a compound statement's header (where a walrus can stand)."""
+    for name in ("test", "iter", "items", "subject"):
+        value = getattr(statement, name, None)
+        if value is not None:
+            return list(value) if isinstance(value, (list, tuple)) else [value]
+    return []
+
+
+def _strings(expr: cst.CSTNode) -> list[str]:
+    if isinstance(expr, cst.SimpleString) and isinstance(expr.evaluated_value, str):
+        return [expr.evaluated_value]
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+        found = [_strings(element.value) for element in expr.elements]
+        return [s for group in found for s in group] if all(found) else []
+    return []
+
+
+def _string_arguments(call: cst.Call) -> list[str]:
+    return _strings(call.args[0].value) if len(call.args) == 1 else []
 
 
 def _collect_method_calls_on_names(scope: cst.CSTNode) -> dict[str, set[str]]:

@@ -18,10 +18,12 @@ import re
 from bisect import bisect_left
 import threading
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 
 import libcst as cst
 
+from torchlint.diagnostics import Diagnostic, Edit
 from torchlint.walk import ElidedBlock
 
 TRUST_PARSER = True  # off only in tests that compare results with and without it
@@ -48,6 +50,84 @@ def parse_trusted(text: str) -> cst.Module:
 
 def _no_validation(node: cst.CSTNode) -> None:
     pass
+
+
+# libcst's native parser nests one call per operand of a boolean chain; past several thousand
+# (`a and b and ...`, which CPython compiles as one flat node) it overflows the C stack and
+# the process dies. Such a file is skipped instead.
+MAX_BOOLEAN_OPERANDS = 4000
+
+
+def beyond_native_parser(text: str) -> str | None:
+    """Why libcst's native parser cannot be given this file (CPython accepts it), or None."""
+    if text.count("and") + text.count("or") < MAX_BOOLEAN_OPERANDS:
+        return None  # the cheap bound: not enough operators for a chain that long
+    tree = _python_tree(text)
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.BoolOp) and len(node.values) > MAX_BOOLEAN_OPERANDS:
+            return f"a boolean expression of {len(node.values)} operands is beyond libcst's parser"
+    return None
+
+
+_CODE_AFTER_FORM_FEED = re.compile(r"^\x0c+(?=[^\r\n])", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class LibcstView:
+    """The text given to libcst, which drops two things CPython accepts: form feeds that start a
+    line of code (CPython ignores them for indentation) and a lone \r ending the file. The view
+    leaves those out (the final \r becomes \n, so offsets keep), and `restore` moves findings
+    and fix edits back onto the original text, where fixes are applied."""
+
+    text: str
+    removed: dict[int, int] = dataclass_field(default_factory=dict)  # line -> form feeds removed at its start
+    line_offsets: tuple[tuple[int, int], ...] = ()  # (view offset of such a line, removed up to it)
+
+    @classmethod
+    def of(cls, text: str) -> LibcstView:
+        view = text[:-1] + "\n" if text.endswith("\r") else text
+        if "\x0c" not in view:
+            return cls(view)
+        removed, offsets, pieces, cursor, total = {}, [], [], 0, 0
+        for match in _CODE_AFTER_FORM_FEED.finditer(view):
+            line = view.count("\n", 0, match.start()) + view.count("\r", 0, match.start()) - view.count(
+                "\r\n", 0, match.start()) + 1
+            pieces.append(view[cursor : match.start()])
+            cursor = match.end()
+            removed[line] = match.end() - match.start()
+            offsets.append((match.start() - total, total + removed[line]))
+            total += removed[line]
+        if not removed:
+            return cls(view)
+        pieces.append(view[cursor:])
+        return cls("".join(pieces), removed, tuple(offsets))
+
+    def _offset(self, offset: int) -> int:
+        shift = 0
+        for line_start, removed in self.line_offsets:
+            if line_start > offset:
+                break
+            shift = removed
+        return offset + shift
+
+    def _edit(self, edit: Edit) -> Edit:
+        return replace(
+            edit, start=self._offset(edit.start), end=self._offset(edit.end),
+            column=edit.column + self.removed.get(edit.line, 0),
+            end_column=edit.end_column + self.removed.get(edit.end_line, 0),
+        )
+
+    def restore(self, diagnostic: Diagnostic) -> Diagnostic:
+        if not self.removed:
+            return diagnostic
+        fix = diagnostic.fix
+        if fix is not None:
+            fix = replace(fix, edits=tuple(self._edit(edit) for edit in fix.edits))
+        return replace(
+            diagnostic, fix=fix,
+            column=diagnostic.column + self.removed.get(diagnostic.line, 0),
+            end_column=diagnostic.end_column + self.removed.get(diagnostic.end_line, 0),
+        )
 
 
 class ElisionFailed(Exception):
@@ -91,7 +171,24 @@ def parse_elided(text: str, tokens: frozenset[str]) -> cst.Module | None:
     return module
 
 
+# The tree CPython built when the engine checked that the file parses, so that the outline of the
+# same text is not parsed again. Held for one file only (`forget_python_tree`).
+_checked_tree: tuple[str, ast.Module] | None = None
+
+
+def remember_python_tree(text: str, tree: ast.Module) -> None:
+    global _checked_tree
+    _checked_tree = (text, tree)
+
+
+def forget_python_tree() -> None:
+    global _checked_tree
+    _checked_tree = None
+
+
 def _python_tree(text: str) -> ast.Module | None:
+    if _checked_tree is not None and _checked_tree[0] is text:
+        return _checked_tree[1]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -44,6 +44,9 @@ class Rule:
     summary: ClassVar[str]
     severity: ClassVar[Severity] = "warning"
     default_enabled: ClassVar[bool] = True
+    # A rule in preview runs only when preview is on (`--preview`, `preview = true`), selected or
+    # not, until a release promotes it. New rules start there; a released rule declares False.
+    preview: ClassVar[bool] = True
     # The applicabilities this rule's fixes can have: () none, ("safe",), ("unsafe",) or both.
     fix_safety: ClassVar[tuple[Applicability, ...]] = ()
     # Literal substrings without which the rule cannot fire; a file with none is never parsed.
@@ -72,6 +75,10 @@ class Rule:
     @classmethod
     def docs(cls) -> str:
         return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def state(cls) -> str:
+        return "preview" if cls.preview else "stable"
 
     @classmethod
     def fix_label(cls) -> str:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import difflib
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from torchlint.config import Settings
-from torchlint.context import LintSettings
 from torchlint.diagnostics import Diagnostic
 from torchlint.engine import InternalError, fix_text, lint_text, syntax_error
-from torchlint.sourcefile import DecodedSource, SourceError, decode_source, read_source, write_atomic
+from torchlint.sourcefile import DecodedSource, SourceError, decode_source, read_source, write_through
 
 
 @dataclass(frozen=True)
@@ -33,9 +33,42 @@ class FileOutcome:
     fixed_source: str | None = None  # set when fixes changed the text
     applied: Counter = field(default_factory=Counter)
     diff: str = ""
-    failures: list[str] = field(default_factory=list)  # refused fixes, failed writes
+    failures: list[str] = field(default_factory=list)  # refused fixes
     internal_errors: list[InternalError] = field(default_factory=list)
     cell_sources: dict[int, str] = field(default_factory=dict)  # notebooks: cell number -> source
+    errors: list[str] = field(default_factory=list)  # what must fail the run (exit 2): a failed write
+    skipped: str | None = None  # why torchlint could not analyse the file
+    # The other project modules the findings rested on, by content digest (for the cache).
+    dependencies: dict[str, str] | None = None
+
+
+# The project indexes of the run, built before any file is linted; worker processes inherit them.
+_PROJECTS = None
+
+
+def use_projects(projects) -> None:
+    global _PROJECTS
+    _PROJECTS = projects
+
+
+def _dependencies(project, consulted: frozenset[str], path: Path | None) -> dict[str, str] | None:
+    if project is None:
+        return None
+    own = str(path.resolve()) if path is not None else ""
+    return {module: project.digests.get(module, "") for module in consulted if module != own}
+
+
+def build_run_projects(sources, resolver, jobs: int, cache_folder: Path | None, fallback: Path | None):
+    """The index of every project the files belong to (their other modules read from disk)."""
+    from torchlint.discovery import Discovery
+    from torchlint.project.load import build_projects
+
+    def project_files(root: Path) -> list[Path]:
+        found, _ = Discovery(resolver).files([str(root)])
+        return [source.path for source in found if source.path.suffix in (".py", ".pyi")]
+
+    bases = frozenset(resolver.default().module_base_classes)
+    return build_projects([source.path for source in sources], project_files, cache_folder, jobs, fallback, bases)
 
 
 def unified_diff(before: str, after: str, display: str) -> str:
@@ -50,16 +83,20 @@ def unified_diff(before: str, after: str, display: str) -> str:
 
 def process_text(decoded: DecodedSource, display: str, path: Path | None, settings: Settings, mode: Mode) -> FileOutcome:
     rules = settings.rules_for(path)
-    lint_settings = LintSettings(settings.target_torch)
+    lint_settings = settings.lint_settings()
+    project = _PROJECTS.for_file(path) if path is not None and _PROJECTS is not None else None
     outcome = FileOutcome(display, source=decoded.text)
     if not mode.fixing:
-        result = lint_text(decoded.text, display, rules, lint_settings)
+        result = lint_text(decoded.text, display, rules, lint_settings, project=project)
         outcome.diagnostics = result.diagnostics
         outcome.internal_errors = result.internal_errors
+        outcome.dependencies = _dependencies(project, result.consulted, path)
+        outcome.skipped = result.skipped
         return outcome
-    result = fix_text(decoded.text, display, rules, lint_settings, mode.unsafe_fixes)
+    result = fix_text(decoded.text, display, rules, lint_settings, mode.unsafe_fixes, project=project)
     outcome.diagnostics = result.remaining
     outcome.internal_errors = result.internal_errors
+    outcome.skipped = result.skipped
     if result.failure:
         outcome.failures.append(f"{display}: {result.failure}")
     if result.changed:
@@ -70,8 +107,35 @@ def process_text(decoded: DecodedSource, display: str, path: Path | None, settin
 
 
 def process_file(display: str, path: Path, settings: Settings, mode: Mode) -> FileOutcome:
-    if path.suffix == ".ipynb":
-        return process_notebook(display, path, settings, mode)
+    """One file's outcome; whatever goes wrong with it, the other files are still linted."""
+    try:
+        too_large = _over_size_limit(path, settings.max_file_size)
+        if too_large:
+            return FileOutcome(display, skipped=too_large)
+        if path.suffix == ".ipynb":
+            return process_notebook(display, path, settings, mode)
+        return _process_source_file(display, path, settings, mode)
+    except Exception as error:  # a bug in torchlint: exit 2, naming the file
+        return _crashed(display, error)
+
+
+def _crashed(display: str, error: Exception) -> FileOutcome:
+    return FileOutcome(display, internal_errors=[InternalError(display, "", f"{type(error).__name__}: {error}")])
+
+
+def _over_size_limit(path: Path, limit: int) -> str | None:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return None  # reading it reports the problem
+    return _size_reason(size, limit) if size > limit else None
+
+
+def _size_reason(size: int, limit: int) -> str:
+    return f"it is larger than max-file-size ({size:,} > {limit:,} bytes)"
+
+
+def _process_source_file(display: str, path: Path, settings: Settings, mode: Mode) -> FileOutcome:
     try:
         decoded = read_source(path)
     except SourceError as error:
@@ -79,12 +143,26 @@ def process_file(display: str, path: Path, settings: Settings, mode: Mode) -> Fi
     outcome = process_text(decoded, display, path, settings, mode)
     if mode.fix and not mode.diff and outcome.fixed_source is not None:
         try:
-            write_atomic(path, decoded.encode(outcome.fixed_source))
+            write_through(path, decoded.encode(outcome.fixed_source))
         except (OSError, UnicodeEncodeError) as error:
-            outcome.failures.append(f"{display}: cannot write the fixed file: {error}")
-            outcome.applied = Counter()
+            return _unwritten(outcome, _describe(error), lambda: process_text(decoded, display, path, settings, Mode()))
     outcome.source = outcome.fixed_source if outcome.fixed_source is not None else outcome.source
     return outcome
+
+
+def _describe(error: Exception) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)
+
+
+def _unwritten(outcome: FileOutcome, reason: str, lint_unchanged) -> FileOutcome:
+    """A fix that could not be written: an error, and the findings of the file as it still is."""
+    unchanged = lint_unchanged()
+    unchanged.failures = outcome.failures
+    unchanged.internal_errors = outcome.internal_errors + unchanged.internal_errors
+    unchanged.errors.append(f"{outcome.display}: cannot write the fixed file: {reason}")
+    return unchanged
 
 
 def _read_notebook(path: Path):
@@ -118,11 +196,9 @@ def process_notebook(display: str, path: Path, settings: Settings, mode: Mode) -
         outcome.diff = unified_diff(notebook.original, fixed, display)
         if mode.fix and not mode.diff:
             try:
-                write_atomic(path, fixed.encode("utf-8"))
+                write_through(path, fixed.encode("utf-8"))
             except OSError as error:
-                outcome.failures.append(f"{display}: cannot write the fixed file: {error}")
-                outcome.applied = Counter()
-                return outcome
+                return _unwritten(outcome, _describe(error), lambda: process_notebook(display, path, settings, Mode()))
         # what remains, positioned in the fixed notebook's cells
         from torchlint.notebooks import load_notebook
 
@@ -140,7 +216,7 @@ def add_noqa_to_file(display: str, path: Path, settings: Settings) -> tuple[int,
     from torchlint.baseline import add_noqa
     from torchlint.engine import fixed_output_parses
 
-    rules, lint_settings = settings.rules_for(path), LintSettings(settings.target_torch)
+    rules, lint_settings = settings.rules_for(path), settings.lint_settings()
     try:
         if path.suffix == ".ipynb":
             from torchlint.notebooks import rebuild
@@ -148,48 +224,69 @@ def add_noqa_to_file(display: str, path: Path, settings: Settings) -> tuple[int,
             notebook = _read_notebook(path)
             text, changed = add_noqa(notebook.text, lint_text(notebook.text, display, rules, lint_settings).diagnostics)
             if changed:
-                write_atomic(path, rebuild(notebook, text).encode("utf-8"))
+                write_through(path, rebuild(notebook, text).encode("utf-8"))
             return changed, None
         decoded = read_source(path)
         text, changed = add_noqa(decoded.text, lint_text(decoded.text, display, rules, lint_settings).diagnostics)
         if changed and not fixed_output_parses(text, decoded.text, display):
             return 0, f"{display}: adding noqa comments would break the file; it was left unchanged"
         if changed:
-            write_atomic(path, decoded.encode(text))
+            write_through(path, decoded.encode(text))
         return changed, None
     except SourceError as error:
         return 0, f"{display}: {error.reason}"
-    except OSError as error:
-        return 0, f"{display}: cannot write the file: {error}"
+    except (OSError, UnicodeEncodeError) as error:
+        return 0, f"{display}: cannot write the file: {_describe(error)}"
 
 
-def process_stdin(data: bytes, display: str, settings: Settings, mode: Mode) -> tuple[FileOutcome, DecodedSource | None]:
+def process_stdin(data: bytes, display: str, settings: Settings, mode: Mode) -> tuple[FileOutcome, bytes]:
+    """The outcome, and the bytes `--fix` echoes: the fixed source, or the input as it came
+    (when nothing was fixed, or it could not even be decoded)."""
+    if len(data) > settings.max_file_size:
+        return FileOutcome(display, skipped=_size_reason(len(data), settings.max_file_size)), data
     try:
         decoded = decode_source(data)
     except SourceError as error:
-        return FileOutcome(display, [syntax_error(display, error.reason, error.line, error.column)]), None
+        return FileOutcome(display, [syntax_error(display, error.reason, error.line, error.column)]), data
     path = Path(display) if display != "-" else None
-    outcome = process_text(decoded, display, path, settings, mode)
-    if outcome.fixed_source is not None:
-        outcome.source = outcome.fixed_source
-    return outcome, decoded
+    try:
+        outcome = process_text(decoded, display, path, settings, mode)
+    except Exception as error:  # a bug in torchlint: exit 2, and the source still comes back
+        return _crashed(display, error), data
+    if outcome.fixed_source is None:
+        return outcome, data
+    outcome.source = outcome.fixed_source
+    try:
+        return outcome, decoded.encode(outcome.fixed_source)
+    except UnicodeEncodeError as error:
+        outcome = process_text(decoded, display, path, settings, Mode())
+        outcome.errors.append(f"{display}: cannot encode the fixed source: {error}")
+        return outcome, data
 
 
 # ---- many files: the cache, then a process pool for what is left ------------------------------
 IN_PROCESS_UP_TO = 8  # a handful of files (a pre-commit run) is faster without starting workers
 
 _worker_resolver = None
+_worker_log: int | None = None  # where a worker notes each file it starts, for crash recovery
 
 
-def _start_worker(cli, explicit, cwd) -> None:
-    global _worker_resolver
+def _start_worker(cli, explicit, cwd, log_path=None) -> None:
+    global _worker_resolver, _worker_log
     from torchlint.config import ConfigResolver
 
     _worker_resolver = ConfigResolver(cli, explicit, cwd)
+    _worker_log = os.open(log_path, os.O_WRONLY | os.O_APPEND) if log_path else None
 
 
-def _process_in_worker(display: str, path: Path, mode: Mode) -> FileOutcome:
-    return process_file(display, path, _worker_resolver.for_file(path), mode)
+def _process_in_worker(index: int, display: str, path: Path, mode: Mode) -> FileOutcome:
+    # one small O_APPEND write each, so the lines of several workers never interleave
+    if _worker_log is not None:
+        os.write(_worker_log, f"+{index}\n".encode())
+    outcome = process_file(display, path, _worker_resolver.for_file(path), mode)
+    if _worker_log is not None:
+        os.write(_worker_log, f"-{index}\n".encode())
+    return outcome
 
 
 def _cache_digest(data: bytes, settings: Settings, path: Path) -> str:
@@ -197,7 +294,18 @@ def _cache_digest(data: bytes, settings: Settings, path: Path) -> str:
 
     codes = ",".join(rule.code for rule in settings.rules_for(path))
     target = ".".join(map(str, settings.target_torch))
-    return content_hash(data + f"\0{codes}\0{target}".encode())
+    bases = ",".join(sorted(settings.module_base_classes))
+    backward = ",".join(settings.backward_functions)
+    project = _PROJECTS.for_file(path) if _PROJECTS is not None else None
+    files = project.files_digest if project is not None else ""  # a module added or removed
+    return content_hash(data + f"\0{codes}\0{target}\0{bases}\0{backward}\0{files}".encode())
+
+
+def _dependencies_unchanged(path: Path):
+    project = _PROJECTS.for_file(path) if _PROJECTS is not None else None
+    return lambda dependencies: project is not None and all(
+        project.digests.get(module) == digest for module, digest in dependencies.items()
+    )
 
 
 def _from_cache(source, settings: Settings, mode: Mode, result_cache) -> tuple[FileOutcome | None, str | None]:
@@ -206,7 +314,7 @@ def _from_cache(source, settings: Settings, mode: Mode, result_cache) -> tuple[F
     except OSError:
         return None, None
     digest = _cache_digest(data, settings, source.path)
-    cached = result_cache.get(str(source.path), digest, source.display)
+    cached = result_cache.get(str(source.path), digest, source.display, _dependencies_unchanged(source.path))
     if cached is None or (mode.fixing and any(d.fix and d.fix.is_enabled(mode.unsafe_fixes) for d in cached)):
         return None, digest
     outcome = FileOutcome(source.display, cached)
@@ -238,9 +346,14 @@ def process_files(sources, resolver, mode_for, jobs: int, result_cache=None) -> 
         pending.append((source, settings, digest))
     for (source, settings, digest), outcome in zip(pending, _run(pending, resolver, mode_for, jobs)):
         outcomes.append(outcome)
-        if result_cache is not None and digest is not None and outcome.fixed_source is None and not outcome.internal_errors:
-            result_cache.put(str(source.path), digest, outcome.diagnostics)
+        if result_cache is not None and digest is not None and _cacheable(outcome):
+            result_cache.put(str(source.path), digest, outcome.diagnostics, outcome.dependencies)
     return sorted(outcomes, key=lambda outcome: outcome.display)
+
+
+def _cacheable(outcome: FileOutcome) -> bool:
+    """Only a complete analysis of the file as it is on disk is worth remembering."""
+    return outcome.fixed_source is None and not (outcome.internal_errors or outcome.errors or outcome.skipped)
 
 
 def _size(path: Path) -> int:
@@ -253,26 +366,91 @@ def _size(path: Path) -> int:
 def _run(pending, resolver, mode_for, jobs: int) -> list[FileOutcome]:
     if jobs <= 1 or len(pending) <= IN_PROCESS_UP_TO:
         return [process_file(s.display, s.path, settings, mode_for(settings)) for s, settings, _ in pending]
+    return _run_in_pool(pending, resolver, mode_for, jobs)
+
+
+def _run_in_pool(pending, resolver, mode_for, jobs: int) -> list[FileOutcome]:
+    """Lint in worker processes. A worker that dies (libcst's native parser can crash the
+    process) breaks the pool: the results already received are kept, each file a worker was in
+    the middle of is linted again alone (so the one that crashes is found and reported as
+    skipped), and the rest go to a fresh pool."""
+    import tempfile
+
+    outcomes: dict[int, FileOutcome] = {}
+    # The largest files first, so that no worker is left with a big file at the end.
+    todo = sorted(range(len(pending)), key=lambda i: -_size(pending[i][0].path))
+    with tempfile.TemporaryDirectory(prefix="torchlint-") as folder:
+        log_path = os.path.join(folder, "started")
+        while todo:
+            open(log_path, "w").close()
+            outcomes.update(_pool_round(pending, todo, resolver, mode_for, jobs, log_path))
+            unfinished = [i for i in todo if i not in outcomes]
+            in_progress = _in_progress(log_path)  # when the pool broke
+            suspects = [i for i in unfinished if i in in_progress] or unfinished
+            for index in suspects:
+                outcomes[index] = _run_alone(pending[index], resolver, mode_for)
+            todo = [i for i in unfinished if i not in outcomes]
+    return [outcomes[i] for i in range(len(pending))]
+
+
+def _pool_context():
     import multiprocessing
+
+    return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+
+
+def _pool(jobs: int, resolver, log_path: str | None):
     from concurrent.futures import ProcessPoolExecutor
 
-    # The largest files first, in small chunks, so that no worker is left with a big file at the end.
-    order = sorted(range(len(pending)), key=lambda i: -_size(pending[i][0].path))
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ProcessPoolExecutor(
+    return ProcessPoolExecutor(
         max_workers=jobs,
-        mp_context=context,
+        mp_context=_pool_context(),
         initializer=_start_worker,
-        initargs=(resolver.cli, resolver.explicit_path, resolver.cwd),
-    ) as pool:
+        initargs=(resolver.cli, resolver.explicit_path, resolver.cwd, log_path),
+    )
+
+
+def _pool_round(pending, todo, resolver, mode_for, jobs: int, log_path: str) -> dict[int, FileOutcome]:
+    """The outcomes one pool gives before it finishes or breaks."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    done: dict[int, FileOutcome] = {}
+    with _pool(jobs, resolver, log_path) as pool:
         results = pool.map(
             _process_in_worker,
-            [pending[i][0].display for i in order],
-            [pending[i][0].path for i in order],
-            [mode_for(pending[i][1]) for i in order],
+            todo,
+            [pending[i][0].display for i in todo],
+            [pending[i][0].path for i in todo],
+            [mode_for(pending[i][1]) for i in todo],
             chunksize=4,
         )
-        outcomes: list[FileOutcome | None] = [None] * len(pending)
-        for index, outcome in zip(order, results):
-            outcomes[index] = outcome
-        return outcomes
+        try:
+            for index, outcome in zip(todo, results):
+                done[index] = outcome
+        except BrokenProcessPool:
+            pass  # the caller finds out which files are left
+    return done
+
+
+def _in_progress(log_path: str) -> set[int]:
+    """The files a worker had started and not finished: `+N` and `-N` lines of the log."""
+    started, finished = set(), set()
+    try:
+        with open(log_path, encoding="ascii") as log:
+            for line in log:
+                if line[:1] in "+-" and line[1:].strip().isdigit():
+                    (started if line[0] == "+" else finished).add(int(line[1:]))
+    except OSError:
+        pass
+    return started - finished
+
+
+def _run_alone(item, resolver, mode_for) -> FileOutcome:
+    from concurrent.futures.process import BrokenProcessPool
+
+    source, settings, _ = item
+    try:
+        with _pool(1, resolver, None) as pool:
+            return pool.submit(_process_in_worker, 0, source.display, source.path, mode_for(settings)).result()
+    except BrokenProcessPool:
+        return FileOutcome(source.display, skipped="torchlint's parser crashed on it (the worker process died)")

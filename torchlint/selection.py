@@ -1,4 +1,5 @@
-"""Which rules run: `select`, `extend-select` and `ignore`, by code, prefix or `ALL`."""
+"""Which rules run: `select`, `extend-select` and `ignore`, by code, prefix or `ALL`; rules in
+preview only when preview is on (ruff's model: upgrading never adds findings to a passing gate)."""
 
 from __future__ import annotations
 
@@ -46,14 +47,20 @@ class SelectionLayer:
     where: str = ""
 
 
-def enabled_codes(layers: Iterable[SelectionLayer]) -> frozenset[str]:
+def enabled_codes(layers: Iterable[SelectionLayer], preview: bool = False) -> frozenset[str]:
     enabled = {rule.code for rule in selectable_rules() if rule.default_enabled}
     for layer in layers:
         if layer.select is not None:
             enabled = expand(layer.select, layer.where)
         enabled |= expand(layer.extend_select, layer.where)
         enabled -= expand(layer.ignore, layer.where)
+    if not preview:
+        enabled -= preview_codes()
     return frozenset(enabled)
+
+
+def preview_codes() -> set[str]:
+    return {rule.code for rule in selectable_rules() if rule.preview}
 
 
 def parse_selector_list(value: str | None) -> list[str] | None:

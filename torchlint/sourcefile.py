@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
+import re
+import stat
 import tempfile
 import tokenize
 from dataclasses import dataclass
@@ -29,11 +32,18 @@ class DecodedSource:
         return text.encode(self.encoding)
 
 
+# PEP 263's cookie, on one of the first two lines.
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+", re.MULTILINE)
+
+
 def decode_source(data: bytes) -> DecodedSource:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as error:
-        raise SourceError(f"cannot detect the encoding: {error}") from None
+        if _declares_encoding(data):
+            raise SourceError(f"cannot detect the encoding: {error}") from None
+        # no declaration: the file is UTF-8, and a bad byte on line 1 or 2 is reported as on any line
+        encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
     try:
         # newline translation is off: CRLF and lone CR survive the round trip
         text = data.decode(encoding)
@@ -44,12 +54,47 @@ def decode_source(data: bytes) -> DecodedSource:
     return DecodedSource(text, encoding)
 
 
+def _declares_encoding(data: bytes) -> bool:
+    first_two = b"".join(data.splitlines(keepends=True)[:2]) if data else b""
+    return _COOKIE.search(first_two) is not None
+
+
 def read_source(path: Path) -> DecodedSource:
     try:
         data = path.read_bytes()
     except OSError as error:
         raise SourceError(f"cannot read the file: {error.strerror or error}") from None
     return decode_source(data)
+
+
+class ReadOnlyFile(OSError):
+    """A file the user cannot write, or one with no write permission at all, is never rewritten."""
+
+
+def write_through(path: Path, data: bytes) -> None:
+    """Replace a source file's content where it lives: a symlink is followed and the file it
+    points to is written (the link stays a link); a file with other hard links is rewritten in
+    place so every link sees the new text; any other file is replaced atomically. A read-only file
+    (no write permission for the user, or none at all: root too is refused, as a marker of intent)
+    is refused."""
+    target = Path(os.path.realpath(path))
+    info = target.stat()
+    if not os.access(target, os.W_OK) or not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise ReadOnlyFile("the file is read-only")
+    if info.st_nlink > 1:
+        _write_in_place(target, data)
+    else:
+        write_atomic(target, data)
+
+
+def _write_in_place(path: Path, data: bytes) -> None:
+    """For a hard-linked file, which a rename would split from its other names. Not atomic: the
+    new text is fully prepared before the file is opened, and written in one call."""
+    with open(path, "r+b") as stream:
+        stream.write(data)
+        stream.truncate()
+        stream.flush()
+        os.fsync(stream.fileno())
 
 
 def write_atomic(path: Path, data: bytes) -> None:

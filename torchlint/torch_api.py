@@ -38,11 +38,21 @@ DISTRIBUTED_SAMPLERS = frozenset(
 # Capitalised names under torch.nn that are not modules.
 _NN_NON_MODULES = frozenset({"Parameter", "UninitializedParameter", "UninitializedBuffer", "Buffer"})
 _NN_NON_MODULE_PACKAGES = frozenset({"utils", "functional", "init", "attention", "grad"})
-# torch.nn modules whose call does not return one tensor (tuples, or not callable at all).
+# torch.nn modules whose call does not return one tensor: tuples, not callable at all, or whatever
+# they are given or their contents return (Identity passes a PackedSequence through, a Sequential
+# returns what its last module returns).
 _NN_NON_TENSOR_OUTPUT = frozenset(
     {"RNN", "LSTM", "GRU", "LSTMCell", "MultiheadAttention", "ModuleList", "ModuleDict", "ParameterList",
-     "ParameterDict", "Module", "DataParallel", "DistributedDataParallel", "AdaptiveLogSoftmaxWithLoss"}
+     "ParameterDict", "Module", "DataParallel", "DistributedDataParallel", "AdaptiveLogSoftmaxWithLoss",
+     "Identity", "Sequential", "Container", "RNNBase", "RNNCellBase"}
 )
+SEQUENTIAL_CONTAINERS = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
+# Pooling modules that return `(output, indices)` with `return_indices=True`, and the position of
+# that parameter.
+_RETURN_INDICES_POSITION = {
+    "MaxPool1d": 4, "MaxPool2d": 4, "MaxPool3d": 4, "AdaptiveMaxPool1d": 1, "AdaptiveMaxPool2d": 1,
+    "AdaptiveMaxPool3d": 1, "FractionalMaxPool2d": 3, "FractionalMaxPool3d": 3,
+}
 _TORCHVISION_NON_MODELS = frozenset({"list_models", "get_model_weights", "get_weight", "get_model_builder"})
 _PRETRAINED_MODEL_CLASS = re.compile(r"(Model|For[A-Z]\w*|^Autoencoder\w*|^UNet\w*)$")
 _PRETRAINED_NON_MODEL = re.compile(r"Tokenizer|Config|Processor|Extractor|Scheduler|Pipeline")
@@ -96,12 +106,37 @@ MODULE_ONLY_METHODS = frozenset(
      "buffers", "named_buffers", "register_forward_hook", "register_forward_pre_hook",
      "register_full_backward_hook", "add_module", "register_module"}
 )
+# torch.nn containers whose elements are modules: a sequence (iterating yields modules) or a mapping
+# (iterating yields names; `.values()` and `[name]` give modules).
+MODULE_CONTAINERS = {
+    "torch.nn.ModuleList": "sequence", "torch.nn.Sequential": "sequence", "torch.nn.ModuleDict": "mapping",
+    "torch.nn.modules.container.ModuleList": "sequence", "torch.nn.modules.container.Sequential": "sequence",
+    "torch.nn.modules.container.ModuleDict": "mapping",
+}
 # Callables whose result is the module passed as their first argument, wrapped or compiled.
 MODULE_WRAPPERS = frozenset(
     {"torch.compile", "torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
      "torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
      "torch.distributed.fsdp.FullyShardedDataParallel"}
 )
+
+
+# Bases known not to make a class an nn.Module (a class with only these bases is a known non-module).
+KNOWN_NON_MODULE_BASES = frozenset(
+    {
+        "object", "Exception", "BaseException", "RuntimeError", "ValueError", "dict", "list", "tuple", "str",
+        "int", "float", "set", "abc.ABC", "ABC", "enum.Enum", "enum.IntEnum", "typing.NamedTuple", "NamedTuple",
+        "typing.Generic", "typing.Protocol", "Generic", "Protocol",
+        *DATASET_BASE_CLASSES, "torch.utils.data.Sampler", "torch.utils.data.sampler.Sampler",
+        "torch.autograd.Function", "torch.optim.Optimizer", "torch.optim.lr_scheduler.LRScheduler",
+        "torch.optim.lr_scheduler._LRScheduler",
+    }
+)
+
+
+def is_module_base(qualified: str) -> bool:
+    """A class whose subclasses are nn.Modules."""
+    return qualified in MODULE_BASE_CLASSES or is_torch_module_class(qualified)
 
 
 def is_torch_module_class(qualified: str) -> bool:
@@ -131,10 +166,15 @@ def is_model_constructor(qualified: str) -> bool:
     return False
 
 
-def constructor_returns_tensor_module(qualified: str, keywords: set[str]) -> bool:
-    """Whether calling the module this constructor builds returns one tensor."""
+def constructor_returns_tensor_module(qualified: str, keywords: set[str], positional: int = 0) -> bool:
+    """Whether calling the module this constructor builds (with these keyword names and this many
+    positional arguments) returns one tensor."""
     if is_torch_module_class(qualified) and qualified.startswith("torch.nn."):
-        return qualified.rsplit(".", 1)[1] not in _NN_NON_TENSOR_OUTPUT
+        name = qualified.rsplit(".", 1)[1]
+        indices_at = _RETURN_INDICES_POSITION.get(name)
+        if indices_at is not None and ("return_indices" in keywords or positional > indices_at):
+            return False
+        return name not in _NN_NON_TENSOR_OUTPUT
     if qualified in ("timm.create_model", "timm.models.create_model"):
         return "features_only" not in keywords
     # torchvision's classification models (detection and segmentation ones return dicts)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from torchlint.diagnostics import Diagnostic
+from torchlint.positions import physical_lines
 
 FORMATS = ("full", "concise", "json", "sarif", "github")
 
@@ -25,6 +26,8 @@ class RunReport:
     fix_mode: bool = False
     show_fixes: bool = False
     root_finder: Callable[[], Path] = Path.cwd  # the repository root, for SARIF URIs
+    skipped: int = 0  # files torchlint could not analyse
+    errors: int = 0  # internal errors and fixes that could not be written
 
     @cached_property
     def root(self) -> Path:
@@ -38,7 +41,7 @@ class RunReport:
 
     def line_text(self, diagnostic: Diagnostic) -> str:
         """The source line a finding starts on (in its cell, for a notebook)."""
-        lines = self.source_of(diagnostic).splitlines()
+        lines = physical_lines(self.source_of(diagnostic))
         return lines[diagnostic.line - 1] if 0 < diagnostic.line <= len(lines) else ""
 
     @property
@@ -62,10 +65,24 @@ def plural(count: int, word: str) -> str:
 
 
 def summary_line(report: RunReport) -> str:
+    """The last line of `full` and `concise`; "All checks passed!" only when every file was
+    analysed without an error and nothing is left."""
+    findings = _findings_summary(report)
+    caveats = []
+    if report.skipped:
+        caveats.append(f"{plural(report.skipped, 'file')} skipped")
+    if report.errors:
+        caveats.append(plural(report.errors, "error"))
+    if not caveats:
+        return findings or "All checks passed!"
+    return f"{findings or 'No problems found.'} Not checked completely: {', '.join(caveats)} (see above)."
+
+
+def _findings_summary(report: RunReport) -> str:
     remaining = len(report.diagnostics)
     fixed = report.fixed_count
     if remaining == 0 and fixed == 0:
-        return "All checks passed!"
+        return ""
     if report.fix_mode:
         return f"Found {plural(remaining + fixed, 'problem')} ({fixed} fixed, {remaining} remaining)."
     enabled, hidden = report.fixable_counts()

@@ -72,7 +72,7 @@ class FixedProgram:
 
 
 def fix_with_torchlint(fixture: Fixture, workdir: Path) -> FixedProgram:
-    """Run the real fixer (`check --fix --unsafe-fixes --select CODE`) on a copy of the program."""
+    """Run the real fixer (`check --fix --unsafe-fixes --preview --select CODE`) on a copy of the program."""
     from torchlint.config import CliOverrides, ConfigResolver
     from torchlint.engine import lint_text
     from torchlint.runner import Mode, process_file
@@ -81,7 +81,7 @@ def fix_with_torchlint(fixture: Fixture, workdir: Path) -> FixedProgram:
     copy.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(fixture.path / PROGRAM, copy)
     before = copy.read_text(encoding="utf-8")
-    overrides = CliOverrides(select=[fixture.code], unsafe_fixes=True)
+    overrides = CliOverrides(select=[fixture.code], unsafe_fixes=True, preview=True)
     settings = ConfigResolver(overrides, cwd=workdir).for_file(copy)
     problems = []
     if not any(d.code == fixture.code for d in lint_text(before, PROGRAM, settings.rules_for(copy)).diagnostics):

@@ -1,0 +1,20 @@
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+criterion = nn.MSELoss()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def apply(loss):
+    loss.backward()
+    opt.step()
+
+
+batches = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+total = 0
+for x, y in batches:
+    total = total + criterion(model(x), y)
+apply(total / len(batches))
+print(model.weight.sum().item())

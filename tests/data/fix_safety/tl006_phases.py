@@ -1,0 +1,15 @@
+import torch
+from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+
+dataset = TensorDataset(torch.arange(8))
+sampler = DistributedSampler(dataset, num_replicas=1, rank=0, seed=0)
+loader = DataLoader(dataset, batch_size=8, sampler=sampler)
+
+orders = []
+for epoch in range(3):
+    sampler.set_epoch(epoch)
+    for phase in ["train", "val"]:
+        for (batch,) in loader:
+            orders.append((epoch, phase, batch.tolist()))
+for o in orders:
+    print(o)

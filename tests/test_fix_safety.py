@@ -1,0 +1,137 @@
+"""Programs whose fix once broke them: each is linted, fixed with `--fix --unsafe-fixes` by the
+real fixer, and run before and after with the test environment's torch; the output must agree.
+
+Each program also states what the rule must do with it: stay silent (the rule's premise is not
+proven), report without a fix (the premise holds, the fix is not proven), or fix.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from torchlint.engine import fix_text, lint_text
+from torchlint.rules.registry import rule_by_code
+
+PROGRAMS = Path(__file__).parent / "data" / "fix_safety"
+
+SILENT, NO_FIX, FIXED = "silent", "reported without a fix", "fixed"
+EXPECTED = {
+    "tl001_packed.py": SILENT,
+    "tl001_targets.py": FIXED,
+    "tl001_localimport.py": NO_FIX,
+    "tl002_localimport.py": NO_FIX,
+    "tl002_othername.py": NO_FIX,
+    "tl002_chained_move.py": FIXED,
+    "tl002_unwrap_helper.py": NO_FIX,
+    "tl003_each_backward.py": SILENT,
+    "tl003_returned_epoch.py": SILENT,
+    "tl004_chain_and_map.py": FIXED,
+    "tl004_mode_changed.py": NO_FIX,
+    "tl003_subscript_flow.py": SILENT,
+    "tl003_helper_backward.py": SILENT,
+    "tl003_attr_flow.py": SILENT,
+    "tl003_list_then_stack.py": SILENT,
+    "tl003_global_backward.py": SILENT,
+    "tl003_logged_total.py": FIXED,
+    "tl004_evalmode.py": FIXED,
+    "tl004_other_load.py": NO_FIX,
+    "tl004_nested.py": NO_FIX,
+    "tl005_call_override.py": NO_FIX,
+    "tl006_phases.py": SILENT,
+    "tl006_repeats.py": SILENT,
+    "tl006_nested_repeats.py": SILENT,
+    "tl006_outer_epoch.py": FIXED,
+    "tl008_excinfo.py": NO_FIX,
+    "tl008_helper_reads_exception.py": NO_FIX,
+    "tl008_plain_retry.py": FIXED,
+}
+
+
+def _outcome(code: str, source: str, path: str) -> tuple[str, str]:
+    rule = rule_by_code(code)
+    found = [d for d in lint_text(source, path, [rule]).diagnostics if d.code == code]
+    fixed = fix_text(source, path, [rule], unsafe_fixes=True)
+    assert fixed.failure is None
+    if not found:
+        return SILENT, fixed.text
+    return (FIXED if fixed.text != source else NO_FIX), fixed.text
+
+
+# Runs each program given on the command line in one interpreter (torch is imported once), in
+# its own folder and namespace, and prints a JSON list of [status, stdout] pairs.
+_RUNNER = """
+import contextlib, io, json, logging, os, runpy, sys
+results = []
+for path in sys.argv[1:]:
+    for handler in list(logging.root.handlers):  # a program's logging.basicConfig must take effect
+        logging.root.removeHandler(handler)
+    out = io.StringIO()
+    os.chdir(os.path.dirname(path))
+    try:
+        with contextlib.redirect_stdout(out):
+            runpy.run_path(path, run_name="__main__")
+        status = "ok"
+    except BaseException as error:
+        status = type(error).__name__ + ": " + str(error)
+    results.append([status, out.getvalue()])
+print(json.dumps(results))
+"""
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Every program before and after its fix, run once for the whole module."""
+    root = tmp_path_factory.mktemp("fix_safety")
+    outcomes, paths = {}, []
+    for name in sorted(EXPECTED):
+        code = name.split("_", 1)[0].upper()
+        source = (PROGRAMS / name).read_text(encoding="utf-8")
+        outcome, fixed = _outcome(code, source, name)
+        outcomes[name] = outcome
+        for stage, text in (("before", source), ("after", fixed)):
+            path = root / stage / name.removesuffix(".py") / name
+            path.parent.mkdir(parents=True)
+            path.write_text(text, encoding="utf-8")
+            paths.append(str(path))
+    result = subprocess.run([sys.executable, "-c", _RUNNER, *paths], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    ran = json.loads(result.stdout.strip().splitlines()[-1])
+    # tracebacks name the program's folder, which differs between the two runs
+    ran = [[status, out.replace(str(Path(path).parent), "<dir>")] for (status, out), path in zip(ran, paths)]
+    return {name: (outcomes[name], ran[2 * i], ran[2 * i + 1]) for i, name in enumerate(sorted(EXPECTED))}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_fix_keeps_the_program_working(name, runs):
+    outcome, before, after = runs[name]
+    assert outcome == EXPECTED[name]
+    assert before[0] == "ok", f"the original program must run: {before[0]}"
+    assert after == before
+
+
+def test_every_program_has_an_expectation():
+    assert sorted(p.name for p in PROGRAMS.glob("*.py")) == sorted(EXPECTED)
+
+
+SAVES_NET = (
+    "import torch\nimport torch.nn as nn\nmodel = nn.Linear(2, 2)\ntorch.save(model, 'checkpoints/net.pt')\n"
+)
+
+
+def test_tl004_no_fix_when_another_file_of_the_project_names_the_checkpoint(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "train").mkdir()
+    (tmp_path / "train" / "save.py").write_text(SAVES_NET)
+    monkeypatch.chdir(tmp_path)
+    rule = rule_by_code("TL004")
+    fixed = fix_text(SAVES_NET, "train/save.py", [rule], unsafe_fixes=True)
+    assert "model.state_dict()" in fixed.text
+    (tmp_path / "serve.py").write_text("import torch\nnet = torch.load('net.pt', weights_only=False)\n")
+    assert fix_text(SAVES_NET, "train/save.py", [rule], unsafe_fixes=True).text == SAVES_NET
+    (finding,) = lint_text(SAVES_NET, "train/save.py", [rule]).diagnostics
+    assert finding.fix is None

@@ -1,0 +1,132 @@
+"""Project-wide type knowledge: the model comes from another file of the repository."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+MODELS = '''import torch.nn as nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+'''
+
+TRAIN = '''import torch
+import torch.nn as nn
+from pkg.models import Net
+
+def weights_init(m):
+    if isinstance(m, nn.Linear):
+        m.weight.data.normal_(0.0, 0.02)
+
+def train(model, loader, optimizer, criterion):
+    total_loss = 0.0
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = criterion(model.forward(x), y)
+        loss.backward()
+        optimizer.step()
+        total_loss += loss
+    return total_loss.item()
+
+model = Net()
+model.apply(weights_init)
+loader = [(torch.randn(8, 4), torch.randint(0, 2, (8,))) for _ in range(3)]
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+print(train(model, loader, optimizer, nn.CrossEntropyLoss()))
+torch.save(model, "model.pt")
+'''
+EXPECTED = [("TL001", 7), ("TL005", 13), ("TL003", 16), ("TL004", 24)]
+
+
+def _project(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "models.py").write_text(MODELS)
+    (tmp_path / "train.py").write_text(TRAIN)
+
+
+def _findings(cli, *args):
+    result = cli("check", "--no-cache", "--output-format", "json", *args)
+    return sorted(((d["code"], d["line"]) for d in json.loads(result.output)), key=lambda f: f[1])
+
+
+@pytest.mark.parametrize("named", [".", "train.py"], ids=["folder", "one-file"])
+def test_the_issue_project_gives_exactly_its_findings(cli, tmp_path, named):
+    _project(tmp_path)
+    assert _findings(cli, named) == EXPECTED
+
+
+def test_a_finding_says_where_its_evidence_came_from(cli, tmp_path):
+    _project(tmp_path)
+    result = cli("check", "--no-cache", "--output-format", "json", "train.py")
+    forward = next(d for d in json.loads(result.output) if d["code"] == "TL005")
+    assert "train.py:23" in forward["note"]
+
+
+def test_a_non_torch_class_of_the_project_is_silent(cli, tmp_path):
+    (tmp_path / "models.py").write_text("class Model:\n    def forward(self, x):\n        return x\n")
+    (tmp_path / "run.py").write_text("from models import Model\nm = Model()\nm.forward(1)\n")
+    assert _findings(cli, "run.py") == []
+
+
+def test_a_project_class_with_a_non_torch_library_base_is_unknown(cli, tmp_path):
+    (tmp_path / "models.py").write_text("from keras import Model\nclass Net(Model):\n    pass\n")
+    (tmp_path / "run.py").write_text("from models import Net\nm = Net()\nm.forward(1)\n")
+    assert _findings(cli, "run.py") == []
+
+
+def test_a_factory_that_may_return_none_is_silent(cli, tmp_path):
+    (tmp_path / "models.py").write_text(
+        "import torch.nn as nn\ndef build(name):\n    if name == 'lin':\n        return nn.Linear(2, 2)\n    return None\n"
+    )
+    (tmp_path / "run.py").write_text("from models import build\nm = build('x')\nm.forward(1)\n")
+    assert _findings(cli, "run.py") == []
+
+
+def test_a_factory_returning_a_module(cli, tmp_path):
+    (tmp_path / "models.py").write_text("import torch.nn as nn\ndef build(width):\n    return nn.Linear(width, 2)\n")
+    (tmp_path / "run.py").write_text("from models import build\nm = build(4)\nm.forward(1)\n")
+    assert _findings(cli, "run.py") == [("TL005", 3)]
+
+
+def test_a_parameter_called_with_a_module_and_something_else_is_silent(cli, tmp_path):
+    (tmp_path / "run.py").write_text(
+        "import torch.nn as nn\ndef run(m):\n    return m.forward(1)\nrun(nn.Linear(2, 2))\nrun(object())\n"
+    )
+    assert _findings(cli, "run.py") == []
+
+
+def test_star_import_and_reexport(cli, tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "__init__.py").write_text("from .nets import *\n")
+    (tmp_path / "lib" / "nets.py").write_text("import torch.nn as nn\n__all__ = ['Net']\nclass Net(nn.Linear):\n    pass\n")
+    (tmp_path / "run.py").write_text("from lib import Net\nnet = Net(2, 2)\ny = net.forward(1)\n")
+    assert _findings(cli, "run.py") == [("TL005", 3)]
+
+
+def test_src_layout_and_relative_import(cli, tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    package = tmp_path / "src" / "proj"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "models.py").write_text("import torch.nn as nn\nclass Net(nn.Module):\n    pass\n")
+    (package / "train.py").write_text("from .models import Net\nnet = Net()\nnet.forward(1)\n")
+    (tmp_path / "main.py").write_text("from proj.models import Net\nnet = Net()\nnet.forward(1)\n")
+    assert _findings(cli, ".") == [("TL005", 3), ("TL005", 3)]
+
+
+def test_editing_the_imported_module_relints_the_importer(cli, tmp_path):
+    _project(tmp_path)
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    first = cli("check", "--output-format", "json", *cache, "train.py")
+    assert len(json.loads(first.output)) == 4
+    (tmp_path / "pkg" / "models.py").write_text("class Net:\n    def forward(self, x):\n        return x\n")
+    second = cli("check", "--output-format", "json", *cache, "train.py")
+    assert {d["code"] for d in json.loads(second.output)} == {"TL001", "TL003"}  # no model: no TL004, no TL005

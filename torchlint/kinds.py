@@ -1,0 +1,197 @@
+"""What the type oracle answers with: a `Kind`, and the algebra of kinds that needs no source.
+
+Shared by the per-file oracle (torchlint.oracle, over libcst trees) and the project index
+(torchlint.project, over summaries of the repository's other modules), so that what a torch call
+returns, what a module's method returns and what iterating a module yields is decided in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from torchlint.torch_api import (
+    GRAPH_CUTTING_METHODS,
+    MODEL_OUTPUT_TENSOR_FIELDS,
+    MODULE_CONTAINERS,
+    MODULE_WRAPPERS,
+    NON_TENSOR_METHODS,
+    SELF_RETURNING_METHODS,
+    constructor_returns_tensor_module,
+    is_model_constructor,
+    is_tensor_function,
+)
+
+MODULE = "module"
+TENSOR = "tensor"
+CLASS = "class"  # a class object itself, never an instance
+OBJECT = "object"  # an instance of something else, named by `origin`
+FUNCTION = "function"  # a function of the project, named by `origin`
+CONTAINER = "container"  # a list, tuple or dict literal whose elements agree on `element`
+MODEL_OUTPUT = "model-output"  # origin of what a module returns when it is not known to be a tensor
+
+
+@dataclass(frozen=True)
+class Kind:
+    base: str
+    graph: bool = False  # a tensor that may carry an autograd graph
+    output: Kind | None = None  # a module: the kind its call returns, when known
+    origin: str | None = None  # what built it: a qualified constructor name, or a local class name
+    cls: Any = None  # a module or object built from a class defined in the file (a libcst ClassDef)
+    element: Kind | None = None  # a container (or a ModuleList/Sequential/ModuleDict): its elements
+    mapping: bool = False  # a dict or ModuleDict: iterating it yields keys, not elements
+    # Where the evidence came from when it is not the expression itself ("the `Net()` passed at
+    # train.py:31"); said in the finding's note. Not part of what the kind is.
+    evidence: str | None = field(default=None, compare=False)
+
+
+def tensor(graph: bool) -> Kind:
+    return Kind(TENSOR, graph=graph)
+
+
+NONE = Kind("none")  # the literal None: neutral when merging a name's bindings
+CYCLE = Kind("cycle")  # a binding met again while it is being evaluated
+ELEMENT_KIND_OF_ITERATOR = {
+    "modules": Kind(MODULE), "children": Kind(MODULE), "parameters": tensor(True), "buffers": tensor(False),
+}
+PAIR_KIND_OF_ITERATOR = {
+    "named_modules": Kind(MODULE), "named_children": Kind(MODULE), "named_parameters": tensor(True),
+    "named_buffers": tensor(False),
+}
+TENSOR_ATTRIBUTES = {"grad": False, "data": False}  # attribute -> keeps the graph?
+VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
+
+
+def public(kind: Kind | None) -> Kind | None:
+    return None if kind in (NONE, CYCLE) else kind
+
+
+def is_kind(kind: Kind | None, base: str) -> bool:
+    return kind is not None and kind.base == base
+
+
+def merge(kinds: Iterable[Kind | None]) -> Kind | None:
+    """What a name is when every binding agrees on the base kind; unknown otherwise."""
+    found = [kind for kind in kinds if kind not in (CYCLE, NONE)]
+    if not found or any(kind is None for kind in found):
+        return None
+    first = found[0]
+    if any(kind.base != first.base for kind in found):
+        return None
+    return Kind(
+        first.base,
+        graph=all(kind.graph for kind in found),
+        output=first.output if all(kind.output == first.output for kind in found) else None,
+        origin=first.origin if all(kind.origin == first.origin for kind in found) else None,
+        cls=first.cls if all(kind.cls is first.cls for kind in found) else None,
+        element=first.element if all(kind.element == first.element for kind in found) else None,
+        mapping=first.mapping if all(kind.mapping == first.mapping for kind in found) else False,
+        evidence=next((kind.evidence for kind in found if kind.evidence), None),
+    )
+
+
+def with_evidence(kind: Kind | None, evidence: str | None) -> Kind | None:
+    """`kind`, said to rest on `evidence` (kept when it already rests on something more precise)."""
+    if kind is None or evidence is None or kind.evidence is not None or kind.base in ("none", "cycle"):
+        return kind
+    return Kind(kind.base, kind.graph, kind.output, kind.origin, kind.cls, kind.element, kind.mapping, evidence)
+
+
+def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], graph: bool,
+                      positional: int = 0) -> Kind | None:
+    """What calling a library callable (by qualified name) returns. `inner` is the kind of the first
+    argument (for wrappers), `graph` whether a tensor argument carries a graph or grad is asked for."""
+    if qualified in MODULE_WRAPPERS:
+        if inner is not None and inner.base == MODULE:
+            return Kind(MODULE, output=inner.output, origin=qualified, cls=inner.cls, element=inner.element)
+        return None if qualified == "torch.compile" else Kind(MODULE, origin=qualified)
+    if qualified in ("copy.deepcopy", "copy.copy"):
+        return inner if inner is not None and inner.base in (MODULE, TENSOR) else None
+    if is_model_constructor(qualified):
+        output = tensor(True) if constructor_returns_tensor_module(qualified, keywords, positional) else None
+        container = MODULE_CONTAINERS.get(qualified)
+        if container is not None:
+            return Kind(MODULE, output=output, origin=qualified, element=Kind(MODULE), mapping=container == "mapping")
+        return Kind(MODULE, output=output, origin=qualified)
+    if is_tensor_function(qualified):
+        return tensor(graph)
+    if qualified == "torch.nn.Parameter":
+        return tensor(True)
+    return None
+
+
+def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
+    """What `receiver.method(...)` returns, from the receiver's kind alone."""
+    if receiver is None:
+        return None
+    if receiver.base == MODULE:
+        if method in SELF_RETURNING_METHODS:
+            return receiver
+        if method == "forward":
+            return receiver.output or Kind(OBJECT, origin=MODEL_OUTPUT)
+        if receiver.element is not None and receiver.mapping and method == "values":
+            return Kind(CONTAINER, element=receiver.element)
+        return None
+    if receiver.base == CONTAINER and receiver.mapping and method == "values":
+        return Kind(CONTAINER, element=receiver.element)
+    if receiver.base != TENSOR or method in NON_TENSOR_METHODS:
+        return None
+    if method in GRAPH_CUTTING_METHODS:
+        return tensor(False)
+    if method == "requires_grad_":
+        return tensor(True)
+    return tensor(receiver.graph)
+
+
+def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
+    """What `receiver.attribute` is, from the receiver's kind alone (a class's own attributes are
+    looked up by the caller, which knows where the class is defined)."""
+    if receiver is None:
+        return None
+    if receiver.base == TENSOR:
+        if attribute in TENSOR_ATTRIBUTES:
+            return tensor(TENSOR_ATTRIBUTES[attribute] and receiver.graph)
+        return receiver if attribute in VIEW_ATTRIBUTES else None
+    if receiver.base == MODULE:
+        if attribute == "module":
+            return Kind(MODULE)  # the module a DataParallel/DDP wrapper holds
+        if attribute in ("weight", "bias"):
+            return tensor(True)
+    if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and attribute in MODEL_OUTPUT_TENSOR_FIELDS:
+        return tensor(True)
+    return None
+
+
+def subscript_kind(receiver: Kind | None, string_index: str | None) -> Kind | None:
+    """What `receiver[index]` is; `string_index` is the index when it is a string literal."""
+    if receiver is None:
+        return None
+    if receiver.base == TENSOR:
+        return receiver
+    if receiver.base in (MODULE, CONTAINER) and receiver.element is not None:
+        return receiver.element  # ModuleList[i], Sequential[i], ModuleDict[k], [m1, m2][i]
+    if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and string_index in MODEL_OUTPUT_TENSOR_FIELDS:
+        return tensor(True)
+    return None
+
+
+def element_kind(receiver: Kind | None, method: str | None, path: tuple[int, ...]) -> Kind | None:
+    """The kind of a loop target element (at `path` inside a tuple target) when iterating
+    `receiver.method()` (or `receiver` itself, when `method` is None)."""
+    if receiver is None:
+        return None
+    if method is None:
+        if receiver.base in (MODULE, CONTAINER) and receiver.element is not None and not receiver.mapping:
+            return receiver.element if path == () else None
+        return None
+    if receiver.base == MODULE and path == () and method in ELEMENT_KIND_OF_ITERATOR:
+        return ELEMENT_KIND_OF_ITERATOR[method]
+    if receiver.base == MODULE and path == (1,) and method in PAIR_KIND_OF_ITERATOR:
+        return PAIR_KIND_OF_ITERATOR[method]
+    if receiver.element is not None and receiver.mapping:
+        if method == "values" and path == ():
+            return receiver.element
+        if method == "items" and path == (1,):
+            return receiver.element
+    return None

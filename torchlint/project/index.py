@@ -1,0 +1,491 @@
+"""The project index: every module of a project, summarised, and the kinds of what they define.
+
+A linted file asks it about names it imports (`from models import Net`), about what a project
+function returns (`build_model(cfg)`), and about the arguments the project passes to a function's
+parameters (`train(model, ...)` called from main.py). Kinds come from the same algebra the per-file
+oracle uses (torchlint.kinds); unknown stays unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from torchlint.kinds import (
+    CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NONE, OBJECT, TENSOR, Kind, attribute_kind, element_kind,
+    library_call_kind, merge, method_call_kind, subscript_kind, with_evidence,
+)
+from torchlint.project.roots import search_folders
+from torchlint.project.summary import CallSite, Descriptor, FunctionSummary, ModuleSummary, summarize
+from torchlint.torch_api import KNOWN_NON_MODULE_BASES, is_module_base, is_torch_module_class
+
+_MAX_DEPTH = 40
+
+
+@dataclass(frozen=True)
+class ProjectClass:
+    path: str
+    name: str
+    display: str  # pkg.models.Net
+
+
+@dataclass(frozen=True)
+class ProjectFunction:
+    path: str
+    key: str  # "build", "Trainer.fit"
+    display: str
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """What a dotted name refers to: a project module, class, function or module-level name, or
+    something outside the project (by its qualified name)."""
+
+    what: str  # "module" | "class" | "function" | "name" | "external"
+    path: str = ""
+    name: str = ""
+    qualified: str = ""
+
+
+class ProjectIndex:
+    def __init__(self, root: Path, summaries: dict[str, ModuleSummary], installable: bool = False,
+                 module_bases: frozenset[str] = frozenset()):
+        self.root = root
+        self.summaries = summaries  # absolute path -> summary
+        self.installable = installable
+        self.module_bases = module_bases
+        self._folders = search_folders(root)
+        self._memo: dict[tuple, Kind | None] = {}
+        self._in_progress: set[tuple] = set()
+        self._calls_by_name: dict[str, list[tuple[str, CallSite]]] | None = None
+        self._escapes_by_name: dict[str, list[str]] | None = None
+        self.consulted: set[str] = set()  # the modules whose summaries an answer rested on
+        self._base: ProjectIndex | None = None  # the run's index this view of one file derives from
+        self._own: str | None = None  # the file this view lints
+        self.digests: dict[str, str] = {}  # path -> content digest (set by the loader)
+        self.files_digest = ""  # changes when a module is added or removed
+
+    @classmethod
+    def single(cls, path: str, text: str) -> ProjectIndex:
+        """A file linted without a project: the index of that file alone."""
+        return cls(Path(path).resolve().parent, {str(Path(path).resolve()): summarize(text, path)})
+
+    def for_file(self, path: str, text: str) -> ProjectIndex:
+        """A view for linting `path` as `text` (which may differ from the disk: stdin, fix passes),
+        with answers memoised afresh and the modules consulted recorded for the cache."""
+        summaries = dict(self.summaries)
+        summaries[path] = summarize(text, path)
+        view = ProjectIndex(self.root, summaries, self.installable, self.module_bases)
+        view._base, view._own = (self._base or self), path
+        view.digests, view.files_digest = self.digests, self.files_digest
+        return view
+
+    # ---- names and modules ------------------------------------------------------------------
+    def display(self, path: str) -> str:
+        relative = Path(path)
+        for folder in reversed(self._folders):
+            if relative.is_relative_to(folder):
+                relative = relative.relative_to(folder)
+                break
+        parts = list(relative.with_suffix("").parts)
+        if parts and parts[-1] == "__init__":
+            parts.pop()
+        return ".".join(parts)
+
+    def _module_file(self, folder: Path, parts: list[str]) -> str | None:
+        base = folder.joinpath(*parts) if parts else folder
+        for candidate in (base.with_suffix(".py") if parts else None, base / "__init__.py"):
+            if candidate is not None and str(candidate) in self.summaries:
+                return str(candidate)
+        return None
+
+    def _is_namespace(self, folder: Path, parts: list[str]) -> bool:
+        return bool(parts) and folder.joinpath(*parts).is_dir()
+
+    def resolve_module(self, importer: str, level: int, dotted: str) -> str | None:
+        """The project file an import names, as Python would find it for `importer`."""
+        parts = [part for part in dotted.split(".") if part]
+        if level > 0:
+            base = Path(importer).parent
+            for _ in range(level - 1):
+                base = base.parent
+            return self._module_file(base, parts)
+        for folder in (Path(importer).parent, *self._folders):
+            found = self._module_file(folder, parts)
+            if found is not None:
+                return found
+        return None
+
+    def resolve(self, importer: str, dotted: str, seen: frozenset = frozenset()) -> Symbol | None:
+        """What `dotted` (a name used in module `importer`) refers to."""
+        summary = self.summaries.get(importer)
+        if summary is None or (importer, dotted) in seen or len(seen) > _MAX_DEPTH:
+            return None
+        seen = seen | {(importer, dotted)}
+        head, _, rest = dotted.partition(".")
+        if head in summary.functions:
+            return Symbol("function", importer, head) if not rest else None
+        if head in summary.classes:
+            return Symbol("class", importer, head) if not rest else None
+        if head in summary.names:
+            return Symbol("name", importer, head) if not rest else None
+        if head in summary.imports:
+            level, module, name = summary.imports[head]
+            target = f"{module}.{name}" if name is not None and module else (name or module)
+            full = f"{target}.{rest}" if rest else target
+            return self._resolve_absolute(importer, level, full, seen)
+        for level, module in summary.stars:
+            star = self.resolve_module(importer, level, module)
+            star_summary = self.summaries.get(star) if star else None
+            if star_summary is None:
+                continue
+            exported = star_summary.exported
+            visible = head in exported if exported is not None else not head.startswith("_")
+            if visible:
+                found = self.resolve(star, dotted, seen)
+                if found is not None:
+                    return found
+        return None
+
+    def _resolve_absolute(self, importer: str, level: int, full: str, seen) -> Symbol | None:
+        parts = full.split(".")
+        for cut in range(len(parts), 0, -1):
+            module = self.resolve_module(importer, level, ".".join(parts[:cut]))
+            if module is None:
+                continue
+            if cut == len(parts):
+                return Symbol("module", module)
+            return self.resolve(module, ".".join(parts[cut:]), seen)
+        return Symbol("external", qualified=full) if level == 0 else None
+
+    # ---- kinds ------------------------------------------------------------------------------
+    def _memoised(self, key: tuple, compute: Callable[[], Kind | None]) -> Kind | None:
+        if key in self._memo:
+            return self._memo[key]
+        if key in self._in_progress or len(self._in_progress) > _MAX_DEPTH:
+            return CYCLE
+        self._in_progress.add(key)
+        try:
+            value = compute()
+        finally:
+            self._in_progress.discard(key)
+        self._memo[key] = value
+        return value
+
+    def symbol_kind(self, symbol: Symbol | None) -> Kind | None:
+        """The kind of a name's value (a class object, a function, a module-level variable)."""
+        if symbol is None:
+            return None
+        if symbol.what == "class":
+            self.consulted.add(symbol.path)
+            return Kind(CLASS, origin=self._class_display(symbol), cls=self.project_class(symbol.path, symbol.name))
+        if symbol.what == "function":
+            self.consulted.add(symbol.path)
+            display = f"{self.display(symbol.path)}.{symbol.name}"
+            return Kind(FUNCTION, origin=display, cls=ProjectFunction(symbol.path, symbol.name, display))
+        if symbol.what == "name":
+            self.consulted.add(symbol.path)
+            values = self.summaries[symbol.path].names[symbol.name]
+            return self._memoised(("name", symbol.path, symbol.name),
+                                  lambda: merge(self.kind(symbol.path, value) for value in values))
+        if symbol.what == "external" and is_torch_module_class(symbol.qualified):
+            return Kind(CLASS, origin=symbol.qualified)
+        return None
+
+    def _class_display(self, symbol: Symbol) -> str:
+        return f"{self.display(symbol.path)}.{symbol.name}"
+
+    def project_class(self, path: str, name: str) -> ProjectClass:
+        return ProjectClass(path, name, f"{self.display(path)}.{name}")
+
+    def kind(self, path: str, descriptor: Descriptor) -> Kind | None:
+        """The kind of a described value in module `path`."""
+        if descriptor is None:
+            return None
+        return self._memoised(("d", path, descriptor), lambda: self._evaluate(path, descriptor))
+
+    def _evaluate(self, path: str, d: tuple) -> Kind | None:
+        tag = d[0]
+        if tag == "none":
+            return NONE
+        if tag == "ref":
+            return self.symbol_kind(self.resolve(path, d[1]))
+        if tag == "local":
+            function = self._function(path, d[1])
+            values = function.locals.get(d[2], ()) if function is not None else ()
+            return merge(self.kind(path, value) for value in values) if values else None
+        if tag == "param":
+            return self.param_kind(path, d[1], d[2])
+        if tag == "call":
+            return self._call_kind(path, d)
+        if tag == "attr":
+            return self._attribute_kind(self.kind(path, d[1]), d[2])
+        if tag == "sub":
+            return subscript_kind(self.kind(path, d[1]), d[2])
+        if tag == "iter":
+            return self._iteration_kind(path, d[1], d[2])
+        if tag == "list":
+            return container_of(self.kind(path, element) for element in d[1])
+        if tag == "either":
+            return merge([self.kind(path, d[1]), self.kind(path, d[2])])
+        return None
+
+    def _call_kind(self, path: str, d: tuple) -> Kind | None:
+        _, callee, first, keywords = d
+        if callee is not None and callee[0] == "ref":
+            symbol = self.resolve(path, callee[1])
+            if symbol is not None and symbol.what == "external":
+                graph = False
+                inner = self.kind(path, first)
+                if inner is not None and inner.base == TENSOR:
+                    graph = inner.graph
+                return library_call_kind(symbol.qualified, inner, set(keywords), graph)
+            return self.call_result(self.symbol_kind(symbol))
+        if callee is not None and callee[0] == "attr":
+            receiver = self.kind(path, callee[1])
+            if callee[2] == "from_pretrained" and receiver is not None and receiver.base == CLASS:
+                return self.call_result(receiver)
+            return method_call_kind(receiver, callee[2])
+        if callee is not None and callee[0] == "sub" and _is_models_namespace(self, path, callee[1]):
+            return Kind(MODULE, origin="torchvision.models")
+        return self.call_result(self.kind(path, callee))
+
+    def call_result(self, callee: Kind | None) -> Kind | None:
+        """What calling a value of kind `callee` returns."""
+        if callee is None:
+            return None
+        if callee.base == CLASS and isinstance(callee.cls, ProjectClass):
+            return self.instance_kind(callee.cls)
+        if callee.base == CLASS and callee.origin:
+            return library_call_kind(callee.origin, None, set(), False)
+        if callee.base == FUNCTION and isinstance(callee.cls, ProjectFunction):
+            return self.return_kind(callee.cls)
+        if callee.base == MODULE:
+            return callee.output or Kind(OBJECT, origin="model-output")
+        return None
+
+    def _attribute_kind(self, receiver: Kind | None, attribute: str) -> Kind | None:
+        if receiver is not None and isinstance(receiver.cls, ProjectClass) and receiver.base in (MODULE, OBJECT):
+            own = self.class_attribute_kind(receiver.cls, attribute)
+            if own is not None:
+                return own
+        return attribute_kind(receiver, attribute)
+
+    def _iteration_kind(self, path: str, iterated: Descriptor, target_path: tuple[int, ...]) -> Kind | None:
+        if iterated is None:
+            return None
+        if iterated[0] == "call" and iterated[1] is not None and iterated[1][0] == "attr":
+            method_receiver = self.kind(path, iterated[1][1])
+            return element_kind(method_receiver, iterated[1][2], target_path)
+        return element_kind(self.kind(path, iterated), None, target_path)
+
+    # ---- classes ------------------------------------------------------------------------------
+    def reaches_module(self, cls: ProjectClass, seen: frozenset = frozenset()) -> bool | None:
+        """True when a base reaches nn.Module, False when every base is resolved and none does,
+        None when a base cannot be resolved (a class the index cannot see is unknown)."""
+        summary = self.summaries.get(cls.path)
+        if summary is None or cls.name not in summary.classes or cls in seen:
+            return None
+        self.consulted.add(cls.path)
+        answers = [self._base_reaches(cls.path, base, seen | {cls}) for base in summary.classes[cls.name].bases]
+        if any(answer is True for answer in answers):
+            return True
+        return False if all(answer is False for answer in answers) else None
+
+    def _base_reaches(self, path: str, base: Descriptor, seen) -> bool | None:
+        if base is None or base[0] != "ref":
+            return None
+        symbol = self.resolve(path, base[1])
+        if symbol is None:
+            return False if base[1] in KNOWN_NON_MODULE_BASES else None
+        if symbol.what == "external":
+            if is_module_base(symbol.qualified) or symbol.qualified in self.module_bases:
+                return True
+            return False if symbol.qualified in KNOWN_NON_MODULE_BASES else None
+        if symbol.what == "class":
+            return self.reaches_module(self.project_class(symbol.path, symbol.name), seen)
+        return None
+
+    def may_override_call(self, cls: ProjectClass, seen: frozenset = frozenset()) -> bool:
+        """Whether calling an instance may not run nn.Module.__call__: the class or a base defines
+        `__call__`, or a base is not a torch class the index can see."""
+        summary = self.summaries.get(cls.path)
+        if summary is None or cls.name not in summary.classes or cls in seen:
+            return cls not in seen
+        own = summary.classes[cls.name]
+        if "__call__" in own.methods:
+            return True
+        for base in own.bases:
+            symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
+            if symbol is not None and symbol.what == "external" and symbol.qualified.startswith("torch."):
+                continue
+            if symbol is None or symbol.what != "class":
+                return True
+            if self.may_override_call(self.project_class(symbol.path, symbol.name), seen | {cls}):
+                return True
+        return False
+
+    def instance_kind(self, cls: ProjectClass) -> Kind | None:
+        reaches = self.reaches_module(cls)
+        if reaches is None:
+            return None
+        if not reaches:
+            return Kind(OBJECT, origin=cls.display, cls=cls)
+        return Kind(MODULE, output=self._forward_output(cls), origin=cls.display, cls=cls)
+
+    def _forward_output(self, cls: ProjectClass) -> Kind | None:
+        key = self.summaries[cls.path].classes[cls.name].methods.get("forward")
+        function = self._function(cls.path, key) if key else None
+        if function is None or not function.returns:
+            return None
+        kind = self._memoised(("forward", cls), lambda: merge(self.kind(cls.path, r) for r in function.returns))
+        return Kind(TENSOR, graph=True) if kind is not None and kind.base == TENSOR else None
+
+    def class_attribute_kind(self, cls: ProjectClass, attribute: str) -> Kind | None:
+        summary = self.summaries.get(cls.path)
+        values = summary.classes[cls.name].attributes.get(attribute, ()) if summary and cls.name in summary.classes else ()
+        if not values:
+            return None
+        return self._memoised(("attribute", cls, attribute),
+                              lambda: merge(self.kind(cls.path, value) for _, value in values))
+
+    # ---- functions ------------------------------------------------------------------------------
+    def _function(self, path: str, key: str | None) -> FunctionSummary | None:
+        summary = self.summaries.get(path)
+        return summary.functions.get(key) if summary is not None and key else None
+
+    def return_kind(self, function: ProjectFunction) -> Kind | None:
+        summary = self._function(function.path, function.key)
+        if summary is None or not summary.returns or ("none",) in summary.returns:
+            return None  # no value, or a factory that may return None
+        self.consulted.add(function.path)
+        kinds = [self.kind(function.path, value) for value in summary.returns]
+        if any(kind is NONE for kind in kinds):
+            return None
+        return merge(kinds)
+
+    def param_kind(self, path: str, key: str, index: int) -> Kind | None:
+        function = self._function(path, key)
+        if function is None or index >= len(function.params):
+            return None
+        owner = key.split(".")[0] if "." in key and "<locals>" not in key else None
+        summary = self.summaries[path]
+        if owner in summary.classes and index == 0 and not any(
+            d in ("staticmethod", "classmethod") for d in function.decorators
+        ):
+            return self.instance_kind(self.project_class(path, owner))
+        return self.call_site_kind(path, key, index)
+
+    def is_public_api(self, path: str, key: str) -> bool:
+        """A public function of an installable package: callers outside the project exist."""
+        if not self.installable:
+            return False
+        in_package = (Path(path).parent / "__init__.py").exists()
+        return in_package and not any(part.startswith("_") for part in key.split("."))
+
+    def call_site_kind(self, path: str, key: str, index: int, extra: Iterable[Kind | None] = ()) -> Kind | None:
+        """The kind every call in the project passes for parameter `index` of function `key` (a
+        module-level function, or a class's `__init__` called through the class), when all agree.
+        `extra`: kinds the caller already found (the linted file's own call sites)."""
+        sites = self.calls_to(path, key)
+        if sites is None:
+            return None
+        kinds = list(extra)
+        kinds.extend(self._argument_kind(path, key, index, offset, caller, site) for caller, site, offset in sites)
+        return merge(kinds) if kinds else None
+
+    def _argument_kind(self, path: str, key: str, index: int, offset: int, caller: str, site: CallSite) -> Kind | None:
+        function = self._function(path, key)
+        position = index - offset
+        if function is None or site.spread or position < 0:
+            return None
+        name = function.params[index]
+        keywords = dict(site.keywords)
+        if position < len(site.args):
+            value, code = site.args[position], site.code[position] if position < len(site.code) else name
+        elif name in keywords:
+            value, code = keywords[name], name
+        else:
+            return NONE if name in function.defaults else None  # a default: neutral, the callers decide
+        self.consulted.add(caller)
+        kind = self.kind(caller, value)
+        return with_evidence(kind, f"`{name}` is the `{code}` passed at {Path(caller).name}:{site.line}")
+
+    def calls_to(self, path: str, key: str) -> list[tuple[str, CallSite, int]] | None:
+        """Every call of a project function (or of a class, for `Class.__init__`), with the offset
+        between its arguments and the function's parameters; None when the function can be called
+        from places the index cannot see (it escapes as a value, or it is public API)."""
+        target_name = key.split(".")[0]
+        if "." in key and not _is_init(key):
+            return None  # methods: their calls go through instances
+        if self.is_public_api(path, target_name):
+            return None
+        wanted = Symbol("class" if _is_init(key) else "function", path, target_name)
+        for module in self._modules_where_escaping(target_name):
+            for local in self.summaries[module].escapes:
+                if local.rsplit(".", 1)[-1] == target_name and self.resolve(module, local) == wanted:
+                    return None
+        found = []
+        for caller, site in self._calls_named(target_name):
+            if site.callee is not None and site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == wanted:
+                found.append((caller, site, 1 if _is_init(key) else 0))
+        return found
+
+    def _calls_named(self, name: str) -> list[tuple[str, CallSite]]:
+        """Calls whose callee's last name is `name`: the run's table, with this view's file as it is now."""
+        if self._base is None:
+            return self._tables()[0].get(name, [])
+        own = self.summaries[self._own]
+        shared = [(path, site) for path, site in self._base._tables()[0].get(name, []) if path != self._own]
+        return shared + [(self._own, site) for site in own.calls
+                         if site.callee is not None and site.callee[0] == "ref" and site.callee[1].rsplit(".", 1)[-1] == name]
+
+    def _modules_where_escaping(self, name: str) -> list[str]:
+        if self._base is None:
+            return self._tables()[1].get(name, [])
+        own = self._own
+        shared = [path for path in self._base._tables()[1].get(name, []) if path != own]
+        mentioned = any(local.rsplit(".", 1)[-1] == name for local in self.summaries[own].escapes)
+        return shared + ([own] if mentioned else [])
+
+    def _tables(self):
+        if self._calls_by_name is None:
+            calls, escapes = {}, {}
+            for path, summary in self.summaries.items():
+                for site in summary.calls:
+                    if site.callee is not None and site.callee[0] == "ref":
+                        calls.setdefault(site.callee[1].rsplit(".", 1)[-1], []).append((path, site))
+                for name in {local.rsplit(".", 1)[-1] for local in summary.escapes}:
+                    escapes.setdefault(name, []).append(path)
+            self._calls_by_name, self._escapes_by_name = calls, escapes
+        return self._calls_by_name, self._escapes_by_name
+
+    def resolve_qualified(self, importer: str, qualified: str) -> Symbol | None:
+        """What a name the linted file qualified through its imports (`pkg.models.Net`,
+        `.models.Net` for a relative import) refers to."""
+        stripped = qualified.lstrip(".")
+        return self._resolve_absolute(importer, len(qualified) - len(stripped), stripped, frozenset())
+
+
+def _is_init(key: str) -> bool:
+    return key.endswith(".__init__") and key.count(".") == 1
+
+
+def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
+    """A list/tuple display: a container whose elements agree on a kind (modules, tensors)."""
+    element = merge(list(kinds))
+    if element is None or element.base not in (MODULE, TENSOR):
+        return None
+    return Kind(CONTAINER, element=element)
+
+
+def _is_models_namespace(index: ProjectIndex, path: str, value: Descriptor) -> bool:
+    """`models.__dict__[name]` with `models` torchvision's or timm's model namespace."""
+    if value is None or value[0] != "ref" or not value[1].endswith(".__dict__"):
+        return False
+    symbol = index.resolve(path, value[1][: -len(".__dict__")])
+    return symbol is not None and symbol.what == "external" and symbol.qualified in MODEL_NAMESPACES
+
+
+MODEL_NAMESPACES = frozenset({"torchvision.models", "timm.models"})

@@ -1,0 +1,135 @@
+"""Building the project indexes a run needs: the files of each project, summarised once per run
+(in parallel when many are new) and cached between runs by path, size and mtime, then content."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from torchlint.project.index import ProjectIndex
+from torchlint.project.roots import is_installable, project_root
+from torchlint.project.summary import FORMAT, ModuleSummary, summarize
+
+PARALLEL_FROM = 64  # summarise in a process pool when at least this many files are new
+CACHED_FROM = 32  # a smaller project is summarised afresh in milliseconds: no cache file for it
+
+
+class Projects:
+    """The index of every project a run touches, by root."""
+
+    def __init__(self, indexes: dict[Path, ProjectIndex], fallback: Path | None):
+        self.indexes = indexes
+        self.fallback = fallback
+
+    def for_file(self, path: Path) -> ProjectIndex | None:
+        root = project_root(path.resolve().parent, self.fallback)
+        return self.indexes.get(root)
+
+
+def build_projects(files: Iterable[Path], list_project_files, cache_folder: Path | None, jobs: int,
+                   fallback: Path | None = None, module_bases: frozenset[str] = frozenset()) -> Projects:
+    """`list_project_files(root)` lists a project's .py files (excludes and .gitignore applied)."""
+    roots: dict[Path, None] = {}
+    for path in files:
+        roots.setdefault(project_root(path.resolve().parent, fallback))
+    indexes = {}
+    for root in roots:
+        paths = sorted({str(p.resolve()) for p in list_project_files(root)})
+        summaries, digests = _summaries(root, paths, cache_folder, jobs)
+        index = ProjectIndex(root, summaries, is_installable(root), module_bases)
+        index.digests = digests
+        index.files_digest = content_digest("\0".join(sorted(summaries)).encode())
+        indexes[root] = index
+    return Projects(indexes, fallback)
+
+
+def content_digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+def _summaries(root: Path, paths: list[str], cache_folder: Path | None, jobs: int):
+    """(path -> summary, path -> content digest) for every file of a project."""
+    cache_file = _cache_file(cache_folder, root) if cache_folder is not None and len(paths) >= CACHED_FROM else None
+    cached = _load(cache_file)
+    found: dict[str, ModuleSummary] = {}
+    entries: dict[str, tuple] = {}
+    missing: list[str] = []
+    for path in paths:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        entry = cached.get(path)
+        if entry is not None and entry[0] == stat.st_mtime_ns and entry[1] == stat.st_size:
+            found[path], entries[path] = entry[3], entry
+        else:
+            missing.append(path)
+    for path, (stat_key, digest, summary) in _summarise_all(missing, cached, jobs):
+        found[path] = summary
+        entries[path] = (*stat_key, digest, summary)
+    if cache_file is not None and (missing or len(entries) != len(cached)):
+        _save(cache_file, entries)
+    return found, {path: entry[2] for path, entry in entries.items()}
+
+
+def _summarise_one(path: str, previous: tuple | None = None):
+    try:
+        stat = os.stat(path)
+        data = Path(path).read_bytes()
+    except OSError:
+        return path, ((0, 0), "", ModuleSummary({}, (), None))
+    digest = content_digest(data)
+    if previous is not None and previous[2] == digest:
+        return path, ((stat.st_mtime_ns, stat.st_size), digest, previous[3])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return path, ((stat.st_mtime_ns, stat.st_size), digest, summarize(text, path))
+
+
+def _summarise_all(paths: list[str], cached: dict, jobs: int):
+    if len(paths) < PARALLEL_FROM or jobs <= 1:
+        return [_summarise_one(path, cached.get(path)) for path in paths]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        return list(pool.map(_summarise_one, paths, [cached.get(p) for p in paths], chunksize=16))
+
+
+def _cache_file(folder: Path, root: Path) -> Path:
+    from torchlint.cache import code_fingerprint
+
+    name = hashlib.blake2b(str(root).encode(), digest_size=8).hexdigest()
+    return folder / "v1" / f"index-{FORMAT}-{code_fingerprint()}-{name}.pickle"
+
+
+def _load(cache_file: Path | None) -> dict:
+    if cache_file is None or not cache_file.exists():
+        return {}
+    try:
+        with open(cache_file, "rb") as stream:
+            data = pickle.load(stream)
+        return data if isinstance(data, dict) else {}
+    except Exception as error:  # a corrupt cache is a warning, never an error
+        print(f"torchlint: warning: ignoring the unreadable index cache {cache_file}: {error}", file=sys.stderr)
+        return {}
+
+
+def _save(cache_file: Path, entries: dict) -> None:
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=cache_file.parent, suffix=".tmp")
+        with os.fdopen(handle, "wb") as stream:
+            pickle.dump(entries, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temp, cache_file)
+    except OSError as error:
+        print(f"torchlint: warning: cannot write the index cache in {cache_file.parent}: {error}", file=sys.stderr)

@@ -1,0 +1,409 @@
+"""One module's summary, from CPython's `ast`: plain data that describes what each name is bound
+to, without judging it. Kinds are worked out later by the index, when a linted file asks.
+
+A value is described by a small tuple (a descriptor):
+    ("ref", "a.b.c")                 a dotted name, resolved in the module's namespace
+    ("local", fn, "name")            a local variable of the function keyed `fn`
+    ("param", fn, index)             the positional parameter `index` of function `fn`
+    ("call", callee, first_arg, kw)  the result of a call (`kw`: the keyword names passed)
+    ("attr", value, "name")          an attribute
+    ("sub", value, string_index)     a subscript (`string_index` when it is a string literal)
+    ("iter", value, path)            a loop target: the element of `value` at `path` in the target
+    ("list", (elements...))          a list, tuple or set display, or a comprehension's element
+    ("either", a, b)                 `a if cond else b`
+    ("none",)                        None
+    None                             anything else
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from dataclasses import dataclass, field
+
+Descriptor = tuple | None
+
+FORMAT = 1  # bumped when summaries change shape, so cached ones are rebuilt
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call of a name that may be one of the project's functions or classes."""
+
+    callee: Descriptor
+    args: tuple[Descriptor, ...]  # positional
+    keywords: tuple[tuple[str, Descriptor], ...]
+    spread: bool  # passes *args or **kwargs: which parameter gets what is unknown
+    line: int
+    code: tuple[str, ...]  # the source of each positional argument, for notes
+
+
+@dataclass
+class FunctionSummary:
+    params: tuple[str, ...]  # positional (positional-only and regular)
+    kwonly: tuple[str, ...]
+    defaults: dict[str, Descriptor]
+    star: bool  # has *args or **kwargs
+    returns: tuple[Descriptor, ...]  # every returned value; a bare `return` is ("none",)
+    locals: dict[str, tuple[Descriptor, ...]]
+    decorators: tuple[str, ...]
+    called: tuple[str, ...]  # dotted names of what the body calls (for "never backpropagates")
+    line: int
+
+
+@dataclass
+class ClassSummary:
+    bases: tuple[Descriptor, ...]
+    methods: dict[str, str]  # method name -> function key
+    attributes: dict[str, tuple[tuple[str, Descriptor], ...]]  # self.<attr> -> (method key, value)
+    line: int
+
+
+@dataclass
+class ModuleSummary:
+    imports: dict[str, tuple[int, str, str | None]]  # local -> (level, module, name or None)
+    stars: tuple[tuple[int, str], ...]
+    exported: tuple[str, ...] | None  # __all__
+    classes: dict[str, ClassSummary] = field(default_factory=dict)
+    functions: dict[str, FunctionSummary] = field(default_factory=dict)
+    names: dict[str, tuple[Descriptor, ...]] = field(default_factory=dict)
+    calls: tuple[CallSite, ...] = ()
+    # Names used other than as the callee of a call (or the argument of `.apply`): a function or
+    # class referenced like that can be called from places the index cannot see.
+    escapes: frozenset[str] = frozenset()
+    applied: tuple[str, ...] = ()  # names passed to `<x>.apply(fn)`
+    syntax_error: tuple[str, int, int] | None = None
+
+
+def summarize(text: str, filename: str = "<module>") -> ModuleSummary:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, filename)
+    except SyntaxError as error:
+        return ModuleSummary({}, (), None, syntax_error=(error.msg, error.lineno or 1, error.offset or 1))
+    except (ValueError, RecursionError, MemoryError) as error:
+        return ModuleSummary({}, (), None, syntax_error=(str(error) or type(error).__name__, 1, 1))
+    try:
+        return _Summarizer(text).module(tree)
+    except RecursionError:
+        return ModuleSummary({}, (), None)
+
+
+class _Summarizer:
+    def __init__(self, text: str):
+        self.text = text
+        self.summary = ModuleSummary({}, (), None)
+        self.calls: list[CallSite] = []
+        self.escapes: set[str] = set()
+        self.applied: list[str] = []
+        self._spans: dict[str, tuple[int, int]] = {}
+
+    def module(self, tree: ast.Module) -> ModuleSummary:
+        stars = []
+        for statement in _statements(tree.body):
+            if isinstance(statement, ast.Import):
+                for alias in statement.names:
+                    if alias.asname:
+                        self.summary.imports[alias.asname] = (0, alias.name, None)
+                    else:
+                        head = alias.name.split(".")[0]
+                        self.summary.imports[head] = (0, head, None)
+            elif isinstance(statement, ast.ImportFrom):
+                for alias in statement.names:
+                    if alias.name == "*":
+                        stars.append((statement.level, statement.module or ""))
+                    else:
+                        local = alias.asname or alias.name
+                        self.summary.imports[local] = (statement.level, statement.module or "", alias.name)
+        self.summary.stars = tuple(stars)
+        names: dict[str, list[Descriptor]] = {}
+        for statement in _statements(tree.body):
+            if isinstance(statement, ast.ClassDef):
+                self._class(statement)
+            elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._function(statement, statement.name, None)
+            else:
+                for name, value in _bindings(statement, None, frozenset()):
+                    names.setdefault(name, []).append(value)
+                    if name == "__all__":
+                        self.summary.exported = _string_list(statement)
+        self.summary.names = {name: tuple(values) for name, values in names.items()}
+        self._scan_uses(tree, None, frozenset())
+        self.summary.calls = tuple(self.calls)
+        self.summary.escapes = frozenset(self.escapes)
+        self.summary.applied = tuple(self.applied)
+        return self.summary
+
+    def _class(self, node: ast.ClassDef) -> None:
+        methods: dict[str, str] = {}
+        attributes: dict[str, list[tuple[str, Descriptor]]] = {}
+        for item in node.body:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                key = f"{node.name}.{item.name}"
+                methods[item.name] = key
+                function = self._function(item, key, node.name)
+                self_name = function.params[0] if function.params and not _is_static(item) else None
+                if self_name:
+                    local_names = frozenset(function.locals) | frozenset(function.params)
+                    for attribute, value in _self_attributes(item, self_name):
+                        attributes.setdefault(attribute, []).append((key, _describe(value, key, local_names)))
+        self.summary.classes[node.name] = ClassSummary(
+            bases=tuple(_describe(base, None, frozenset()) for base in node.bases),
+            methods=methods,
+            attributes={name: tuple(values) for name, values in attributes.items()},
+            line=node.lineno,
+        )
+
+    def _function(self, node, key: str, owner: str | None) -> FunctionSummary:
+        args = node.args
+        params = tuple(arg.arg for arg in [*args.posonlyargs, *args.args])
+        kwonly = tuple(arg.arg for arg in args.kwonlyargs)
+        bound = set(params) | set(kwonly)
+        bound |= {arg.arg for arg in (args.vararg, args.kwarg) if arg is not None}
+        for statement in _statements(node.body):
+            bound |= {name for name, _ in _bindings(statement, None, frozenset(), describe=False)}
+        local_names = frozenset(bound) - _declared_global(node)
+        locals_: dict[str, list[Descriptor]] = {}
+        for index, param in enumerate(params):
+            locals_.setdefault(param, []).append(("param", key, index))
+        for statement in _statements(node.body):
+            for name, value in _bindings(statement, key, local_names):
+                locals_.setdefault(name, []).append(value)
+        positional_defaults = args.defaults
+        defaults = {
+            params[len(params) - len(positional_defaults) + i]: _describe(d, None, frozenset())
+            for i, d in enumerate(positional_defaults)
+        }
+        returns = []
+        for statement in _statements(node.body):
+            if isinstance(statement, ast.Return):
+                returns.append(_describe(statement.value, key, local_names) if statement.value else ("none",))
+        summary = FunctionSummary(
+            params=params,
+            kwonly=kwonly,
+            defaults=defaults,
+            star=args.vararg is not None or args.kwarg is not None,
+            returns=tuple(returns),
+            locals={name: tuple(values) for name, values in locals_.items()},
+            decorators=tuple(_dotted(d.func if isinstance(d, ast.Call) else d) or "?" for d in node.decorator_list),
+            called=tuple(sorted({_dotted(c.func) or "?" for c in ast.walk(node) if isinstance(c, ast.Call)})),
+            line=node.lineno,
+        )
+        self.summary.functions[key] = summary
+        self._spans[key] = (node.lineno, node.end_lineno or node.lineno)
+        for statement in _statements(node.body):  # nested functions, by a key of their own
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._function(statement, f"{key}.<locals>.{statement.name}", None)
+        return summary
+
+    def _scan_uses(self, tree: ast.AST, key: str | None, local_names: frozenset[str]) -> None:
+        """Calls that may reach the project's functions, and names used other than as callees."""
+        callees: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                callees.add(id(node.func))
+                func = node.func
+                if isinstance(func, ast.Attribute) and func.attr == "apply" and len(node.args) == 1:
+                    argument = node.args[0]
+                    if isinstance(argument, ast.Name):
+                        callees.add(id(argument))
+                        self.applied.append(argument.id)
+                if isinstance(func, (ast.Name, ast.Attribute)) and _dotted(func):
+                    self._record_call(node)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in callees:
+                self.escapes.add(node.id)
+            elif isinstance(node, ast.Attribute) and id(node) not in callees and isinstance(node.ctx, ast.Load):
+                dotted = _dotted(node)
+                if dotted:
+                    self.escapes.add(dotted)
+
+    def _record_call(self, call: ast.Call) -> None:
+        scope = self._scope_of(call)
+        key, local_names = scope
+        args = tuple(_describe(arg, key, local_names) for arg in call.args if not isinstance(arg, ast.Starred))
+        spread = any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords)
+        keywords = tuple((k.arg, _describe(k.value, key, local_names)) for k in call.keywords if k.arg)
+        code = tuple((ast.get_source_segment(self.text, arg) or "?")[:60] for arg in call.args)
+        self.calls.append(CallSite(_describe(call.func, key, local_names), args, keywords, spread, call.lineno, code))
+
+    def _scope_of(self, node: ast.AST) -> tuple[str | None, frozenset[str]]:
+        """The innermost function summarised around a line: (its key, its local names)."""
+        best: tuple[int, str | None, frozenset[str]] = (-1, None, frozenset())
+        for key, function in self.summary.functions.items():
+            span = self._spans.get(key)
+            if span and span[0] <= node.lineno <= span[1] and span[0] > best[0]:
+                best = (span[0], key, frozenset(function.locals))
+        return best[1], best[2]
+
+
+def _statements(body: list[ast.stmt]):
+    """The statements of a body and of its nested blocks, not entering functions or classes."""
+    pending = list(reversed(body))
+    while pending:
+        statement = pending.pop()
+        yield statement
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        nested = []
+        for name in ("body", "orelse", "finalbody"):
+            value = getattr(statement, name, None)
+            if isinstance(value, list):
+                nested.extend(value)
+        for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
+            nested.extend(clause.body)
+        pending.extend(reversed(nested))
+
+
+def _bindings(statement: ast.stmt, key: str | None, local_names: frozenset[str], describe: bool = True):
+    """(name, descriptor) for each name the statement binds (not entering nested scopes)."""
+    d = (lambda value: _describe(value, key, local_names)) if describe else (lambda value: None)
+    if isinstance(statement, ast.Assign):
+        for target in statement.targets:
+            yield from _target_bindings(target, d(statement.value) if describe else None, ())
+    elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+        yield statement.target.id, d(statement.value) if statement.value is not None else None
+    elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+        yield statement.target.id, None
+    elif isinstance(statement, (ast.For, ast.AsyncFor)):
+        iterated = d(statement.iter) if describe else None
+        for name, path in _target_paths(statement.target, ()):
+            yield name, ("iter", iterated, path) if describe and iterated is not None else None
+    elif isinstance(statement, (ast.With, ast.AsyncWith)):
+        for item in statement.items:
+            if item.optional_vars is not None:
+                for name, _ in _target_paths(item.optional_vars, ()):
+                    yield name, None
+    elif isinstance(statement, (ast.Import, ast.ImportFrom)) and key is not None:
+        for alias in statement.names:
+            if alias.name != "*":
+                yield (alias.asname or alias.name.split(".")[0]), None
+    elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and key is not None:
+        yield statement.name, None
+    elif isinstance(statement, ast.Try):
+        for handler in statement.handlers:
+            if handler.name:
+                yield handler.name, None
+    if True:  # walrus targets bind in the enclosing scope
+        for node in ast.walk(statement) if not isinstance(statement, _COMPOUND) else ():
+            if isinstance(node, ast.NamedExpr):
+                yield node.target.id, d(node.value) if describe else None
+
+
+_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match,
+             ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _target_bindings(target: ast.expr, value: Descriptor, path: tuple[int, ...]):
+    if isinstance(target, ast.Name):
+        yield target.id, _select(value, path)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for index, element in enumerate(target.elts):
+            if isinstance(element, ast.Starred):
+                for name, _ in _target_paths(element.value, ()):
+                    yield name, None
+            else:
+                yield from _target_bindings(element, value, path + (index,))
+
+
+def _select(value: Descriptor, path: tuple[int, ...]) -> Descriptor:
+    for index in path:
+        if value is None or value[0] != "list" or index >= len(value[1]):
+            return None
+        value = value[1][index]
+    return value
+
+
+def _target_paths(target: ast.expr, path: tuple[int, ...]):
+    if isinstance(target, ast.Name):
+        yield target.id, path
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for index, element in enumerate(target.elts):
+            inner = element.value if isinstance(element, ast.Starred) else element
+            yield from _target_paths(inner, path + (index,) if not isinstance(element, ast.Starred) else (-1,))
+
+
+def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str]) -> Descriptor:
+    if expr is None:
+        return None
+    if isinstance(expr, ast.Constant):
+        return ("none",) if expr.value is None else None
+    if isinstance(expr, ast.Name):
+        return ("local", key, expr.id) if key is not None and expr.id in local_names else ("ref", expr.id)
+    if isinstance(expr, ast.Attribute):
+        dotted = _dotted(expr)
+        head = dotted.split(".")[0] if dotted else None
+        if dotted and not (key is not None and head in local_names):
+            return ("ref", dotted)
+        return ("attr", _describe(expr.value, key, local_names), expr.attr)
+    if isinstance(expr, ast.Call):
+        first = expr.args[0] if expr.args and not isinstance(expr.args[0], ast.Starred) else None
+        keywords = tuple(sorted(k.arg for k in expr.keywords if k.arg))
+        return ("call", _describe(expr.func, key, local_names), _describe(first, key, local_names), keywords)
+    if isinstance(expr, ast.Subscript):
+        index = expr.slice.value if isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str) else None
+        return ("sub", _describe(expr.value, key, local_names), index)
+    if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
+        if any(isinstance(element, ast.Starred) for element in expr.elts):
+            return None
+        return ("list", tuple(_describe(element, key, local_names) for element in expr.elts))
+    if isinstance(expr, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        bound = {name for generator in expr.generators for name, _ in _target_paths(generator.target, ())}
+        inner = local_names | bound if key is not None else frozenset(bound)
+        element = _describe(expr.elt, key or "<comprehension>", inner)
+        return ("list", (element,)) if not _mentions_locals(element, bound) else None
+    if isinstance(expr, ast.IfExp):
+        return ("either", _describe(expr.body, key, local_names), _describe(expr.orelse, key, local_names))
+    if isinstance(expr, ast.NamedExpr):
+        return _describe(expr.value, key, local_names)
+    return None
+
+
+def _mentions_locals(descriptor: Descriptor, names: set[str]) -> bool:
+    """A comprehension element that depends on its own loop variable cannot be described."""
+    if not isinstance(descriptor, tuple):
+        return False
+    if descriptor[:1] == ("local",) and descriptor[2] in names:
+        return True
+    return any(_mentions_locals(part, names) for part in descriptor if isinstance(part, tuple))
+
+
+def _dotted(expr: ast.AST) -> str | None:
+    parts = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    parts.append(expr.id)
+    return ".".join(reversed(parts))
+
+
+def _is_static(function) -> bool:
+    return any(_dotted(d) in ("staticmethod", "classmethod") for d in function.decorator_list)
+
+
+def _declared_global(function) -> frozenset[str]:
+    return frozenset(
+        name for statement in _statements(function.body) if isinstance(statement, (ast.Global, ast.Nonlocal))
+        for name in statement.names
+    )
+
+
+def _self_attributes(method, self_name: str):
+    for statement in _statements(method.body):
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
+                    yield target.attr, statement.value
+
+
+def _string_list(statement: ast.stmt) -> tuple[str, ...] | None:
+    value = getattr(statement, "value", None)
+    if isinstance(value, (ast.List, ast.Tuple)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+    ):
+        return tuple(e.value for e in value.elts)
+    return None
