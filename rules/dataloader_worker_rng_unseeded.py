@@ -219,8 +219,8 @@ class DataLoaderWorkerRngUnseeded(Rule):
             return
         dataset = argument(node, 0, "dataset")
         kind = self.ctx.kind(dataset.value) if dataset is not None else None
-        if kind is None or kind.base != OBJECT or kind.cls is None:
-            return
+        if kind is None or kind.base != OBJECT or not isinstance(kind.cls, cst.ClassDef):
+            return  # a class of another module of the project: its RNG use is not summarised
         rng = self._shared_rng(kind.cls)
         if rng is None:
             return

@@ -137,3 +137,18 @@ def test_tl004_no_fix_when_another_file_of_the_project_names_the_checkpoint(tmp_
     assert fix_text(SAVES_NET, "train/save.py", [rule], unsafe_fixes=True).text == SAVES_NET
     (finding,) = lint_text(SAVES_NET, "train/save.py", [rule]).diagnostics
     assert finding.fix is None
+
+
+
+def test_tl007_dataset_class_of_another_module_is_silent_not_an_internal_error(cli, tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "data.py").write_text(
+        "import random\nfrom torch.utils.data import Dataset\n\n\nclass Jitter(Dataset):\n"
+        "    def __init__(self):\n        self.rng = random.Random(0)\n\n"
+        "    def __getitem__(self, i):\n        return self.rng.random()\n"
+    )
+    (tmp_path / "train.py").write_text(
+        "from torch.utils.data import DataLoader\nfrom data import Jitter\nloader = DataLoader(Jitter(), num_workers=2)\n"
+    )
+    result = cli("check", "--no-cache", "--select", "TL007", ".")
+    assert (result.exit_code, result.output.strip()) == (0, "All checks passed!")
