@@ -64,6 +64,9 @@ class TensorDataAttribute(Rule):
       version counters move). The fix needs a name for `torch` bound by an import visible where
       the statement stands (a `torch` imported only inside another function does not count);
       without one, and when the statement shares its line with others, there is no fix.
+    - An in-place method that changes only the tensor object's flags or shape
+      (`requires_grad_`, `detach_`, `set_`, `t_`, `resize_`, ...) acts on the alias `.data`
+      returns, not on the tensor: it is a read, and `.detach()` (another alias) keeps that.
     - An assignment `p.data = t` has no fix: it can change the shape, dtype or device, which
       `p.copy_(t)` cannot. The message suggests `p.copy_(t)` under `torch.no_grad()`. The same
       holds for `.data` anywhere in what a statement binds or deletes: tuple targets
@@ -192,6 +195,11 @@ class TensorDataAttribute(Rule):
         Invalid(
             "from torch import nn, no_grad\nm = nn.Linear(2, 2)\nm.weight.data.fill_(1.0)\n",
             "from torch import nn, no_grad\nm = nn.Linear(2, 2)\nwith no_grad():\n    m.weight.fill_(1.0)\n",
+        ),
+        # an in-place change of the alias's flags or shape, not of the values: a read of the alias
+        Invalid(
+            T + "m = nn.Linear(2, 2)\nm.weight.data.requires_grad_(False)\nm.bias.data.t_()\n",
+            T + "m = nn.Linear(2, 2)\nm.weight.detach().requires_grad_(False)\nm.bias.detach().t_()\n",
         ),
         # a timm/mean-teacher EMA: one finding for the statement, whose fix drops every `.data`
         Invalid(
@@ -351,8 +359,17 @@ class _DropData(cst.CSTTransformer):
         return updated.value if id(original) in self.ids else updated
 
 
+# In-place methods that change the tensor object's metadata or flags, not its values: on `.data`
+# they change only the alias `.data` returned (`p.data.requires_grad_(False)` leaves `p` as it
+# was), so they are reads of that alias, fixed as `.detach()` (also a new alias), not updates.
+_ALIAS_ONLY_METHODS = frozenset(
+    {"requires_grad_", "detach_", "set_", "resize_", "resize_as_", "t_", "transpose_", "squeeze_", "unsqueeze_",
+     "as_strided_", "swapdims_", "swapaxes_", "share_memory_", "rename_"}
+)
+
+
 def _is_in_place_method(name: str) -> bool:
-    return name.endswith("_") and not name.startswith("_")
+    return name.endswith("_") and not name.startswith("_") and name not in _ALIAS_ONLY_METHODS
 
 
 def _is_call_on(expr: cst.CSTNode, data_node: cst.CSTNode) -> bool:
