@@ -55,6 +55,8 @@ EXPECTED = {
     "tl004_evalmode.py": FIXED,
     "tl004_other_load.py": NO_FIX,
     "tl004_nested.py": NO_FIX,
+    "tl004_partial_load.py": NO_FIX,
+    "tl004_load_alias.py": FIXED,
     "tl005_call_override.py": NO_FIX,
     "tl005_rebind.py": SILENT,
     "tl005_header_rebind.py": SILENT,
@@ -152,6 +154,27 @@ def test_tl004_no_fix_when_another_file_of_the_project_names_the_checkpoint(tmp_
     (finding,) = lint_text(SAVES_NET, "train/save.py", [rule]).diagnostics
     assert finding.fix is None
 
+
+
+@pytest.mark.parametrize(
+    "reader, text",
+    [
+        pytest.param("run.sh", "python train/save.py\npython evaluate.py --ckpt checkpoints/net.pt\n", id="launch-script"),
+        pytest.param("configs/eval.yaml", "checkpoint: checkpoints/net.pt\n", id="config"),
+        pytest.param("README.md", "Evaluate with `python evaluate.py net.pt`.\n", id="readme"),
+    ],
+)
+def test_tl004_no_fix_when_a_script_config_or_doc_names_the_checkpoint(tmp_path, monkeypatch, reader, text):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "train").mkdir()
+    (tmp_path / "train" / "save.py").write_text(SAVES_NET)
+    (tmp_path / "evaluate.py").write_text("import sys\nimport torch\nnet = torch.load(sys.argv[-1], weights_only=False)\n")
+    monkeypatch.chdir(tmp_path)
+    rule = rule_by_code("TL004")
+    assert "model.state_dict()" in fix_text(SAVES_NET, "train/save.py", [rule], unsafe_fixes=True).text
+    (tmp_path / reader).parent.mkdir(exist_ok=True)
+    (tmp_path / reader).write_text(text)
+    assert fix_text(SAVES_NET, "train/save.py", [rule], unsafe_fixes=True).text == SAVES_NET
 
 
 def test_tl007_dataset_class_of_another_module_is_silent_not_an_internal_error(cli, tmp_path):
