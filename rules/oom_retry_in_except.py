@@ -85,7 +85,8 @@ class OomRetryInExcept(Rule):
     name free in the scope) is set to `False` before the `try`, the handler body becomes
     `oom = True`, and the handler's original body runs in `if oom:` right after the `try`
     statement, once the exception and its traceback are gone. The same statements run in the same
-    order; only the memory is freed first. It is offered only when the handler does not use the
+    order; only the memory is freed first. (An error the retry raises is therefore no longer
+    chained to the OOM as its `__context__`: that link is what held the memory.) It is offered only when the handler does not use the
     exception object, contains no `raise`, `return`, `break` or `continue`, the `try` has no `else`
     or `finally`, and nothing in the handler may read the active exception, which is gone after
     the `try`: no `exc_info=` (other than a literal `False`/`None`), no `logger.exception`,

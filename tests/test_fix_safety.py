@@ -78,6 +78,10 @@ EXPECTED = {
     "tl008_excinfo.py": NO_FIX,
     "tl008_helper_reads_exception.py": NO_FIX,
     "tl008_plain_retry.py": FIXED,
+    "tl008_nested_try_in_handler.py": FIXED,
+    "tl008_in_loop_retry.py": FIXED,
+    "tl008_flag_name_taken.py": FIXED,
+    "tl008_handler_reraises_new_error.py": NO_FIX,
 }
 
 
