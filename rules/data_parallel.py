@@ -198,6 +198,10 @@ class DataParallelRule(Rule):
         Invalid(T + "out = torch.nn.parallel.data_parallel(model, inputs, device_ids=[0, 1])\n", None),
     )
 
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self._calls_by_arg: dict[int, cst.Call] | None = None  # see _escapes
+
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)
         if qualified in DATA_PARALLEL_FUNCTIONS:
@@ -301,7 +305,9 @@ class DataParallelRule(Rule):
             targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
             return any(not isinstance(target, cst.Name) for target in targets)
         if isinstance(parent, cst.Arg):
-            call = next((c for c in calls_in(self.ctx.module) if any(a is parent for a in c.args)), None)
+            if self._calls_by_arg is None:
+                self._calls_by_arg = {id(arg): call for call in calls_in(self.ctx.module) for arg in call.args}
+            call = self._calls_by_arg.get(id(parent))
             if call is None:
                 return True
             callee = dotted_name(call.func)

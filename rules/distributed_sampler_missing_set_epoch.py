@@ -385,16 +385,18 @@ def _is_set_epoch(call: cst.Call, covers) -> bool:
     return "set_epoch" in (dotted_name(call.func) or "") and covers(call)
 
 
-def _calls_set_epoch(node: cst.CSTNode, covers, module: cst.Module | None = None, seen: frozenset = frozenset()) -> bool:
+def _calls_set_epoch(node: cst.CSTNode, covers, module: cst.Module | None = None, seen: set[str] | None = None) -> bool:
     """A `set_epoch` call below `node`, or (given the module) in a function of the file that a
     call below `node` runs, transitively (`begin_epoch(epoch)` whose body sets the epoch)."""
+    seen = set() if seen is None else seen
     for call in calls_in(node):
         if _is_set_epoch(call, covers):
             return True
         if module is not None and isinstance(call.func, cst.Name) and call.func.value not in seen:
             name = call.func.value
+            seen.add(name)  # each function is searched once
             functions = [s for s in walk_statements(module) if isinstance(s, cst.FunctionDef) and s.name.value == name]
-            if any(_calls_set_epoch(f.body, covers, module, seen | {name}) for f in functions):
+            if any(_calls_set_epoch(f.body, covers, module, seen) for f in functions):
                 return True
     return False
 
