@@ -43,7 +43,7 @@ def main() -> None:
 @click.option("--preview/--no-preview", default=None, help="Also run rules in preview (selected or on by default).")
 @click.option(
     "--output-format",
-    type=click.Choice(["full", "concise", "json", "sarif", "github"]),
+    type=click.Choice(["full", "concise", "json", "sarif", "github", "junit", "gitlab"]),
     default="full",
     show_default=True,
 )
@@ -189,6 +189,7 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
         diagnostics=diagnostics,
         sources={outcome.display: outcome.source for outcome in outcomes},
         cell_sources={outcome.display: outcome.cell_sources for outcome in outcomes if outcome.cell_sources},
+        cell_lines={outcome.display: outcome.cell_lines for outcome in outcomes if outcome.cell_lines},
         applied={outcome.display: outcome.applied for outcome in outcomes if outcome.applied},
         unsafe_fixes=unsafe_fixes,
         fix_mode=fix,

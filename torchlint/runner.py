@@ -36,6 +36,7 @@ class FileOutcome:
     failures: list[str] = field(default_factory=list)  # refused fixes
     internal_errors: list[InternalError] = field(default_factory=list)
     cell_sources: dict[int, str] = field(default_factory=dict)  # notebooks: cell number -> source
+    cell_lines: dict[int, list[int]] = field(default_factory=dict)  # notebooks: cell -> .ipynb lines
     errors: list[str] = field(default_factory=list)  # what must fail the run (exit 2): a failed write
     skipped: str | None = None  # why torchlint could not analyse the file
     # The other project modules the findings rested on, by content digest (for the cache).
@@ -179,7 +180,7 @@ def _read_notebook(path: Path):
 
 def process_notebook(display: str, path: Path, settings: Settings, mode: Mode) -> FileOutcome:
     """Lint the code cells as one source; write fixes back into the changed cells only."""
-    from torchlint.notebooks import rebuild, to_cells
+    from torchlint.notebooks import cell_file_lines, rebuild, to_cells
 
     try:
         notebook = _read_notebook(path)
@@ -207,6 +208,7 @@ def process_notebook(display: str, path: Path, settings: Settings, mode: Mode) -
         outcome.diagnostics = remaining.diagnostics
     outcome.diagnostics = [to_cells(notebook, d) for d in outcome.diagnostics]
     outcome.cell_sources = notebook.cell_sources
+    outcome.cell_lines = cell_file_lines(notebook.original) if outcome.diagnostics else {}
     outcome.source = ""
     return outcome
 
@@ -323,7 +325,11 @@ def _from_cache(source, settings: Settings, mode: Mode, result_cache) -> tuple[F
             if source.path.suffix == ".ipynb":
                 from torchlint.notebooks import load_notebook
 
-                outcome.cell_sources = load_notebook(data.decode("utf-8")).cell_sources
+                from torchlint.notebooks import cell_file_lines
+
+                text = data.decode("utf-8")
+                outcome.cell_sources = load_notebook(text).cell_sources
+                outcome.cell_lines = cell_file_lines(text)
             else:
                 outcome.source = decode_source(data).text
         except (SourceError, UnicodeDecodeError):
