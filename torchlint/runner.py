@@ -246,6 +246,8 @@ def process_stdin(data: bytes, display: str, settings: Settings, mode: Mode) -> 
     (when nothing was fixed, or it could not even be decoded)."""
     if len(data) > settings.max_file_size:
         return FileOutcome(display, skipped=_size_reason(len(data), settings.max_file_size)), data
+    if display.endswith(".ipynb"):
+        return _process_stdin_notebook(data, display, settings, mode)
     try:
         decoded = decode_source(data)
     except SourceError as error:
@@ -264,6 +266,41 @@ def process_stdin(data: bytes, display: str, settings: Settings, mode: Mode) -> 
         outcome = process_text(decoded, display, path, settings, Mode())
         outcome.errors.append(f"{display}: cannot encode the fixed source: {error}")
         return outcome, data
+
+
+def _process_stdin_notebook(data: bytes, display: str, settings: Settings, mode: Mode) -> tuple[FileOutcome, bytes]:
+    """`--stdin-filename x.ipynb`: the notebook's cells linted as a notebook file's are; `--fix`
+    echoes the notebook with the fixed cells."""
+    from torchlint.notebooks import cell_file_lines, load_notebook, rebuild, to_cells
+
+    try:
+        notebook = load_notebook(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return FileOutcome(display, [syntax_error(display, f"cannot decode as utf-8: {error.reason}")]), data
+    except SourceError as error:
+        return FileOutcome(display, [syntax_error(display, error.reason, error.line, error.column)]), data
+    path = Path(display)
+    try:
+        outcome = process_text(DecodedSource(notebook.text, "utf-8"), display, path, settings, mode)
+        echoed = data
+        if outcome.fixed_source is not None:
+            try:
+                fixed = rebuild(notebook, outcome.fixed_source)
+            except SourceError as error:
+                unchanged, _ = _process_stdin_notebook(data, display, settings, Mode())
+                unchanged.failures.append(f"{display}: {error.reason}")
+                return unchanged, data
+            echoed = fixed.encode("utf-8")
+            notebook = load_notebook(fixed)
+            outcome.diagnostics = process_text(DecodedSource(notebook.text, "utf-8"), display, path, settings,
+                                               Mode()).diagnostics
+    except Exception as error:  # a bug in torchlint: exit 2, and the notebook still comes back
+        return _crashed(display, error), data
+    outcome.diagnostics = [to_cells(notebook, d) for d in outcome.diagnostics]
+    outcome.cell_sources = notebook.cell_sources
+    outcome.cell_lines = cell_file_lines(notebook.original)
+    outcome.source = ""
+    return outcome, echoed
 
 
 # ---- many files: the cache, then a process pool for what is left ------------------------------
