@@ -215,22 +215,15 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
         errors=sum(len(outcome.internal_errors) + len(outcome.errors) for outcome in outcomes),
     )
     if write_baseline is not None:
-        from torchlint.baseline import BaselineError, write_baseline as write
-
-        try:
-            count = write(write_baseline, diagnostics, report.source_of)
-        except BaselineError as error:
-            _fail(str(error))
-        click.echo(f"Wrote {count} finding{'' if count == 1 else 's'} to {write_baseline}.", err=True)
+        recorded = diagnostics
+        if options is not None and options.baseline is not None:
+            # `--baseline F --write-baseline F`: prune only; keep what F still accounts for, add nothing
+            fresh = {id(d) for d in _apply_baseline(baseline, diagnostics, report.source_of, quiet=True)}
+            recorded = [d for d in diagnostics if id(d) not in fresh]
+        _write_baseline(write_baseline, recorded, report.source_of)
         sys.exit(EXIT_ERROR if internal_error else EXIT_CLEAN)
     if baseline is not None:
-        from torchlint.baseline import BaselineError, load_baseline, new_findings
-
-        try:
-            entries, folder = load_baseline(baseline), baseline.absolute().parent
-            report.diagnostics = diagnostics = new_findings(diagnostics, entries, report.source_of, folder)
-        except BaselineError as error:
-            _fail(str(error))
+        report.diagnostics = diagnostics = _apply_baseline(baseline, diagnostics, report.source_of)
     if options is not None and options.fix_only:
         report.diagnostics = diagnostics = []  # what is left is neither reported nor a failure
     if options is not None and options.fix_only and stdin_fixed is None and output_format in ("full", "concise"):
@@ -332,6 +325,39 @@ def _now() -> str:
     import time
 
     return time.strftime("%H:%M:%S")
+
+
+def _write_baseline(path: Path, diagnostics, source_of) -> None:
+    """Record today's findings; entries of the baseline it replaces that match none are pruned."""
+    from torchlint.baseline import BaselineError, load_baseline, match_baseline, write_baseline
+
+    stale = 0
+    if path.is_file():
+        try:
+            stale = match_baseline(diagnostics, load_baseline(path), source_of, path.absolute().parent)[1]
+        except BaselineError:
+            stale = 0  # an unreadable old baseline is simply replaced
+    try:
+        count = write_baseline(path, diagnostics, source_of)
+    except BaselineError as error:
+        _fail(str(error))
+    pruned = f" (pruned {stale} that no longer match)" if stale else ""
+    click.echo(f"Wrote {count} finding{'' if count == 1 else 's'} to {path}{pruned}.", err=True)
+
+
+def _apply_baseline(path: Path, diagnostics, source_of, quiet: bool = False) -> list:
+    """The findings the baseline does not account for; says how many entries match no finding."""
+    from torchlint.baseline import BaselineError, load_baseline, match_baseline
+
+    try:
+        fresh, stale = match_baseline(diagnostics, load_baseline(path), source_of, path.absolute().parent)
+    except BaselineError as error:
+        _fail(str(error))
+    if stale and not quiet:
+        entries = f"{stale} baseline entr{'y' if stale == 1 else 'ies'}"
+        prune = f"`--baseline {path} --write-baseline {path}` prunes them"
+        click.echo(f"torchlint: {entries} in {path} no longer match any finding; {prune}.", err=True)
+    return fresh
 
 
 def _print_problems(outcomes) -> None:
