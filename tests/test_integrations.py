@@ -112,3 +112,39 @@ def test_flake8_reports_a_broken_config(tmp_path):
     (tmp_path / "m.py").write_text(FORWARD_SOURCE)
     result = _flake8("--select", "TL", "m.py", cwd=tmp_path)
     assert result.returncode == 1 and "TL000 torchlint configuration error" in result.stdout
+
+
+def _readme_pre_commit_snippet() -> str:
+    readme = (REPO / "README.md").read_text()
+    start = readme.index("```yaml\n# .pre-commit-config.yaml\n") + len("```yaml\n")
+    return readme[start : readme.index("```", start)]
+
+
+def test_readme_pre_commit_snippet_works_as_written(tmp_path):
+    """The README's snippet, with only `repo:` pointing at a local clone. Releases are tagged
+    `v<version>` (README, pre-commit), so the clone gets the tag a release of this version has."""
+    import re
+
+    from torchlint import __version__
+
+    snippet = _readme_pre_commit_snippet()
+    (rev,) = re.findall(r"^\s*rev:\s*(\S+)\s*$", snippet, re.M)
+    assert rev == f"v{__version__}", "the README's rev must name this version's release tag"
+    clone = tmp_path / "torchlint-clone"
+    _git("clone", "-q", str(REPO), str(clone), cwd=tmp_path)
+    _git("tag", rev, cwd=clone)
+    (url,) = re.findall(r"^\s*-\s*repo:\s*(\S+)\s*$", snippet, re.M)
+    config = snippet.replace(url, str(clone))  # the only change to the README's snippet
+
+    project, home = tmp_path / "project", tmp_path / "pre-commit-home"
+    project.mkdir()
+    _git("init", "-q", cwd=project)
+    (project / ".pre-commit-config.yaml").write_text(config)
+    (project / "train.py").write_text(FORWARD_SOURCE)
+    _git("add", ".pre-commit-config.yaml", "train.py", cwd=project)
+    fixing = _pre_commit(project, home)
+    assert fixing.returncode == 1 and "files were modified by this hook" in fixing.stdout, fixing.stdout
+    assert (project / "train.py").read_text() == FORWARD_FIXED
+    _git("add", "train.py", cwd=project)
+    passing = _pre_commit(project, home)
+    assert passing.returncode == 0, passing.stdout + passing.stderr
