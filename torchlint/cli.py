@@ -536,6 +536,16 @@ def _narrow_rules_listing(rules, width: int) -> str:
     return "\n".join(lines)
 
 
+@main.command("server")
+def server() -> None:
+    """Run the language server on stdin/stdout (for editors; see the README)."""
+    try:
+        from torchlint.server import serve
+    except ImportError as error:
+        _fail(f"the language server needs pygls: pip install 'torchlint[server]' ({error})")
+    serve()
+
+
 @main.command("version")
 def version() -> None:
     """Print torchlint's version."""

@@ -247,7 +247,7 @@ def process_stdin(data: bytes, display: str, settings: Settings, mode: Mode) -> 
     if len(data) > settings.max_file_size:
         return FileOutcome(display, skipped=_size_reason(len(data), settings.max_file_size)), data
     if display.endswith(".ipynb"):
-        return _process_stdin_notebook(data, display, settings, mode)
+        return process_notebook_text(data, display, settings, mode)
     try:
         decoded = decode_source(data)
     except SourceError as error:
@@ -268,9 +268,9 @@ def process_stdin(data: bytes, display: str, settings: Settings, mode: Mode) -> 
         return outcome, data
 
 
-def _process_stdin_notebook(data: bytes, display: str, settings: Settings, mode: Mode) -> tuple[FileOutcome, bytes]:
-    """`--stdin-filename x.ipynb`: the notebook's cells linted as a notebook file's are; `--fix`
-    echoes the notebook with the fixed cells."""
+def process_notebook_text(data: bytes, display: str, settings: Settings, mode: Mode) -> tuple[FileOutcome, bytes]:
+    """A notebook's text (`--stdin-filename x.ipynb`, the language server) linted as a notebook
+    file is: the outcome, and the notebook with the fixed cells (`--fix`) or as it came."""
     from torchlint.notebooks import cell_file_lines, load_notebook, rebuild, to_cells
 
     try:
@@ -287,7 +287,7 @@ def _process_stdin_notebook(data: bytes, display: str, settings: Settings, mode:
             try:
                 fixed = rebuild(notebook, outcome.fixed_source)
             except SourceError as error:
-                unchanged, _ = _process_stdin_notebook(data, display, settings, Mode())
+                unchanged, _ = process_notebook_text(data, display, settings, Mode())
                 unchanged.failures.append(f"{display}: {error.reason}")
                 return unchanged, data
             echoed = fixed.encode("utf-8")
