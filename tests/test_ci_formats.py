@@ -117,6 +117,13 @@ def test_github_notebook_annotation_points_at_the_ipynb_line(cli, notebook):
     assert f"line={data_line},col=9," in out[1] and "cell 5, line 4:" in out[1]
 
 
+def test_notebook_annotations_from_the_cache_point_at_the_same_lines(cli, notebook):
+    first = cli("check", "--output-format", "github", "training.ipynb", "-v")
+    second = cli("check", "--output-format", "github", "training.ipynb", "-v")
+    assert "cache: 1 hits" in second.stderr
+    assert first.stdout == second.stdout and "line=" in second.stdout
+
+
 def test_sarif_notebook_region_is_in_ipynb_lines(cli, tmp_path, notebook):
     (tmp_path / ".git").mkdir()
     document = json.loads(cli("check", "--output-format", "sarif", "training.ipynb").stdout)

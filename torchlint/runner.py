@@ -360,9 +360,7 @@ def _from_cache(source, settings: Settings, mode: Mode, result_cache) -> tuple[F
     if cached:
         try:
             if source.path.suffix == ".ipynb":
-                from torchlint.notebooks import load_notebook
-
-                from torchlint.notebooks import cell_file_lines
+                from torchlint.notebooks import cell_file_lines, load_notebook
 
                 text = data.decode("utf-8")
                 outcome.cell_sources = load_notebook(text).cell_sources
