@@ -264,6 +264,9 @@ def test_notebook_cell_diagnostic_quick_fix_and_clean_result(tmp_path):
         assert quick_fix.title.startswith("torchlint (TL005)")
         fixed = apply(cells[2][0], quick_fix.edit.changes[cell_uris[2]])
         assert fixed == "out = model(x)"
+        (fix_all,) = await client.actions(cell_uris[2], diagnostic, only=["source.fixAll"])
+        assert list(fix_all.edit.changes) == [cell_uris[2]]  # only the cell that changes
+        assert apply(cells[2][0], fix_all.edit.changes[cell_uris[2]]) == fixed
         client.client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(
             notebook_document=types.VersionedNotebookDocumentIdentifier(version=2, uri=notebook_uri),
             change=types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(text_content=[
