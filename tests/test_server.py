@@ -106,8 +106,14 @@ def run(root: Path, scenario, options: dict | None = None, prepare=None) -> None
         client = Client(root)
         if prepare is not None:
             prepare(client)
-        await client.start(options)
-        await scenario(client)
+        try:
+            await client.start(options)
+            await scenario(client)
+            await client.stop()
+        finally:
+            server = getattr(client.client, "_server", None)
+            if server is not None and server.returncode is None:
+                server.kill()  # a failed scenario leaves no server behind
 
     asyncio.run(asyncio.wait_for(session(), 4 * TIMEOUT))
 
@@ -292,6 +298,15 @@ def test_stale_results_are_dropped(tmp_path):
         assert len(published) < 20  # superseded versions were skipped, not all linted and sent
 
     run(tmp_path, scenario)
+
+
+def test_server_exits_when_the_client_goes_away(tmp_path):
+    import subprocess
+
+    process = subprocess.Popen([sys.executable, "-m", "torchlint", "server"], cwd=tmp_path,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdin.close()
+    assert process.wait(timeout=TIMEOUT) == 0
 
 
 def test_server_command_without_pygls_says_how_to_install(tmp_path, monkeypatch):

@@ -482,4 +482,15 @@ def create_server() -> TorchlintServer:
 
 
 def serve() -> None:
-    create_server().start_io()
+    import os
+
+    server = create_server()
+    code = 0
+    try:
+        server.start_io()
+    except SystemExit as stop:  # `exit` without `shutdown` first is exit code 1 (LSP)
+        code = stop.code if isinstance(stop.code, int) else 0
+    # the client is gone (stdin closed or `exit`): a lint still running on the worker thread must
+    # not keep the process alive
+    server.executor.shutdown(wait=False, cancel_futures=True)
+    os._exit(code)
