@@ -219,8 +219,8 @@ class DataLoaderWorkerRngUnseeded(Rule):
             return
         dataset = argument(node, 0, "dataset")
         kind = self.ctx.kind(dataset.value) if dataset is not None else None
-        if kind is None or kind.base != OBJECT or kind.cls is None:
-            return
+        if kind is None or kind.base != OBJECT or not isinstance(kind.cls, cst.ClassDef):
+            return  # unknown, or a class of another file (its source is not parsed here)
         rng = self._shared_rng(kind.cls)
         if rng is None:
             return
