@@ -77,7 +77,9 @@ class LossAccumulatedWithGraph(Rule):
     `grad_norm += g.pow(2).sum()` later added to a loss that is backpropagated; anything under
     `torch.no_grad()`/`torch.inference_mode()` or in a function decorated with them; values
     already `.item()`ed, `.detach()`ed or `float(...)`ed; plain numbers; an accumulator reset
-    inside the loop; and values of unknown type.
+    on every way through the loop body to the accumulation (a reset only under a condition of its
+    own, such as the end of a gradient-accumulation window, is not one); and values of unknown
+    type (a value that is `.backward()`ed in its scope is a tensor that carries a graph).
 
     For speed, the rule only looks at files where a line that accumulates (`+=`, `.append(`,
     `x = x + ...`) also names a loss, a criterion or logits; an accumulation of, say, raw model
@@ -140,9 +142,18 @@ class LossAccumulatedWithGraph(Rule):
         "    losses.append(loss.item())\n",
         # plain numbers, unknown types, an accumulator reset every iteration, no loop
         "count = 0\nfor batch in batches:\n    count += 1\n",
-        "total = 0\nfor batch in batches:\n    loss = compute(batch)\n    loss.backward()\n    total += loss\n",
+        "total = 0\nfor batch in batches:\n    loss = compute(batch)\n    total += loss\n",
         SETUP + "for x, y in batches:\n    step_total = 0\n    step_total += criterion(model(x), y)\n",
         SETUP + "total = 0\nloss = criterion(model(x), y)\ntotal += loss\n",
+        # reset on every way to the accumulation, even when that way is conditional
+        SETUP + "total = 0\nfor step, (x, y) in enumerate(loader):\n    if step % 4 == 0:\n        total = 0\n"
+        "        total += criterion(model(x), y)\n        print(total.item())\n",
+        SETUP + "total = 0\nfor x, y in loader:\n    with torch.enable_grad():\n        total = 0\n"
+        "    total += criterion(model(x), y)\n",
+        # a class of the program with its own `backward` (not a tensor)
+        "class Value:\n    def __init__(self, data):\n        self.data = data\n    def backward(self):\n        pass\n"
+        "    def __add__(self, other):\n        return Value(self.data + other.data)\n"
+        "total = Value(0)\nfor x in xs:\n    loss = Value(x)\n    loss.backward()\n    total = total + loss\n",
         # data, not losses
         T + "total = 0\nfor x in batches:\n    total += torch.ones(3)\n",
         # the total goes where the linter cannot see whether it is backpropagated
@@ -206,6 +217,24 @@ class LossAccumulatedWithGraph(Rule):
             "running = 0\nfor batch in loader:\n    outputs = model(**batch)\n    loss = outputs.loss\n"
             "    loss.backward()\n    running += loss.detach()\n",
         ),
+        # reset only when a gradient-accumulation window ends: the graphs of the window stay alive
+        Invalid(
+            SETUP + "running = 0\nfor step, (x, y) in enumerate(loader):\n    loss = criterion(model(x), y) / 4\n"
+            "    running += loss\n    loss.backward()\n    if (step + 1) % 4 == 0:\n        optimizer.step()\n"
+            "        print(running.item())\n        running = 0\n",
+            SETUP + "running = 0\nfor step, (x, y) in enumerate(loader):\n    loss = criterion(model(x), y) / 4\n"
+            "    running += loss.detach()\n    loss.backward()\n    if (step + 1) % 4 == 0:\n        optimizer.step()\n"
+            "        print(running.item())\n        running = 0\n",
+        ),
+        # the added value is backpropagated in the loop, so it is a tensor that carries a graph
+        Invalid(
+            "def train(trainer, loader):\n    running = 0\n    for batch in loader:\n"
+            "        loss = trainer.compute_loss(batch)\n        loss.backward()\n        running += loss\n"
+            "    print(running.item())\n",
+            "def train(trainer, loader):\n    running = 0\n    for batch in loader:\n"
+            "        loss = trainer.compute_loss(batch)\n        loss.backward()\n        running += loss.detach()\n"
+            "    print(running.item())\n",
+        ),
         # only printed, logged or converted: the fix keeps the program's output
         Invalid(
             SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y)\n"
@@ -249,7 +278,7 @@ class LossAccumulatedWithGraph(Rule):
             return
         function = self.ctx.enclosing(cst.FunctionDef)
         scope_body = function.body if function is not None else self.ctx.module
-        if not _bound_before(accumulator, loop, scope_body) or _bound_in(accumulator, loop):
+        if not _bound_before(accumulator, loop, scope_body) or _reset_in(accumulator, loop, self.ctx.stack):
             return
         if _declared_outside(accumulator, scope_body):
             return  # a global or nonlocal total: other scopes may backpropagate it
@@ -565,12 +594,29 @@ def _bound_before(name: str, loop: cst.CSTNode, scope_body: cst.CSTNode) -> bool
     return False
 
 
-def _bound_in(name: str, loop: cst.CSTNode) -> bool:
-    """Reset inside the loop body (not `name = name + x`): then each iteration starts afresh."""
+def _reset_in(name: str, loop: cst.CSTNode, stack: list[cst.CSTNode]) -> bool:
+    """Reset (not `name = name + x`) on every way through the loop body that reaches the
+    accumulation: in the body itself, or in a block around the accumulation. Then each iteration
+    starts afresh. A reset only under a condition of its own (`if step % accumulation == 0:
+    total = 0`) lets the total, and the graphs in it, outlive the iterations in between."""
+    inside = stack[next((i for i, node in enumerate(stack) if node is loop), len(stack)) :]
+    blocks = [node for node in inside if isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite))]
     return any(
         name in _assigned_names(statement) and name not in names_used(statement.value)
-        for statement in walk_statements(loop.body, into_scopes=False)
+        for block in blocks
+        for statement in _unconditional_statements(block)
     )
+
+
+def _unconditional_statements(block: cst.CSTNode):
+    """The small statements of a block that run whenever it runs (entering `with` blocks only)."""
+    for line in children(block):
+        if isinstance(line, cst.SimpleStatementLine):
+            yield from line.body
+        elif isinstance(line, cst.With):
+            yield from _unconditional_statements(line.body)
+    if isinstance(block, cst.SimpleStatementSuite):
+        yield from block.body
 
 
 def _backpropagated_in(value: cst.BaseExpression, loop: cst.CSTNode, backward_names: frozenset[str]) -> bool:

@@ -104,6 +104,13 @@ def kinds(source: str) -> list:
             id="model-output-other-field",
         ),
         pytest.param("import numpy as np\nprobe(np.zeros(3))\n", None, id="numpy"),
+        # `.backward()` called on a name of unknown kind: a tensor that carries a graph
+        pytest.param(HEAD + "def f(c, b):\n    loss = c.compute(b)\n    loss.backward()\n    probe(loss)\n",
+                     "tensor+graph", id="backpropagated-local"),
+        pytest.param(HEAD + "def f(accelerator, loss):\n    accelerator.backward(loss)\n    probe(accelerator)\n",
+                     None, id="backward-wrapper-receiver"),
+        pytest.param("class Value:\n    def backward(self):\n        pass\nv = Value()\nv.backward()\nprobe(v)\n",
+                     "object", id="own-class-with-backward"),
         pytest.param(HEAD + "from torch.utils.data import DataLoader\nprobe(DataLoader(ds))\n", "object", id="loader"),
     ],
 )

@@ -32,7 +32,8 @@ _BLOCKS = (cst.IndentedBlock, cst.Module, cst.SimpleStatementSuite)
 # Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
                          "LSTM", "GRU", "RNN", "Bilinear", "Norm")
-_TENSOR_ONLY_METHODS = frozenset({"backward"})
+# `loss.backward()` with no positional argument: `accelerator.backward(loss)` is no evidence about `accelerator`.
+_TENSOR_ONLY_METHODS = frozenset({"backward()"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -759,16 +760,17 @@ class TypeOracle:
 
     # ---- usage evidence ---------------------------------------------------------------------
     def _usage_evidence(self, name: str, bindings: list[Binding]) -> Kind | None:
-        """What is called on a name of unknown kind: `.parameters()` only modules have,
-        `.backward()` only tensors in a graph."""
+        """What is called on a name of unknown kind (every binding unknown): `.parameters()` only
+        modules have, `.backward()` only tensors in a graph (`loss = self.compute(batch)` then
+        `loss.backward()`; a class of the project with its own `backward` is a known kind)."""
         owner_scope = bindings[0].scope
         if owner_scope.evidence is None:
             owner_scope.evidence = _collect_method_calls_on_names(owner_scope.node)
         called = owner_scope.evidence.get(name, set())
         if called & MODULE_ONLY_METHODS:
             return Kind(MODULE)
-        if called & _TENSOR_ONLY_METHODS and all(binding.how == "param" for binding in bindings):
-            return tensor(True)  # a parameter backpropagated in its own function
+        if called & _TENSOR_ONLY_METHODS:
+            return tensor(True)  # backpropagated in its own scope: a tensor that carries a graph
         return None
 
 
@@ -805,7 +807,10 @@ def _collect_method_calls_on_names(scope: cst.CSTNode) -> dict[str, set[str]]:
     calls: dict[str, set[str]] = {}
     for node in descendants(scope, outside_nested_scopes):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            calls.setdefault(node.func.value.value, set()).add(node.func.attr.value)
+            called = calls.setdefault(node.func.value.value, set())
+            called.add(node.func.attr.value)
+            if not any(arg.keyword is None for arg in node.args):
+                called.add(node.func.attr.value + "()")  # called with keywords at most
     return calls
 
 
