@@ -104,6 +104,20 @@ def kinds(source: str) -> list:
             id="model-output-other-field",
         ),
         pytest.param("import numpy as np\nprobe(np.zeros(3))\n", None, id="numpy"),
+        # parameters() and buffers() yield tensors whatever module they are called on
+        pytest.param(HEAD + "def f(net):\n    for p in net.parameters():\n        probe(p)\n", "tensor+graph",
+                     id="parameters-of-unknown-receiver"),
+        pytest.param(HEAD + "def f(a, b):\n    for p, q in zip(a.parameters(), b.parameters()):\n        probe(q)\n",
+                     "tensor+graph", id="zip-parameters-of-unknown-receivers"),
+        pytest.param(HEAD + "def f(self):\n    for n, p in self.model.named_parameters():\n        probe(p)\n",
+                     "tensor+graph", id="named-parameters-of-attribute"),
+        pytest.param(HEAD + "def f(self):\n    for n, p in self.model.named_parameters():\n        probe(n)\n",
+                     None, id="named-parameters-name"),
+        pytest.param("class Grid:\n    def parameters(self):\n        return [1, 2]\nfor p in Grid().parameters():\n"
+                     "    probe(p)\n", None, id="own-parameters-method"),
+        pytest.param("def f(doc):\n    for c in doc.root.children():\n        probe(c)\n", None, id="children-of-unknown"),
+        pytest.param(HEAD + "from torch.nn.parameter import Parameter\nw = Parameter(torch.zeros(2))\nprobe(w)\n",
+                     "tensor+graph", id="parameter-by-its-module-path"),
         # `.backward()` called on a name of unknown kind: a tensor that carries a graph
         pytest.param(HEAD + "def f(c, b):\n    loss = c.compute(b)\n    loss.backward()\n    probe(loss)\n",
                      "tensor+graph", id="backpropagated-local"),

@@ -22,7 +22,8 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
-    MODULE_ONLY_METHODS, SEQUENTIAL_CONTAINERS, is_torch_module_class, looks_like_pretrained_model_class,
+    MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, is_torch_module_class,
+    looks_like_pretrained_model_class,
 )
 from torchlint.walk import ElidedBlock, children, descendants, outside_nested_scopes
 
@@ -542,8 +543,8 @@ class TypeOracle:
     def _instance_kind_of_class(self, expr: cst.CSTNode) -> Kind | None:
         qualified = self.imports.qualify(expr)
         if qualified is not None:
-            if qualified in ("torch.Tensor", "torch.nn.Parameter"):
-                return tensor(qualified == "torch.nn.Parameter")
+            if qualified == "torch.Tensor" or qualified in PARAMETER_CLASSES:
+                return tensor(qualified in PARAMETER_CLASSES)
             if is_torch_module_class(qualified):
                 return Kind(MODULE, origin=qualified)
             class_kind = self._imported_kind(qualified)
