@@ -104,31 +104,37 @@ def kinds(source: str) -> list:
             id="model-output-other-field",
         ),
         pytest.param("import numpy as np\nprobe(np.zeros(3))\n", None, id="numpy"),
-        # parameters() and buffers() yield tensors whatever module they are called on
-        pytest.param(HEAD + "def f(net):\n    for p in net.parameters():\n        probe(p)\n", "tensor+graph",
-                     id="parameters-of-unknown-receiver"),
-        pytest.param(HEAD + "def f(a, b):\n    for p, q in zip(a.parameters(), b.parameters()):\n        probe(q)\n",
-                     "tensor+graph", id="zip-parameters-of-unknown-receivers"),
-        pytest.param(HEAD + "def f(self):\n    for n, p in self.model.named_parameters():\n        probe(p)\n",
-                     "tensor+graph", id="named-parameters-of-attribute"),
-        pytest.param(HEAD + "def f(self):\n    for n, p in self.model.named_parameters():\n        probe(n)\n",
-                     None, id="named-parameters-name"),
-        pytest.param("class Grid:\n    def parameters(self):\n        return [1, 2]\nfor p in Grid().parameters():\n"
-                     "    probe(p)\n", None, id="own-parameters-method"),
-        pytest.param("def f(doc):\n    for c in doc.root.children():\n        probe(c)\n", None, id="children-of-unknown"),
-        pytest.param(HEAD + "from torch.nn.parameter import Parameter\nw = Parameter(torch.zeros(2))\nprobe(w)\n",
-                     "tensor+graph", id="parameter-by-its-module-path"),
-        # `.backward()` called on a name of unknown kind: a tensor that carries a graph
-        pytest.param(HEAD + "def f(c, b):\n    loss = c.compute(b)\n    loss.backward()\n    probe(loss)\n",
-                     "tensor+graph", id="backpropagated-local"),
-        pytest.param(HEAD + "def f(accelerator, loss):\n    accelerator.backward(loss)\n    probe(accelerator)\n",
-                     None, id="backward-wrapper-receiver"),
-        pytest.param("class Value:\n    def backward(self):\n        pass\nv = Value()\nv.backward()\nprobe(v)\n",
-                     "object", id="own-class-with-backward"),
         pytest.param(HEAD + "from torch.utils.data import DataLoader\nprobe(DataLoader(ds))\n", "object", id="loader"),
     ],
 )
 def test_kind(source, expected):
+    assert kinds(source) == [expected]
+
+
+# Evidence from how a value is used: `.backward()` on it, iterating `.parameters()` of it.
+FROM_USE = {
+    "backpropagated-local": (HEAD + "def f(c, b):\n    loss = c.compute(b)\n    loss.backward()\n    probe(loss)\n",
+                             "tensor+graph"),
+    "backward-wrapper-receiver": (HEAD + "def f(accelerator, loss):\n    accelerator.backward(loss)\n    probe(accelerator)\n",
+                                  None),
+    "own-class-with-backward": ("class Value:\n    def backward(self):\n        pass\nv = Value()\nv.backward()\nprobe(v)\n",
+                                "object"),
+    "parameters-of-unknown": (HEAD + "def f(net):\n    for p in net.parameters():\n        probe(p)\n", "tensor+graph"),
+    "zip-parameters": (HEAD + "def f(a, b):\n    for p, q in zip(a.parameters(), b.parameters()):\n        probe(q)\n",
+                       "tensor+graph"),
+    "named-parameters-of-attribute": (HEAD + "def f(s):\n    for n, p in s.model.named_parameters():\n        probe(p)\n",
+                                      "tensor+graph"),
+    "named-parameters-name": (HEAD + "def f(s):\n    for n, p in s.model.named_parameters():\n        probe(n)\n", None),
+    "own-parameters-method": ("class Grid:\n    def parameters(self):\n        return [1]\nfor p in Grid().parameters():\n"
+                              "    probe(p)\n", None),
+    "children-of-unknown": ("def f(doc):\n    for c in doc.root.children():\n        probe(c)\n", None),
+    "parameter-by-module-path": (HEAD + "from torch.nn.parameter import Parameter\nprobe(Parameter(torch.zeros(2)))\n",
+                                 "tensor+graph"),
+}
+
+
+@pytest.mark.parametrize(("source", "expected"), list(FROM_USE.values()), ids=list(FROM_USE))
+def test_kind_from_use(source, expected):
     assert kinds(source) == [expected]
 
 
