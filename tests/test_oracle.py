@@ -111,7 +111,7 @@ def test_kind(source, expected):
     assert kinds(source) == [expected]
 
 
-# Evidence from how a value is used: `.backward()` on it, iterating `.parameters()` of it.
+# Evidence from how a value is used (`.backward()` on it, iterating its `.parameters()`) and annotations.
 FROM_USE = {
     "backpropagated-local": (HEAD + "def f(c, b):\n    loss = c.compute(b)\n    loss.backward()\n    probe(loss)\n",
                              "tensor+graph"),
@@ -127,6 +127,13 @@ FROM_USE = {
     "named-parameters-name": (HEAD + "def f(s):\n    for n, p in s.model.named_parameters():\n        probe(n)\n", None),
     "own-parameters-method": ("class Grid:\n    def parameters(self):\n        return [1]\nfor p in Grid().parameters():\n"
                               "    probe(p)\n", None),
+    "chain-of-iterators": (HEAD + "import itertools\ndef f(m):\n    for n, p in itertools.chain(m.named_parameters(), m.named_buffers()):\n"
+                           "        probe(p)\n", "tensor"),
+    "chain-of-unknown": ("from itertools import chain\ndef f(a, b):\n    for x in chain(a, b):\n        probe(x)\n", None),
+    "optional-annotation": (HEAD + "from typing import Optional\ndef f(m: Optional[nn.Module]):\n    probe(m)\n", "module"),
+    "or-none-annotation": (HEAD + "def f(t: torch.Tensor | None = None):\n    probe(t)\n", "tensor"),
+    "union-annotation": (HEAD + "from typing import Union\ndef f(m: Union[nn.Module, str]):\n    probe(m)\n", None),
+    "optional-unknown-annotation": ("from typing import Optional\ndef f(m: Optional[Foo]):\n    probe(m)\n", None),
     "children-of-unknown": ("def f(doc):\n    for c in doc.root.children():\n        probe(c)\n", None),
     "parameter-by-module-path": (HEAD + "from torch.nn.parameter import Parameter\nprobe(Parameter(torch.zeros(2)))\n",
                                  "tensor+graph"),

@@ -34,6 +34,7 @@ _BLOCKS = (cst.IndentedBlock, cst.Module, cst.SimpleStatementSuite)
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
                          "LSTM", "GRU", "RNN", "Bilinear", "Norm")
 # `loss.backward()` with no positional argument: `accelerator.backward(loss)` is no evidence about `accelerator`.
+_OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
 
 
@@ -482,7 +483,7 @@ class TypeOracle:
 
     def _param_kind(self, param: cst.Param, scope: Scope) -> Kind | None:
         if param.annotation is not None:
-            return self._instance_kind_of_class(param.annotation.annotation)
+            return self._annotation_kind(param.annotation.annotation)
         function = scope.node
         owner = self._method_class(function)
         if owner is not None and is_first_param(function, param):
@@ -497,6 +498,17 @@ class TypeOracle:
             return Kind(MODULE, evidence=f"`{param.name.value}` is each submodule `.apply()` passes")
         key = self._function_key(function)
         return self.project.call_site_kind(self._project_path, key, index) if key else None
+
+    def _annotation_kind(self, annotation: cst.CSTNode) -> Kind | None:
+        """What a parameter annotated `annotation` is: `Module`, `Optional[Module]`, `Module | None`,
+        `Union[Tensor, None]` (None is neutral: the rules ask about the value when it is one)."""
+        options = [annotation]
+        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+            options = [annotation.left, annotation.right]
+        elif isinstance(annotation, cst.Subscript) and self.imports.qualify(annotation.value) in _OPTIONAL_TYPES:
+            options = [element.slice.value for element in annotation.slice if isinstance(element.slice, cst.Index)]
+        kinds = [NONE if _is_none_name(option) else self._instance_kind_of_class(option) for option in options]
+        return public(merge(kinds)) if options else None
 
     def _function_key(self, function: cst.FunctionDef) -> str | None:
         """The project index's key for a module-level function or a module-level class's `__init__`."""
@@ -599,6 +611,8 @@ class TypeOracle:
                 return self._element_kind(values[path[0]], path[1:], scope)
             if helper == "enumerate" and values and path[:1] == (1,):
                 return self._element_kind(values[0], path[1:], scope)
+            if values and len(values) == len(iterator.args) and self.imports.qualify(iterator.func) == "itertools.chain":
+                return merge(self._element_kind(value, path, scope) for value in values)
             if isinstance(iterator.func, cst.Attribute):
                 receiver = self._kind(iterator.func.value, scope)
                 return element_kind(receiver, iterator.func.attr.value, path)
@@ -773,6 +787,10 @@ class TypeOracle:
         if called & _TENSOR_ONLY_METHODS:
             return tensor(True)  # backpropagated in its own scope: a tensor that carries a graph
         return None
+
+
+def _is_none_name(expr: cst.CSTNode) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
 
 
 def _definite(binding: Binding, statement: cst.CSTNode) -> bool:
