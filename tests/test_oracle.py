@@ -134,6 +134,8 @@ FROM_USE = {
     "or-none-annotation": (HEAD + "def f(t: torch.Tensor | None = None):\n    probe(t)\n", "tensor"),
     "union-annotation": (HEAD + "from typing import Union\ndef f(m: Union[nn.Module, str]):\n    probe(m)\n", None),
     "optional-unknown-annotation": ("from typing import Optional\ndef f(m: Optional[Foo]):\n    probe(m)\n", None),
+    "grad-of-unknown": ("def f(x):\n    probe(x.grad)\n", "tensor"),
+    "grad-of-own-class": ("class Node:\n    def __init__(self):\n        self.grad = 0.0\nn = Node()\nprobe(n.grad)\n", None),
     "children-of-unknown": ("def f(doc):\n    for c in doc.root.children():\n        probe(c)\n", None),
     "parameter-by-module-path": (HEAD + "from torch.nn.parameter import Parameter\nprobe(Parameter(torch.zeros(2)))\n",
                                  "tensor+graph"),

@@ -149,9 +149,11 @@ def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
 
 def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
     """What `receiver.attribute` is, from the receiver's kind alone (a class's own attributes are
-    looked up by the caller, which knows where the class is defined)."""
+    looked up by the caller, which knows where the class is defined). `x.grad` of a value of unknown
+    kind is a tensor: only tensors have a `.grad` that code reads as a value (a class of the program
+    with a `grad` attribute of its own is a known kind, not unknown)."""
     if receiver is None:
-        return None
+        return tensor(False) if attribute == "grad" else None
     if receiver.base == TENSOR:
         if attribute in TENSOR_ATTRIBUTES:
             return tensor(TENSOR_ATTRIBUTES[attribute] and receiver.graph)
