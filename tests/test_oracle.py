@@ -136,6 +136,10 @@ FROM_USE = {
     "optional-unknown-annotation": ("from typing import Optional\ndef f(m: Optional[Foo]):\n    probe(m)\n", None),
     "grad-of-unknown": ("def f(x):\n    probe(x.grad)\n", "tensor"),
     "grad-of-own-class": ("class Node:\n    def __init__(self):\n        self.grad = 0.0\nn = Node()\nprobe(n.grad)\n", None),
+    "built-elements": (HEAD + "heads = nn.ModuleList(nn.Sequential(nn.Conv2d(d, d, 3), nn.Conv2d(d, 4, 1)) for d in dims)\n"
+                       "for h in heads:\n    probe(h[-1].bias)\n", "tensor+graph"),
+    "built-elements-of-unknown": (HEAD + "heads = nn.ModuleList(make(d) for d in dims)\nfor h in heads:\n"
+                                  "    probe(h[-1])\n", None),
     "children-of-unknown": ("def f(doc):\n    for c in doc.root.children():\n        probe(c)\n", None),
     "parameter-by-module-path": (HEAD + "from torch.nn.parameter import Parameter\nprobe(Parameter(torch.zeros(2)))\n",
                                  "tensor+graph"),

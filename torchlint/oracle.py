@@ -660,16 +660,35 @@ class TypeOracle:
         if kind is not None and kind.base == MODULE and qualified in SEQUENTIAL_CONTAINERS:
             kind = Kind(MODULE, output=self._sequential_output(call, scope), origin=qualified,
                         element=kind.element)
+        if kind is not None and kind.base == MODULE and kind.element is not None and not kind.mapping:
+            element = self._built_elements(call)
+            if element is not None:
+                kind = Kind(MODULE, output=kind.output, origin=kind.origin, element=element)
         if kind is None and qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
             return Kind(OBJECT, origin=qualified)  # a torch class that is not a module: a known non-module
         return kind
 
-    def _sequential_output(self, call: cst.Call, scope: Scope) -> Kind | None:
-        """A Sequential returns what its last module returns (a tensor only if that one does)."""
-        if not call.args or call.args[-1].keyword is not None or call.args[-1].star:
+    def _built_elements(self, call: cst.Call) -> Kind | None:
+        """The elements of `ModuleList(nn.Sequential(...) for d in dims)` or `Sequential(nn.Conv2d(...),
+        nn.ReLU())`, when each is a call of a torch.nn class: what such a call builds does not depend on
+        the values of its arguments, so the comprehension's own variables do not matter."""
+        if any(arg.star or arg.keyword is not None for arg in call.args):
             return None
-        last = self._kind(call.args[-1].value, scope)
-        return last.output if last is not None and last.base == MODULE else None
+        values = [arg.value for arg in call.args]
+        if len(values) == 1 and isinstance(values[0], (cst.GeneratorExp, cst.ListComp)):
+            values = [values[0].elt]
+        elif len(values) == 1 and isinstance(values[0], (cst.List, cst.Tuple)):
+            values = [element.value for element in values[0].elements]
+        kinds = []
+        for value in values:
+            qualified = self.imports.qualify(value.func) if isinstance(value, cst.Call) else None
+            if qualified is None or not is_torch_module_class(qualified):
+                return None
+            keywords = {arg.keyword.value for arg in value.args if arg.keyword is not None}
+            positional = sum(1 for arg in value.args if arg.keyword is None)
+            kinds.append(library_call_kind(qualified, None, keywords, False, positional))
+        element = merge(kinds) if kinds else None
+        return element if element is not None and element.base == MODULE else None
 
     def _sequential_output(self, call: cst.Call, scope: Scope) -> Kind | None:
         """A Sequential returns what its last module returns (a tensor only if that one does)."""
