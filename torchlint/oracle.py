@@ -109,6 +109,11 @@ class TypeOracle:
         """The class whose method `expr` (a `self` parameter) belongs to, if it is one."""
         return self._instance_class(expr, self.scope_at(stack))
 
+    def attribute_values(self, owner: cst.ClassDef, attribute: str) -> list[cst.CSTNode | None]:
+        """What the class's methods assign to `self.<attribute>` (None for an augmented or opaque
+        assignment); empty when no method of the class assigns it."""
+        return [binding.value if binding.how == "value" else None for binding in self._attribute_bindings(owner, attribute)]
+
     def bindings_of(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Binding] | None:
         return self._lookup(name, self.scope_at(stack))
 
