@@ -22,6 +22,11 @@ _MESSAGE = "A DistributedSampler without `set_epoch` gives every epoch the same 
 
 T = "import torch\nfrom torch.utils.data import DataLoader, DistributedSampler\n"
 SETUP = T + "sampler = DistributedSampler(dataset)\nloader = DataLoader(dataset, batch_size=8, sampler=sampler)\n"
+TRAINER = (
+    T + "class Trainer:\n    def __init__(self, ds):\n        self.sampler = DistributedSampler(ds)\n"
+    "        self.loader = DataLoader(ds, batch_size=8, sampler=self.sampler)\n"
+    "    def step(self, batch):\n        pass\n    def fit(self, epochs):\n        for epoch in range(epochs):\n"
+)
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,12 @@ class DistributedSamplerMissingSetEpoch(Rule):
     to `accelerator.prepare`, loaders built in Lightning `*_dataloader` hooks (the framework sets
     the epoch), and a single pass with no epoch loop.
 
+    A loader kept on `self` (`for batch in self.train_loader` in an epoch loop of a method) is
+    flagged, without a fix, only where it is provable: the class (in this file) gives it a shuffling
+    DistributedSampler wherever it assigns it, directly or through `self.<sampler>`; the file never
+    mentions `set_epoch` or `.prepare(`; and the epoch loop calls no method the class does not
+    define itself and passes `self` to no call (an inherited hook or a callback could set it).
+
     ## References
     - [DistributedSampler: "calling set_epoch() at the beginning of each epoch ... is necessary"](https://pytorch.org/docs/stable/data.html#torch.utils.data.distributed.DistributedSampler)
     """
@@ -132,6 +143,21 @@ class DistributedSamplerMissingSetEpoch(Rule):
         T + "for epoch in range(3):\n    sampler = DistributedSampler(dataset, seed=epoch)\n"
         "    loader = DataLoader(dataset, sampler=sampler)\n    for batch in loader:\n        step(batch)\n",
         T + "loader = DataLoader(dataset, shuffle=True)\nfor epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
+        # a loader kept on `self`: set_epoch anywhere in the file, an inherited method or a callback
+        # given `self` in the epoch loop, a loader or sampler the class does not always build itself
+        TRAINER + "            self.sampler.set_epoch(epoch)\n            for batch in self.loader:\n"
+        "                self.step(batch)\n",
+        TRAINER + "            self.begin(epoch)\n            for batch in self.loader:\n                self.step(batch)\n"
+        "    def begin(self, epoch):\n        self.loader.sampler.set_epoch(epoch)\n",
+        TRAINER + "            self.on_epoch_start(epoch)\n            for batch in self.loader:\n"
+        "                self.step(batch)\n",
+        TRAINER + "            self.callbacks.epoch_begins(self)\n            for batch in self.loader:\n"
+        "                self.step(batch)\n",
+        TRAINER + "            for batch in self.loader:\n                self.step(batch)\n"
+        "    def reload(self, ds):\n        self.loader = DataLoader(ds, shuffle=True)\n",
+        TRAINER.replace("DistributedSampler(ds)", "DistributedSampler(ds, shuffle=False)")
+        + "            for batch in self.loader:\n                self.step(batch)\n",
+        TRAINER + "            pass\n    def run(self):\n        for batch in self.loader:\n            self.step(batch)\n",
     )
 
     invalid = (
@@ -182,6 +208,13 @@ class DistributedSamplerMissingSetEpoch(Rule):
             SETUP + "other = DistributedSampler(more)\nfor epoch in range(3):\n    sampler.set_epoch(epoch)\n"
             "    other.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
         ),
+        # a loader kept on `self`, iterated in an epoch loop with no `set_epoch` in the file: no fix
+        Invalid(TRAINER + "            for batch in self.loader:\n                self.step(batch)\n", None),
+        Invalid(
+            TRAINER.replace("sampler=self.sampler", "sampler=DistributedSampler(ds)")
+            + "            for i, batch in enumerate(self.loader):\n                self.step(batch)\n",
+            None,
+        ),
         # the sampler may be another sampler: flagged without a fix
         Invalid(
             T + "sampler = DistributedSampler(ds) if distributed else RandomSampler(ds)\n"
@@ -199,6 +232,9 @@ class DistributedSamplerMissingSetEpoch(Rule):
 
     def visit_For(self, node: cst.For) -> None:
         loader = _iterated(node.iter)
+        if isinstance(loader, cst.Attribute):
+            self._check_attribute_loader(node, loader)
+            return
         if not isinstance(loader, cst.Name):
             return
         sampler = self._distributed_sampler(loader)
@@ -222,6 +258,42 @@ class DistributedSamplerMissingSetEpoch(Rule):
             for binding in self.ctx.oracle.bindings_of(name, self.ctx.stack) or []
             if id(loop) in binding.chain and binding.value is not None
         ]
+
+    def _check_attribute_loader(self, node: cst.For, loader: cst.Attribute) -> None:
+        """`for batch in self.train_loader` inside an epoch loop of a method, the class of this file
+        giving the loader a shuffling DistributedSampler wherever it assigns it. Only the provable
+        case: no `set_epoch` anywhere in the file (a method of another file cannot reach this loop
+        except through calls made in it), no inherited method called in the loop and `self` passed
+        to no call there (a callback may set the epoch); reported without a fix."""
+        loops = self._enclosing_loops()
+        owner = self.ctx.oracle.instance_class(loader.value, self.ctx.stack)
+        if not loops or owner is None or "set_epoch" in self.ctx.text or ".prepare(" in self.ctx.text:
+            return
+        values = self.ctx.oracle.attribute_values(owner, loader.attr.value)
+        if not values or not all(self._loader_with_distributed_sampler(owner, value) for value in values):
+            return
+        own_methods = {item.name.value for item in owner.body.body if isinstance(item, cst.FunctionDef)}
+        self_name = loader.value.value
+        for call in calls_in(loops[-1]):
+            func = call.func
+            if any(isinstance(arg.value, cst.Name) and arg.value.value == self_name for arg in call.args):
+                return  # `callbacks.on_epoch_start(self)`: another file may set the epoch
+            if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self_name
+                    and func.attr.value not in own_methods):
+                return  # an inherited method, defined where the linter does not look
+        self.report(node.iter, _MESSAGE)
+
+    def _loader_with_distributed_sampler(self, owner: cst.ClassDef, value: cst.CSTNode | None) -> bool:
+        if not isinstance(value, cst.Call) or self.ctx.qualify(value.func) not in DATA_LOADERS:
+            return False
+        argument = next((a.value for a in value.args if a.keyword and a.keyword.value == "sampler"), None)
+        if argument is not None and self._is_shuffling_sampler(argument):
+            return True
+        if not (isinstance(argument, cst.Attribute) and isinstance(argument.value, cst.Name)
+                and argument.value.value == "self"):
+            return False  # a sampler built elsewhere: only `self.<sampler>` of this class is followed
+        samplers = self.ctx.oracle.attribute_values(owner, argument.attr.value)
+        return bool(samplers) and all(v is not None and self._is_shuffling_sampler(v) for v in samplers)
 
     def _enclosing_loops(self) -> list[cst.For | cst.While]:
         """The loops around the current one within its function, innermost first."""
