@@ -813,9 +813,17 @@ class TypeOracle:
         called = owner_scope.evidence.get(name, set())
         if called & MODULE_ONLY_METHODS:
             return Kind(MODULE)
-        if called & _TENSOR_ONLY_METHODS:
+        if called & _TENSOR_ONLY_METHODS and not any(_constructs_instance(b.value) for b in bindings):
             return tensor(True)  # backpropagated in its own scope: a tensor that carries a graph
         return None
+
+
+def _constructs_instance(value: cst.CSTNode | None) -> bool:
+    """`Meter()`: an instance of a class not seen, which may define a `backward` of its own."""
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func.attr if isinstance(value.func, cst.Attribute) else value.func
+    return isinstance(func, cst.Name) and func.value[:1].isupper()
 
 
 def _is_none_name(expr: cst.CSTNode) -> bool:
