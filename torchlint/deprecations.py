@@ -16,6 +16,8 @@ from importlib import resources
 
 import libcst as cst
 
+from torchlint.codemod import with_keyword
+
 FIX_KINDS = ("rename", "rewrite", "none")
 
 
@@ -137,10 +139,8 @@ def rewrite_qr(call: cst.Call, func: cst.BaseExpression, name: str) -> cst.Call 
     some = True if some_arg is None else _literal_bool(some_arg)
     if some is None:
         return None
-    args = [arg for arg in call.args if arg is not some_arg]
-    if not some:
-        args = [_with_comma(arg) for arg in args[:-1]] + [_with_comma(args[-1]), _kw("mode", cst.SimpleString('"complete"'))]
-    return call.with_changes(func=func, args=_last_comma_free(args))
+    new = call.with_changes(func=func, args=_last_comma_free([arg for arg in call.args if arg is not some_arg]))
+    return new if some else with_keyword(new, "mode", cst.SimpleString('"complete"'))
 
 
 def rewrite_cholesky(call: cst.Call, func: cst.BaseExpression, name: str) -> cst.Call | None:
@@ -222,9 +222,7 @@ def rewrite_device_type_keyword(call: cst.Call, func: cst.BaseExpression, name: 
     if _has_star(call) or any(arg.keyword is not None and arg.keyword.value == "device_type" for arg in call.args):
         return None
     device = name.split(".")[1]
-    args = [_with_comma(arg) for arg in call.args]
-    args.append(_kw("device_type", cst.SimpleString(f'"{device}"')))
-    return call.with_changes(func=func, args=args)
+    return with_keyword(call.with_changes(func=func), "device_type", cst.SimpleString(f'"{device}"'))
 
 
 def _amp_target(name: str) -> str:

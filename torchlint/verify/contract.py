@@ -4,6 +4,7 @@ them, and what each run must show.
 ```toml
 description = "what the fixture proves"
 devices = ["cpu", "cuda"]           # where it applies (default: both)
+target-torch = "2.5"                # optional: the torch version the fixer targets (`--target-torch`)
 
 [runs.before]                       # default runs: before and after, one process each
 program = "before"                  # "before": the fixture as written; "after": torchlint's fix
@@ -68,6 +69,7 @@ class Contract:
     runs: dict[str, Run]
     equal: tuple[Equal, ...]
     expect: tuple[Expect, ...]
+    target_torch: tuple[int, ...] | None = None
 
     def runs_on(self, device: str) -> list[Run]:
         return [run for run in self.runs.values() if device in run.devices]
@@ -111,4 +113,8 @@ def load_contract(path: Path) -> Contract:
         expect.append(Expect(table["run"], dict(table["values"]), _devices(table, f"{path} [[expect]]", devices)))
     if not equal and not expect:
         raise ContractError(f"{path}: a contract needs at least one [[equal]] or [[expect]]")
-    return Contract(str(data.get("description", "")), devices, runs, tuple(equal), tuple(expect))
+    target = data.get("target-torch")
+    if target is not None and not isinstance(target, str):
+        raise ContractError(f"{path}: target-torch must be a string such as \"2.5\"")
+    target_torch = tuple(int(part) for part in target.split(".")) if target else None
+    return Contract(str(data.get("description", "")), devices, runs, tuple(equal), tuple(expect), target_torch)

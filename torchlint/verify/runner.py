@@ -81,10 +81,11 @@ def fix_with_torchlint(fixture: Fixture, workdir: Path) -> FixedProgram:
     copy.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(fixture.path / PROGRAM, copy)
     before = copy.read_text(encoding="utf-8")
-    overrides = CliOverrides(select=[fixture.code], unsafe_fixes=True, preview=True)
+    overrides = CliOverrides(select=[fixture.code], unsafe_fixes=True, preview=True,
+                             target_torch=fixture.contract.target_torch)
     settings = ConfigResolver(overrides, cwd=workdir).for_file(copy)
     problems = []
-    if not any(d.code == fixture.code for d in lint_text(before, PROGRAM, settings.rules_for(copy)).diagnostics):
+    if not any(d.code == fixture.code for d in lint_text(before, PROGRAM, settings.rules_for(copy), settings.lint_settings()).diagnostics):
         problems.append(f"{fixture.code} does not fire on the fixture program")
     outcome = process_file(PROGRAM, copy, settings, Mode(fix=True, unsafe_fixes=True))
     problems.extend(outcome.failures)
