@@ -5,6 +5,7 @@ them, and what each run must show.
 description = "what the fixture proves"
 devices = ["cpu", "cuda"]           # where it applies (default: both)
 target-torch = "2.5"                # optional: the torch version the fixer targets (`--target-torch`)
+requires = ["torchvision"]          # optional: modules the programs import; missing: the case is skipped
 
 [runs.before]                       # default runs: before and after, one process each
 program = "before"                  # "before": the fixture as written; "after": torchlint's fix
@@ -70,6 +71,7 @@ class Contract:
     equal: tuple[Equal, ...]
     expect: tuple[Expect, ...]
     target_torch: tuple[int, ...] | None = None
+    requires: tuple[str, ...] = ()
 
     def runs_on(self, device: str) -> list[Run]:
         return [run for run in self.runs.values() if device in run.devices]
@@ -117,4 +119,8 @@ def load_contract(path: Path) -> Contract:
     if target is not None and not isinstance(target, str):
         raise ContractError(f"{path}: target-torch must be a string such as \"2.5\"")
     target_torch = tuple(int(part) for part in target.split(".")) if target else None
-    return Contract(str(data.get("description", "")), devices, runs, tuple(equal), tuple(expect), target_torch)
+    requires = data.get("requires", [])
+    if not isinstance(requires, list) or not all(isinstance(name, str) for name in requires):
+        raise ContractError(f"{path}: requires must be a list of module names")
+    return Contract(str(data.get("description", "")), devices, runs, tuple(equal), tuple(expect), target_torch,
+                    tuple(requires))
