@@ -42,8 +42,7 @@ class DeprecatedTorchApi(DeprecatedApiRule):
     The table says per symbol. A **rename** (`torch.ger` → `torch.outer`, `functorch.vmap` →
     `torch.func.vmap`) is offered only where the replacement computes the same thing, and is
     safe. A **rewrite** builds the new call: `torch.qr(A, some)` → `torch.linalg.qr(A, mode=...)`,
-    `torch.cholesky(A, upper)` → `torch.linalg.cholesky(A, upper=upper)` (the same triangle;
-    TorchFix drops `upper=True`), `torch.chain_matmul(a, b, ...)` → `torch.linalg.multi_dot([a, b,
+    `torch.cholesky(A, upper)` → `torch.linalg.cholesky(A, upper=upper)` (the same triangle), `torch.chain_matmul(a, b, ...)` → `torch.linalg.multi_dot([a, b,
     ...])`, `torch.range(a, b)` with integer literals → `torch.arange(a, b + 1.0)` (inclusive end,
     and the float end keeps range's float dtype), `torch.cuda.amp.autocast(...)` →
     `torch.amp.autocast("cuda", ...)` (keyword arguments only: the positional order differs),

@@ -144,8 +144,7 @@ def rewrite_qr(call: cst.Call, func: cst.BaseExpression, name: str) -> cst.Call 
 
 
 def rewrite_cholesky(call: cst.Call, func: cst.BaseExpression, name: str) -> cst.Call | None:
-    """`torch.cholesky(A, upper)` is `torch.linalg.cholesky(A, upper=upper)`: the same factor
-    (TorchFix drops `upper=True`, which returns the other triangle)."""
+    """`torch.cholesky(A, upper)` is `torch.linalg.cholesky(A, upper=upper)`: the same factor."""
     if _has_star(call) or not call.args:
         return None
     upper = _find(call, 1, "upper")
