@@ -71,7 +71,7 @@ class DeprecatedApiRule(Rule):
         target = entry.fix_target
         # A name imported from the old module is fixed at its import, when the import can be.
         fixable_here = not (isinstance(node.func, cst.Name) and _swappable(entry))
-        func = spelled(self.ctx, target) if target and fixable_here else None
+        func = spelled(self.ctx, target, where=True) if target and fixable_here else None
         new = rewrite_call(entry, node, func) if func is not None else None
         if new is not None:
             fix = self.replace(node, new, f"Use `{dotted_name(func) or target}`", self._applicability(entry))
@@ -85,7 +85,7 @@ class DeprecatedApiRule(Rule):
         if entry is None:
             return
         fix = None
-        func = spelled(self.ctx, entry.fix_target) if entry.fix_target else None
+        func = spelled(self.ctx, entry.fix_target, where=True) if entry.fix_target else None
         if func is not None and isinstance(expr, cst.Attribute):
             if entry.fix == "rename":
                 fix = self.replace(expr, func, f"Use `{entry.replacement}`", self._applicability(entry))

@@ -80,7 +80,7 @@ class NonpublicCollate(Rule):
         public = f"{_PUBLIC}.{qualified.rpartition('.')[2]}"
         fix = None
         if isinstance(node.func, cst.Attribute):  # a from-imported name is fixed at its import
-            func = spelled(self.ctx, public)
+            func = spelled(self.ctx, public, where=True)
             fix = self.replace(node.func, func, f"Use `{public}`") if func is not None else None
         self.report(node, f"`{qualified.rpartition('.')[2]}` from a private module; use `{public}`", fix)
 

@@ -156,4 +156,4 @@ class TorchvisionPretrained(Rule):
         if not enum:
             return None
         qualified = _MODELS + (f"{sub}." if sub else "") + enum
-        return spelled(self.ctx, qualified) or cst.SimpleString(f'"{enum}"')
+        return spelled(self.ctx, qualified, where=True) or cst.SimpleString(f'"{enum}"')

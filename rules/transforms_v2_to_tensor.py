@@ -74,7 +74,7 @@ class TransformsV2ToTensor(Rule):
         if self.ctx.qualify(node.func) not in _TO_TENSOR:
             return
         fix = None
-        float32 = spelled(self.ctx, "torch.float32")
+        float32 = spelled(self.ctx, "torch.float32", where=True)
         if isinstance(node.func, cst.Attribute) and not node.args and float32 is not None:
             v2 = node.func.value
             text = cst.Module([]).code_for_node

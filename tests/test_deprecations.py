@@ -103,3 +103,13 @@ def test_a_from_imported_name_is_fixed_at_its_import_only():
     source = "from functorch import grad\nimport torch\ng = grad(f)\n"
     fixed = fix_text(source, "m.py", RULES)
     assert fixed.text == "from torch.func import grad\nimport torch\ng = grad(f)\n"
+
+
+def test_a_fix_spells_names_only_through_imports_that_have_run():
+    source = "from torch.utils.data import _utils\nq = _utils.collate.default_collate(b)\nimport torch\n"
+    from torchlint.rules.nonpublic_collate import NonpublicCollate
+
+    result = lint_text(source, "m.py", [NonpublicCollate])
+    assert [d.code for d in result.diagnostics] == ["TL304"] and result.diagnostics[0].fix is None
+    late = "def f(A):\n    return torch.qr(A)\nimport torch\n"  # a function body runs after the import
+    assert fix_text(late, "m.py", RULES).text == "def f(A):\n    return torch.linalg.qr(A)\nimport torch\n"
