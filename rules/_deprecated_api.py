@@ -26,6 +26,12 @@ def trigger_tokens() -> tuple[str, ...]:
     return tuple(sorted(tokens))
 
 
+def scope_tokens() -> tuple[str, ...]:
+    """Words without which a function body can hold no finding: every symbol's last name (a body
+    may call a name imported from torch, `range(0, 5)` after `from torch import range`)."""
+    return tuple(sorted({"functorch", *(name.rsplit(".", 1)[1] for name in deprecations())}))
+
+
 def _version(version: tuple[int, ...]) -> str:
     return ".".join(map(str, version))
 

@@ -55,6 +55,7 @@ class CheckpointWithoutUseReentrant(Rule):
     preview = False
     fix_safety = ("safe",)
     trigger_tokens = ("checkpoint",)
+    scope_tokens = ("checkpoint",)
 
     valid = (
         T + "h = checkpoint(block, x, use_reentrant=False)\n",

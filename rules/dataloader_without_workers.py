@@ -54,6 +54,7 @@ class DataLoaderWithoutWorkers(Rule):
     preview = False
     default_enabled = False
     trigger_tokens = ("DataLoader",)
+    scope_tokens = ("DataLoader",)
 
     valid = (
         D + "loader = DataLoader(ds, batch_size=32, num_workers=4)\n",

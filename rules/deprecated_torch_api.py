@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from torchlint.rule import Invalid
-from torchlint.rules._deprecated_api import DeprecatedApiRule, trigger_tokens
+from torchlint.rules._deprecated_api import DeprecatedApiRule, scope_tokens, trigger_tokens
 from torchlint.rules.registry import register
 
 T = "import torch\n"
@@ -67,6 +67,7 @@ class DeprecatedTorchApi(DeprecatedApiRule):
     removed = False
     fix_safety = ("safe",)
     trigger_tokens = trigger_tokens()
+    scope_tokens = scope_tokens()
 
     valid = (
         T + "q, r = torch.linalg.qr(A)\n",

@@ -61,6 +61,7 @@ class LoadWithoutWeightsOnly(Rule):
     preview = False
     fix_safety = ("unsafe",)
     trigger_tokens = ("load",)
+    scope_tokens = ("load",)
 
     valid = (
         T + "state = torch.load('model.pt')\n",  # the default target (2.13) loads weights only

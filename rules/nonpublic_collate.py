@@ -52,6 +52,7 @@ class NonpublicCollate(Rule):
     preview = False
     fix_safety = ("safe",)
     trigger_tokens = ("_utils",)
+    scope_tokens = ("default_collate", "default_convert")
 
     valid = (
         "from torch.utils.data import default_collate\nb = default_collate(items)\n",

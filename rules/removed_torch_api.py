@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from torchlint.rule import Invalid
-from torchlint.rules._deprecated_api import DeprecatedApiRule, trigger_tokens
+from torchlint.rules._deprecated_api import DeprecatedApiRule, scope_tokens, trigger_tokens
 from torchlint.rules.registry import register
 
 T = "import torch\n"
@@ -51,6 +51,7 @@ class RemovedTorchApi(DeprecatedApiRule):
     removed = True
     fix_safety = ()
     trigger_tokens = trigger_tokens()
+    scope_tokens = scope_tokens()
 
     valid = (
         T + "x = torch.linalg.solve(A, b)\n",

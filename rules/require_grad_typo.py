@@ -52,6 +52,7 @@ class RequireGradTypo(Rule):
     preview = False
     fix_safety = ("safe",)
     trigger_tokens = ("require_grad",)
+    scope_tokens = ("require_grad",)
 
     valid = (
         "import torch\nfor p in model.parameters():\n    p.requires_grad = False\n",

@@ -94,6 +94,7 @@ class TorchvisionPretrained(Rule):
     preview = False
     fix_safety = ("safe",)
     trigger_tokens = ("pretrained", "torchvision")
+    scope_tokens = ("pretrained", "models")
 
     valid = (
         M + "m = models.resnet50(weights=models.ResNet50_Weights.DEFAULT)\n",

@@ -52,6 +52,7 @@ class TransformsV2ToTensor(Rule):
     preview = False
     fix_safety = ("unsafe",)
     trigger_tokens = ("ToTensor",)
+    scope_tokens = ("ToTensor",)
 
     valid = (
         "from torchvision import transforms\nt = transforms.ToTensor()\n",

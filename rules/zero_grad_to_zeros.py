@@ -58,6 +58,7 @@ class ZeroGradToZeros(Rule):
     default_enabled = False
     fix_safety = ("unsafe",)
     trigger_tokens = ("zero_grad",)
+    scope_tokens = ("zero_grad",)
 
     valid = (
         T + "opt.zero_grad()\n",
