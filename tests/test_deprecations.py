@@ -113,3 +113,10 @@ def test_a_fix_spells_names_only_through_imports_that_have_run():
     assert [d.code for d in result.diagnostics] == ["TL304"] and result.diagnostics[0].fix is None
     late = "def f(A):\n    return torch.qr(A)\nimport torch\n"  # a function body runs after the import
     assert fix_text(late, "m.py", RULES).text == "def f(A):\n    return torch.linalg.qr(A)\nimport torch\n"
+
+
+def test_the_rules_declared_fix_safety_covers_the_table():
+    safeties = {entry.safety for entry in deprecations().values() if entry.fix != "none"}
+    assert safeties <= set(DeprecatedTorchApi.fix_safety)
+    assert RemovedTorchApi.fix_safety == ()  # removed symbols: no fix (every replacement differs)
+    assert all(entry.fix == "none" for entry in deprecations().values() if entry.removed)
