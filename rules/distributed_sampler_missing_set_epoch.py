@@ -71,12 +71,15 @@ class DistributedSamplerMissingSetEpoch(Rule):
     (`for epoch in range(...)`, `trange`, `tqdm(range(...))`, `itertools.count()`) that is the only
     counting loop around the loader, or one whose variable is named for epochs. There is no fix for
     a loop with no usable variable (`while`, `for _ in ...`, tuple targets), a loop over something
-    else (`for phase in ["train", "val"]`), nested counters none of which is named for epochs, or
-    a sampler that may be another kind of sampler.
+    else (`for phase in ["train", "val"]`), nested counters none of which is named for epochs,
+    a sampler that may be another kind of sampler, or a sampler or loader built inside the epoch
+    loop (the inserted call would run before it exists; one built from the loop's variable, such
+    as `DistributedSampler(ds, seed=epoch)`, is not flagged: its order changes every epoch).
 
     Every real form of the call counts as present: `sampler.set_epoch(e)`,
     `loader.sampler.set_epoch(e)`, `loader.batch_sampler.sampler.set_epoch(e)`, behind any `if`,
-    or in a helper called from the loop whose name contains `set_epoch`; in any loop around the
+    in a helper called from the loop whose name contains `set_epoch`, or in a function of the
+    file that the loop calls (`begin_epoch(epoch)` that sets it); in any loop around the
     loader, anywhere in the enclosing function, or in a function of the file that calls it (the
     epoch loop may live in a caller). Not flagged: samplers with `shuffle=False`, loaders handed
     to `accelerator.prepare`, loaders built in Lightning `*_dataloader` hooks (the framework sets
@@ -122,6 +125,12 @@ class DistributedSamplerMissingSetEpoch(Rule):
         "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    run_epoch()\n",
         SETUP + "for epoch in range(10):\n    self.train_sampler.set_epoch(epoch)\n    for batch in loader:\n"
         "        step(batch)\n",
+        # set_epoch in a function of the file that the epoch loop calls
+        SETUP + "def begin_epoch(e):\n    sampler.set_epoch(e)\nfor epoch in range(3):\n    begin_epoch(epoch)\n"
+        "    for batch in loader:\n        step(batch)\n",
+        # a new sampler each epoch, seeded from the epoch
+        T + "for epoch in range(3):\n    sampler = DistributedSampler(dataset, seed=epoch)\n"
+        "    loader = DataLoader(dataset, sampler=sampler)\n    for batch in loader:\n        step(batch)\n",
         T + "loader = DataLoader(dataset, shuffle=True)\nfor epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
     )
 
@@ -179,6 +188,13 @@ class DistributedSamplerMissingSetEpoch(Rule):
             "loader = DataLoader(ds, sampler=sampler)\nfor epoch in range(3):\n    for b in loader:\n        step(b)\n",
             None,
         ),
+        # a new sampler each epoch with the same seed: the same order, but set_epoch at the top of
+        # the loop would run before the sampler exists: no fix
+        Invalid(
+            T + "for epoch in range(3):\n    sampler = DistributedSampler(dataset, seed=0)\n"
+            "    loader = DataLoader(dataset, sampler=sampler)\n    for batch in loader:\n        step(batch)\n",
+            None,
+        ),
     )
 
     def visit_For(self, node: cst.For) -> None:
@@ -192,7 +208,20 @@ class DistributedSamplerMissingSetEpoch(Rule):
         self._ours = self._covering_call_test(loader.value, sampler)
         if self._sets_epoch(loops):
             return
-        self.report(node.iter, _MESSAGE, self._fix(loops, sampler))
+        rebuilt = self._built_in(loops[-1], {loader.value, (dotted_name(sampler.receiver) or "").split(".")[0]})
+        if rebuilt and isinstance(loops[-1], cst.For) and names_used(loops[-1].target) & set().union(*map(names_used, rebuilt)):
+            return  # a new sampler or loader each epoch, built from the epoch: its order may change
+        self.report(node.iter, _MESSAGE, None if rebuilt else self._fix(loops, sampler))
+
+    def _built_in(self, loop: cst.CSTNode, names: set[str]) -> list[cst.CSTNode]:
+        """The values that `names` are bound to inside `loop` (a sampler or loader made anew at
+        each iteration: a `set_epoch` at the top of the loop would run before it exists)."""
+        return [
+            binding.value
+            for name in names
+            for binding in self.ctx.oracle.bindings_of(name, self.ctx.stack) or []
+            if id(loop) in binding.chain and binding.value is not None
+        ]
 
     def _enclosing_loops(self) -> list[cst.For | cst.While]:
         """The loops around the current one within its function, innermost first."""
@@ -205,9 +234,10 @@ class DistributedSamplerMissingSetEpoch(Rule):
         return loops
 
     def _sets_epoch(self, loops: list[cst.CSTNode]) -> bool:
-        """`set_epoch` is called in an enclosing loop, anywhere in the enclosing function, or by a
-        function of this file that calls it (the epoch loop may live in a caller)."""
-        if _calls_set_epoch(loops[-1], self._ours):
+        """`set_epoch` is called in an enclosing loop (or a function of the file the loop calls),
+        anywhere in the enclosing function, or by a function of this file that calls it (the
+        epoch loop may live in a caller)."""
+        if _calls_set_epoch(loops[-1], self._ours, self.ctx.module):
             return True
         function = self.ctx.enclosing(cst.FunctionDef)
         return function is not None and self._reaches_set_epoch(function, set())
@@ -355,8 +385,20 @@ def _is_set_epoch(call: cst.Call, covers) -> bool:
     return "set_epoch" in (dotted_name(call.func) or "") and covers(call)
 
 
-def _calls_set_epoch(node: cst.CSTNode, covers) -> bool:
-    return any(_is_set_epoch(call, covers) for call in calls_in(node))
+def _calls_set_epoch(node: cst.CSTNode, covers, module: cst.Module | None = None, seen: set[str] | None = None) -> bool:
+    """A `set_epoch` call below `node`, or (given the module) in a function of the file that a
+    call below `node` runs, transitively (`begin_epoch(epoch)` whose body sets the epoch)."""
+    seen = set() if seen is None else seen
+    for call in calls_in(node):
+        if _is_set_epoch(call, covers):
+            return True
+        if module is not None and isinstance(call.func, cst.Name) and call.func.value not in seen:
+            name = call.func.value
+            seen.add(name)  # each function is searched once
+            functions = [s for s in walk_statements(module) if isinstance(s, cst.FunctionDef) and s.name.value == name]
+            if any(_calls_set_epoch(f.body, covers, module, seen) for f in functions):
+                return True
+    return False
 
 
 def _calls_set_epoch_outside_functions(module: cst.Module, covers) -> bool:

@@ -38,7 +38,7 @@ class Kind:
     graph: bool = False  # a tensor that may carry an autograd graph
     output: Kind | None = None  # a module: the kind its call returns, when known
     origin: str | None = None  # what built it: a qualified constructor name, or a local class name
-    cls: Any = None  # a module or object built from a class defined in the file (a libcst ClassDef)
+    cls: Any = None  # the class it was built from: a ClassDef of the file, or a ProjectClass
     element: Kind | None = None  # a container (or a ModuleList/Sequential/ModuleDict): its elements
     mapping: bool = False  # a dict or ModuleDict: iterating it yields keys, not elements
     # Where the evidence came from when it is not the expression itself ("the `Net()` passed at
