@@ -102,3 +102,11 @@ def test_target_torch_as_a_toml_float_is_an_error(cli, tmp_path):
     (tmp_path / "m.py").write_text(LOAD)
     result = cli("check", "m.py")
     assert result.exit_code == 2 and "`target-torch`" in result.stderr and "must be a string" in result.stderr
+
+
+def test_show_settings_names_the_pin_the_target_came_from(cli, tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\ndependencies = ["torch>=2.2"]\n')
+    (tmp_path / "m.py").write_text("x = 1\n")
+    result = cli("check", "--show-settings", "m.py")
+    line = next(line for line in result.stdout.splitlines() if line.startswith("target-torch"))
+    assert "2.2" in line and "pyproject.toml [project] dependencies: torch>=2.2" in line
