@@ -58,19 +58,20 @@ def test_valid_example_is_silent(rule, source):
 @pytest.mark.parametrize(("rule", "example"), _cases("invalid"))
 def test_invalid_example_fires_and_fixes(rule, example):
     rules = _with_companions(rule)
-    result = lint_text(example.source, "example.py", rules)
+    settings = example.settings()
+    result = lint_text(example.source, "example.py", rules, settings)
     assert not result.internal_errors
     assert any(d.code == rule.code for d in result.diagnostics)
-    fixed = fix_text(example.source, "example.py", rules, unsafe_fixes=True)
+    fixed = fix_text(example.source, "example.py", rules, settings, unsafe_fixes=True)
     assert fixed.failure is None
     if example.fixed is None:
         assert fixed.text == example.source
         return
     assert fixed.text == example.fixed
     compile(example.fixed, "fixed.py", "exec")
-    after = lint_text(example.fixed, "fixed.py", rules)
+    after = lint_text(example.fixed, "fixed.py", rules, settings)
     assert [d for d in after.diagnostics if d.fix] == []
-    again = fix_text(fixed.text, "example.py", rules, unsafe_fixes=True)
+    again = fix_text(fixed.text, "example.py", rules, settings, unsafe_fixes=True)
     assert again.text == fixed.text and not again.applied
 
 
@@ -87,7 +88,7 @@ def _stable_invalid_cases():
 def test_messages_are_one_short_sentence(rule, example):
     """A finding's message is one sentence of at most 100 characters; `torchlint rule CODE` has the rest.
     Held for stable rules: a preview rule meets it before a release promotes it (README, Preview)."""
-    for diagnostic in lint_text(example.source, "example.py", [rule]).diagnostics:
+    for diagnostic in lint_text(example.source, "example.py", [rule], example.settings()).diagnostics:
         assert len(diagnostic.message) <= 100, diagnostic.message
         assert "\n" not in diagnostic.message and not re.search(r"[.!?] [A-Z]", diagnostic.message), diagnostic.message
 

@@ -160,9 +160,18 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
             result_cache.save()
             if options.verbose:
                 click.echo(f"cache: {result_cache.hits} hits, {result_cache.misses} misses", err=True)
+    if options.verbose:
+        _echo_target_torch(resolver)
     baseline = options.baseline or default_settings.baseline
     _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, diff,
             default_settings.unsafe_fixes, stdin_fixed, options.write_baseline, baseline, options)
+
+
+def _echo_target_torch(resolver) -> None:
+    """`--verbose`: which torch version the rules judged against, and where it came from."""
+    for settings in resolver.used_settings():
+        version = ".".join(map(str, settings.target_torch))
+        click.echo(f"target torch {version} for {settings.root}: {settings.target_torch_source}", err=True)
 
 
 def _skipped_by_discovery(skipped: list[tuple[str, str]]) -> list:

@@ -32,8 +32,13 @@ def describe(resolver: ConfigResolver, path: Path) -> list[dict]:
         rows.append((key, show(value), source))
 
     version = ".".join
-    add("target-torch", _tuple(cli.target_torch), "--target-torch", _tuple(config.target_torch),
-        DEFAULT_TARGET_TORCH, lambda value: version(map(str, value)))
+    if cli.target_torch is None and config.target_torch is None and settings.target_torch_source.startswith("the default"):
+        add("target-torch", None, "--target-torch", None, DEFAULT_TARGET_TORCH, lambda value: version(map(str, value)))
+    elif cli.target_torch is None and config.target_torch is None:  # read from the project's pins
+        rows.append(("target-torch", version(map(str, settings.target_torch)), settings.target_torch_source))
+    else:
+        add("target-torch", _tuple(cli.target_torch), "--target-torch", _tuple(config.target_torch),
+            DEFAULT_TARGET_TORCH, lambda value: version(map(str, value)))
     add("preview", cli.preview, "--preview", config.preview, False)
     add("unsafe-fixes", cli.unsafe_fixes, "--unsafe-fixes", config.unsafe_fixes, False)
     add("select", cli.select, "--select", config.select, None)

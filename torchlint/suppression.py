@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from torchlint.diagnostics import Diagnostic
+from torchlint.torchfix_codes import with_aliases
 
 ALL = None  # a blanket suppression: every code
 UNSUPPRESSIBLE = frozenset({"TL000"})
@@ -39,7 +40,7 @@ def _codes(match: re.Match) -> frozenset[str] | None:
     codes = match.group("codes")
     if codes is None:
         return ALL
-    return frozenset(code.upper() for code in re.split(r"[\s,]+", codes.strip()) if code)
+    return with_aliases(frozenset(code.upper() for code in re.split(r"[\s,]+", codes.strip()) if code))
 
 
 def _comments(text: str) -> Iterable[tuple[int, str]]:
