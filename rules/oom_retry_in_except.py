@@ -46,7 +46,8 @@ class OomRetryInExcept(Rule):
     """
     ## What it does
     Flags an `except` that caught a CUDA out-of-memory error (`torch.cuda.OutOfMemoryError`,
-    `torch.OutOfMemoryError`, or `RuntimeError`/`Exception` guarded by `"out of memory" in str(e)`)
+    `torch.OutOfMemoryError`, or `RuntimeError`/`Exception` guarded by `"out of memory" in str(e)`,
+    or by a leading `if "out of memory" not in str(e): raise`)
     and runs the work again inside the handler: it calls the same function as the `try` body, calls
     the enclosing function recursively, or calls a model (a module, `forward`, `generate`, a
     `train*` routine). It also flags a handler that keeps the exception beyond the handler
@@ -86,9 +87,13 @@ class OomRetryInExcept(Rule):
     `oom = True`, and the handler's original body runs in `if oom:` right after the `try`
     statement, once the exception and its traceback are gone. The same statements run in the same
     order; only the memory is freed first. (An error the retry raises is therefore no longer
-    chained to the OOM as its `__context__`: that link is what held the memory.) It is offered only when the handler does not use the
-    exception object, contains no `raise`, `return`, `break` or `continue`, the `try` has no `else`
-    or `finally`, and nothing in the handler may read the active exception, which is gone after
+    chained to the OOM as its `__context__`: that link is what held the memory.) Leading guards
+    that re-raise (`if "out of memory" not in str(e): raise`) need the exception and stay in the
+    handler, before `oom = True`. A `return`, `break` or `continue` moves with the recovery and
+    leaves the same way, since the flag is tested right after the `try` (so a handler that retries
+    by calling its own function recursively, `return step(batch[:half])`, is fixed too). It is
+    offered only when the moved statements do not use the exception object and contain no
+    `raise`, the `try` has no `else` or `finally`, and nothing in the handler may read the active exception, which is gone after
     the `try`: no `exc_info=` (other than a literal `False`/`None`), no `logger.exception`,
     `traceback.*`, `sys.exc_info()`/`sys.exception()`, and every call is known not to: the work
     of the `try` body again, a module, a `torch` function, a builtin, a container method, any
@@ -133,6 +138,12 @@ class OomRetryInExcept(Rule):
         T + "try:\n    step(batch)\nexcept RuntimeError:\n    step(batch)\n",
         T + "try:\n    step(batch)\nexcept RuntimeError as e:\n    if 'device-side assert' in str(e):\n"
         "        step(batch)\n",
+        # a guard that does not re-raise: the retry is not about out-of-memory
+        T + "try:\n    step(batch)\nexcept RuntimeError as e:\n    if 'out of memory' not in str(e):\n"
+        "        log.info('other error')\n    step(batch)\n",
+        # the guard form with no retry in the handler
+        T + "def run(batch):\n    try:\n        return step(batch)\n    except RuntimeError as e:\n"
+        "        if 'out of memory' not in str(e):\n            raise\n        return None\n",
         # the retry is defined in the handler, not run there
         T + "try:\n    step(batch)\nexcept torch.cuda.OutOfMemoryError:\n    def later():\n        step(batch)\n"
         "    pending.append(later)\n",
@@ -177,11 +188,29 @@ class OomRetryInExcept(Rule):
             "    else:\n        raise\n",
             None,
         ),
-        # recursion with a return: flagged, no fix
+        # recursion with a return: the return moves after the `try` with the retry
         Invalid(
             T + "def step(batch):\n    try:\n        return train_step(batch)\n"
             "    except torch.cuda.OutOfMemoryError:\n        torch.cuda.empty_cache()\n"
             "        return step(batch[: len(batch) // 2])\n",
+            T + "def step(batch):\n    oom = False\n    try:\n        return train_step(batch)\n"
+            "    except torch.cuda.OutOfMemoryError:\n        oom = True\n    if oom:\n        torch.cuda.empty_cache()\n"
+            "        return step(batch[: len(batch) // 2])\n",
+        ),
+        # the guard form: the guard needs the exception and stays; the recovery moves
+        Invalid(
+            T + "def run(model, batch):\n    try:\n        return model(batch)\n    except RuntimeError as e:\n"
+            "        if 'out of memory' not in str(e):\n            raise\n"
+            "        return run(model, batch[:1])\n",
+            T + "def run(model, batch):\n    oom = False\n    try:\n        return model(batch)\n"
+            "    except RuntimeError as e:\n        if 'out of memory' not in str(e):\n            raise\n"
+            "        oom = True\n    if oom:\n        return run(model, batch[:1])\n",
+        ),
+        # a recovery that raises would lose the exception it chains to: flagged, no fix
+        Invalid(
+            T + "def run(batch):\n    try:\n        return step(batch)\n    except torch.cuda.OutOfMemoryError:\n"
+            "        out = run(batch[:1])\n        if out is None:\n            raise ValueError('no result')\n"
+            "        return out\n",
             None,
         ),
         # storing the exception: flagged, no fix
@@ -312,7 +341,9 @@ class OomRetryInExcept(Rule):
         seen.add(function)
         if any(isinstance(n, cst.Raise) and n.exc is None for n in descendants(function.body, _outside_handlers)):
             return False  # a bare `raise` re-raises whatever exception is active
-        return all(self._known_call(inner, set(), seen) for inner in _calls(function.body))
+        # A recursive retry runs the `try` body's work again, which is known.
+        work = tried if function is self.ctx.enclosing(cst.FunctionDef) else set()
+        return all(self._known_call(inner, work, seen) for inner in _calls(function.body))
 
     def _is_tensor(self, func: cst.Attribute) -> bool:
         """The receiver of `func` is a tensor, as the oracle judges it where the call stands."""
@@ -342,9 +373,11 @@ class OomRetryInExcept(Rule):
         block = self.ctx.stack[-2]
         if node.orelse is not None or node.finalbody is not None or not isinstance(block, (cst.IndentedBlock, cst.Module)):
             return None
-        if handler.name is not None and handler.name.name.value in names_used(handler.body):
+        guards, recovery_body = _split_guards(handler.body.body)
+        recovery_block = handler.body.with_changes(body=recovery_body)
+        if not recovery_body or (handler.name is not None and handler.name.name.value in names_used(recovery_block)):
             return None
-        if _has_control_flow(handler.body) or not self._runs_without_the_exception(handler, tried):
+        if _raises(recovery_block) or not self._runs_without_the_exception(handler, tried):
             return None
         scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
         flag = free_name(scope, _FLAG_NAMES)
@@ -352,12 +385,11 @@ class OomRetryInExcept(Rule):
             body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(flag))], value=cst.Name("False"))],
             leading_lines=node.leading_lines,
         )
-        set_flag = cst.IndentedBlock(
-            body=[cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(flag))], value=cst.Name("True"))])]
-        )
-        handlers = [h.with_changes(body=set_flag) if h is handler else h for h in node.handlers]
+        set_flag = cst.SimpleStatementLine(body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(flag))], value=cst.Name("True"))])
+        handler_body = cst.IndentedBlock(body=[*guards, set_flag])  # the header comment moves with the recovery
+        handlers = [h.with_changes(body=handler_body) if h is handler else h for h in node.handlers]
         new_try = node.with_changes(handlers=handlers, leading_lines=())
-        recovery = cst.If(test=cst.Name(flag), body=handler.body)
+        recovery = cst.If(test=cst.Name(flag), body=recovery_block)
         index = next(i for i, statement in enumerate(block.body) if statement is node)
         body = [*block.body[:index], flag_line, new_try, recovery, *block.body[index + 1 :]]
         return self.replace(block, block.with_changes(body=body), "Retry after the `try` statement, once the exception is gone")
@@ -391,6 +423,8 @@ def _is_name(node: cst.CSTNode | None, name: str) -> bool:
 
 
 def _mentions_out_of_memory(body: cst.CSTNode) -> bool:
+    if any(_is_raise_guard(s) and _names_out_of_memory(s.test, cst.NotIn) for s in body.body):
+        return True  # the guard form: `if "out of memory" not in str(e): raise`, then the recovery
     for node in _statements_and_calls(body):
         if isinstance(node, cst.Comparison) and isinstance(node.left, cst.SimpleString):
             text = node.left.evaluated_value
@@ -399,9 +433,31 @@ def _mentions_out_of_memory(body: cst.CSTNode) -> bool:
     return False
 
 
-def _has_control_flow(body: cst.CSTNode) -> bool:
-    jumps = (cst.Raise, cst.Return, cst.Break, cst.Continue)
-    return any(isinstance(node, jumps) for node in _statements_and_calls(body, into_raises=True))
+def _raises(body: cst.CSTNode) -> bool:
+    """A `raise` moved out of the handler would lose (or, bare, fail for want of) the active
+    exception. `return`, `break` and `continue` move unchanged: the flag is tested right after the
+    `try`, in the same function and loop, so they leave the same way."""
+    return any(isinstance(node, cst.Raise) for node in _statements_and_calls(body, into_raises=True))
+
+
+def _split_guards(statements) -> tuple[list, list]:
+    """The handler's leading guards (`if "out of memory" not in str(e): raise`), which need the
+    exception and stay in the handler, and the statements after them, which move."""
+    count = 0
+    while count < len(statements) and _is_raise_guard(statements[count]):
+        count += 1
+    return list(statements[:count]), list(statements[count:])
+
+
+def _is_raise_guard(statement: cst.CSTNode) -> bool:
+    if not isinstance(statement, cst.If) or statement.orelse is not None:
+        return False
+    if not isinstance(statement.body, cst.IndentedBlock):
+        return all(isinstance(small, cst.Raise) for small in statement.body.body)
+    return all(
+        isinstance(line, cst.SimpleStatementLine) and all(isinstance(small, cst.Raise) for small in line.body)
+        for line in statement.body.body
+    )
 
 
 def _passes_exc_info(call: cst.Call) -> bool:
@@ -416,3 +472,12 @@ def _passes_exc_info(call: cst.Call) -> bool:
 def _reads_exception(name: str) -> bool:
     head, _, last = name.rpartition(".")
     return last in _USES_EXC_INFO or head.split(".")[0] == "traceback" or name in ("sys.exc_info", "sys.exception")
+
+
+def _names_out_of_memory(test: cst.CSTNode, operator: type) -> bool:
+    """`"out of memory" <operator> ...` (the message of CUDA's out-of-memory error)."""
+    return (
+        isinstance(test, cst.Comparison) and isinstance(test.left, cst.SimpleString)
+        and isinstance(test.left.evaluated_value, str) and "out of memory" in test.left.evaluated_value.lower()
+        and any(isinstance(target.operator, operator) for target in test.comparisons)
+    )

@@ -22,6 +22,7 @@ PROGRAMS = Path(__file__).parent / "data" / "fix_safety"
 SILENT, NO_FIX, FIXED = "silent", "reported without a fix", "fixed"
 EXPECTED = {
     "tl001_packed.py": SILENT,
+    "tl008_recursive_guard.py": FIXED,
     "tl001_targets.py": FIXED,
     "tl001_localimport.py": NO_FIX,
     "tl001_requires_grad_alias.py": FIXED,
