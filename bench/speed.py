@@ -17,6 +17,7 @@ import argparse
 import datetime
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -41,6 +42,7 @@ class Timing:
     wall: float
     cpu: float
     peak_rss_mb: float
+    stderr: str = ""
 
     @property
     def files_per_second(self) -> float:
@@ -51,13 +53,23 @@ def timed(label: str, command: list[str], files: int, cwd: Path) -> Timing:
     """Run a whole process under GNU time (wall, CPU of it and its children, peak RSS)."""
     report = WORK / "time.txt"
     started = time.perf_counter()
-    subprocess.run(
+    finished = subprocess.run(
         ["/usr/bin/time", "-f", "%U %S %M", "-o", str(report), *command],
-        cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     wall = time.perf_counter() - started
     user, system, rss_kb = report.read_text().split()[-3:]
-    return Timing(label, files, wall, float(user) + float(system), int(rss_kb) / 1024)
+    return Timing(label, files, wall, float(user) + float(system), int(rss_kb) / 1024, finished.stderr)
+
+
+def index_share(run: Timing) -> str:
+    """The project index's part of a `-v` run, from the line torchlint prints."""
+    found = re.search(r"project index: (\d+) modules in ([0-9.]+) s", run.stderr)
+    if found is None:
+        return "project index: not reported"
+    seconds = float(found.group(2))
+    return (f"Project index ({found.group(1)} modules summarised, cold): {seconds:.2f} s of "
+            f"{run.wall:.2f} s wall ({seconds / run.wall:.0%}).")
 
 
 def file_list(paths: list[Path], name: str) -> Path:
@@ -122,11 +134,14 @@ def main() -> None:
     for name, root, files in (("torch", torch_root, torch_files), ("transformers", transformers_root, transformers_files)):
         log(f"timing {name}: {len(files)} files")
         shutil.rmtree(cache, ignore_errors=True)
-        cold = timed(f"torchlint cold (`--no-cache`)", torchlint("--no-cache", "-j", jobs, "."), len(files), root)
+        cold = timed(f"torchlint cold (`--no-cache`)", torchlint("--no-cache", "-v", "-j", jobs, "."), len(files), root)
         timed("prime", torchlint("--cache-dir", str(cache), "-j", jobs, "."), len(files), root)
         warm = timed("torchlint warm (cache, nothing changed)", torchlint("--cache-dir", str(cache), "-j", jobs, "."), len(files), root)
+        one = next((p for p in files if p.name == "linear.py" and p.parent.name == "modules"), files[0])
+        one_file = timed(f"one file of the tree, warm cache ({one.relative_to(root)})",
+                         torchlint("--cache-dir", str(cache), str(one.relative_to(root))), 1, root)
         ruff_run = timed("ruff `check --select ALL --no-cache`", [str(ruff), "check", "--select", "ALL", "--no-cache", "--exit-zero", "--quiet", "."], len(files), root)
-        rows = [cold, warm, ruff_run]
+        rows = [cold, warm, one_file, ruff_run]
         if torchfix is not None and name == "torch":
             step = max(1, len(files) // TORCHFIX_SUBSET)
             subset = files[::step][:TORCHFIX_SUBSET]
@@ -166,7 +181,7 @@ def render(sections, scaling, small: Timing, jobs: str) -> str:
         "",
     ]
     for name, count, size, rows, cold in sections:
-        out += [f"## {name} ({count} files, {size / 1e6:.1f} MB)", "", table(rows, cold), ""]
+        out += [f"## {name} ({count} files, {size / 1e6:.1f} MB)", "", table(rows, cold), "", index_share(cold), ""]
         torchfix_rows = [row for row in rows if row.label.startswith("TorchFix")]
         if torchfix_rows:
             mine = next(row for row in rows if row.label.startswith("torchlint cold, TorchFix"))
@@ -190,9 +205,12 @@ def targets(sections, small: Timing) -> str:
         lines.append(f"| cold, every rule, at least 40x faster than TorchFix (same files) | {speedup:.0f}x "
                      f"({torchfix.wall:.1f} s vs {mine.wall:.2f} s on {mine.files} files) | {_met(speedup >= 40)} |")
     ratio = cold.wall / ruff.wall
-    lines.append(f"| cold, no slower than 2x ruff `--select ALL` | {ratio:.2f}x ({cold.wall:.1f} s vs "
-                 f"{ruff.wall:.1f} s) | {_met(ratio <= 2)} |")
-    lines.append(f"| warm, under 1.5 s | {warm.wall:.2f} s | {_met(warm.wall < 1.5)} |")
+    one_file = next(row for row in rows if row.label.startswith("one file of the tree"))
+    lines.append(f"| cold, every rule, project index included, at most 1.5x ruff `--select ALL` | {ratio:.2f}x "
+                 f"({cold.wall:.1f} s vs {ruff.wall:.1f} s) | {_met(ratio <= 1.5)} |")
+    lines.append(f"| warm (nothing changed), no slower than before the index (1.2 s) | {warm.wall:.2f} s | "
+                 f"{_met(warm.wall <= 1.2)} |")
+    lines.append(f"| one file of the tree, warm cache, at most 0.5 s | {one_file.wall:.2f} s | {_met(one_file.wall <= 0.5)} |")
     lines.append(f"| one small file end to end, under 0.5 s | {small.wall:.2f} s | {_met(small.wall < 0.5)} |")
     peak = max(row.peak_rss_mb for _, _, _, rows_, _ in sections for row in rows_ if row.label.startswith("torchlint"))
     lines.append(f"| peak RSS under 500 MB per process | {peak:.0f} MB | {_met(peak < 500)} |")

@@ -28,8 +28,9 @@ _WRAPPER_VIEWS = frozenset(
      "named_children", "children"}
 )
 # Builtins that neither keep the wrapper nor tell it from the module in a way the program relies on
-# (`isinstance(m, nn.DataParallel)` is the unwrapping idiom, which works on the bare module too).
-_HARMLESS_CALLEES = frozenset({"print", "isinstance", "hasattr", "len", "id", "str", "repr"})
+# (`isinstance(m, nn.DataParallel)` is the unwrapping idiom, which works on the bare module too;
+# `type(m)` names the wrapper's class, whose change is the fix's point).
+_HARMLESS_CALLEES = frozenset({"print", "isinstance", "type", "hasattr", "len", "id", "str", "repr"})
 
 _MESSAGE = "`nn.DataParallel` drives every GPU from one process; use DistributedDataParallel"
 T = "import torch\nimport torch.nn as nn\n"
@@ -95,7 +96,8 @@ class DataParallelRule(Rule):
     chained on it, passed to a function that is not a function of the file leaving it alone or a
     builtin such as `print`/`isinstance`). Nor for the functional `data_parallel(...)`.
     `isinstance(m, nn.DataParallel)` does not block the fix: it is the unwrapping idiom, which
-    takes the other branch on the bare model and works the same.
+    takes the other branch on the bare model and works the same. Nor does `type(m)`, which names
+    the wrapper's class: that it changes is the point of the fix.
 
     Not flagged: `isinstance(m, nn.DataParallel)`, unwrapping `.module`, annotations, strings, and
     a class named DataParallel that is not torch's.

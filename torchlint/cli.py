@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,7 +149,12 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
         if missing:
             _fail(f"no such file or directory: {missing[0]}")
         outcomes.extend(_skipped_by_discovery(discovery.skipped))
-        use_projects(build_run_projects(files, resolver, options.jobs, _cache_folder(options), _top_folder(paths)))
+        started = time.perf_counter()
+        projects = build_run_projects(files, resolver, options.jobs, _cache_folder(options), _top_folder(paths))
+        use_projects(projects)
+        if options.verbose:
+            modules = sum(len(index.summaries) for index in projects.indexes.values())
+            click.echo(f"project index: {modules} modules in {time.perf_counter() - started:.2f} s", err=True)
         if options.add_noqa:
             _print_problems(outcomes)
             _add_noqa(files, resolver)
@@ -331,7 +337,6 @@ def _watch_round(run, new_resolver=None) -> None:
 
 
 def _now() -> str:
-    import time
 
     return time.strftime("%H:%M:%S")
 
