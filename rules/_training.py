@@ -273,7 +273,7 @@ def forward_returns(ctx, expr: cst.CSTNode, functions: frozenset[str]) -> bool:
     if not isinstance(expr, cst.Call):
         return False
     kind = ctx.kind(expr.func)
-    if kind is None or kind.base != "module" or kind.cls is None:
+    if kind is None or kind.base != "module" or not isinstance(kind.cls, cst.ClassDef):
         return False
     forward = next(
         (item for item in kind.cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None

@@ -219,7 +219,7 @@ class DataLoaderWorkerRngUnseeded(Rule):
             return
         dataset = argument(node, 0, "dataset")
         kind = self.ctx.kind(dataset.value) if dataset is not None else None
-        if kind is None or kind.base != OBJECT or kind.cls is None:
+        if kind is None or kind.base != OBJECT or not isinstance(kind.cls, cst.ClassDef):
             return
         rng = self._shared_rng(kind.cls)
         if rng is None:
