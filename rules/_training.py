@@ -285,3 +285,16 @@ def forward_returns(ctx, expr: cst.CSTNode, functions: frozenset[str]) -> bool:
     return bool(returned) and all(
         isinstance(value, cst.Call) and ctx.qualify(value.func) in functions for value in returned
     )
+
+
+def follows_training(ctx, scope: cst.CSTNode, loop: cst.CSTNode, model: cst.CSTNode) -> bool:
+    """An earlier loop of `scope` (not one around `loop`) calls `model` and backpropagates: `loop`,
+    which does not, is the evaluation that follows training (`for x in test_loader:` after the
+    epochs of a script)."""
+    for node in descendants(scope, prune=lambda n: isinstance(n, SCOPE_NODES) or n is loop):
+        if node is loop:
+            return False
+        if isinstance(node, (cst.For, cst.While)) and path_to(node, loop) is None and has_backward(node.body):
+            if any(call.func.deep_equals(model) for call in model_calls(ctx, node.body)):
+                return True
+    return False

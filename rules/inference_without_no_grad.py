@@ -8,7 +8,7 @@ import libcst as cst
 
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._modes import EVAL, ModeTracker
-from torchlint.rules._training import grad_disabled_at, has_backward, model_calls, path_to
+from torchlint.rules._training import follows_training, grad_disabled_at, has_backward, model_calls, path_to
 from torchlint.rules.registry import register
 from torchlint.walk import descendants
 
@@ -84,7 +84,7 @@ class InferenceWithoutNoGrad(Rule):
     severity = "warning"
     default_enabled = False
     fix_safety = ("unsafe",)
-    trigger_tokens = ("eval", "valid", "predict", "infer")
+    trigger_tokens = ("eval", "valid", "predict", "infer", "backward")
     scope_tokens = ("for ", "while ")  # an evaluation pass is a loop; the name may be in the def line only
 
     valid = (
@@ -160,7 +160,7 @@ class InferenceWithoutNoGrad(Rule):
             inner = next(node for node in reversed(path) if isinstance(node, (cst.For, cst.While)))
             if not _kept(path[-2], path[-3] if len(path) > 2 else None, inner):
                 continue
-            if self.modes.at(scope, call, call.func) == {EVAL}:
+            if self.modes.at(scope, call, call.func) == {EVAL} or follows_training(self.ctx, scope, loop, call.func):
                 self.report(call, "This evaluation loop keeps outputs with autograd on, holding every batch's "
                                   "graph; wrap it in `with torch.no_grad():`")
                 return

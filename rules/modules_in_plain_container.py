@@ -209,6 +209,9 @@ class ModulesInPlainContainer(Rule):
         for call in descendants(owner):
             if not isinstance(call, cst.Call) or (isinstance(call.func, cst.Name) and call.func.value in _READERS):
                 continue
+            qualified = self.ctx.qualify(call.func) or ""
+            if qualified.startswith("torch.") and (not qualified.startswith("torch.nn.") or ".functional." in qualified):
+                continue  # `torch.stack(self.prompts)`: a tensor function reads the list, it does not register it
             for arg in call.args:
                 value = arg.value
                 if isinstance(value, cst.Attribute) and value.attr.value == attribute and isinstance(value.value, cst.Name):

@@ -95,7 +95,7 @@ class OptimizerBeforeFsdp(Rule):
             if call is node:
                 return
             if self._optimizer_over(call, wrapped.value):
-                self.report(node, "The optimizer was built before sharding and holds the unsharded parameters; "
+                self.report(call, "The optimizer was built before sharding and holds the unsharded parameters; "
                                   "build it after FSDP/fully_shard")
                 return
 

@@ -101,10 +101,48 @@ class TensorConversionDiscarded(Rule):
             return
         method = call.func.attr.value
         receiver = call.func.value
-        if method not in _OUT_OF_PLACE or not self.ctx.is_tensor(receiver):
+        if method not in _OUT_OF_PLACE or not (self.ctx.is_tensor(receiver) or self._batch_element(receiver)):
             return
         fix = None
         if isinstance(receiver, cst.Name):
             assign = cst.Assign(targets=[cst.AssignTarget(receiver)], value=call)
             fix = self.replace(node, assign, "Assign the result back", "unsafe")
         self.report(call, f"`Tensor.{method}()` returns a new tensor; the result is discarded, so `x` is unchanged", fix)
+
+    def _batch_element(self, receiver: cst.CSTNode) -> bool:
+        """A name unpacked from a torch DataLoader's batch (`for x, y in loader:`, through
+        `enumerate`/`tqdm`, or `x, y = batch` of such a loop): default collation makes every
+        element that has a `.to()` a tensor."""
+        if not isinstance(receiver, cst.Name):
+            return False
+        bindings = self.ctx.oracle.bindings_of(receiver.value, self.ctx.stack)
+        if not bindings or len(bindings) != 1:
+            return False
+        binding = bindings[0]
+        if binding.how == "value" and binding.path and isinstance(binding.value, cst.Name):
+            outer = self.ctx.oracle.bindings_of(binding.value.value, self.ctx.stack)
+            if not outer or len(outer) != 1 or outer[0].how != "for":
+                return False
+            binding, path = outer[0], outer[0].path + binding.path
+        elif binding.how == "for":
+            path = binding.path
+        else:
+            return False
+        iterated = binding.value
+        while isinstance(iterated, cst.Call) and iterated.args and self._iteration_wrapper(iterated.func):
+            if self._iteration_wrapper(iterated.func) == "enumerate":
+                if not path or path[0] != 1:
+                    return False
+                path = path[1:]
+            iterated = iterated.args[0].value
+        kind = self.ctx.kind(iterated)
+        return bool(path) and kind is not None and kind.origin in _DATA_LOADERS
+
+    def _iteration_wrapper(self, func: cst.CSTNode) -> str | None:
+        qualified = self.ctx.qualify(func) or (func.value if isinstance(func, cst.Name) else None)
+        if qualified in ("enumerate", "builtins.enumerate"):
+            return "enumerate"
+        return "tqdm" if qualified is not None and qualified.split(".")[0] == "tqdm" else None
+
+
+_DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})

@@ -9,7 +9,7 @@ import libcst as cst
 
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._modes import EVAL, TRAIN, ModeTracker, mode_free
-from torchlint.rules._training import grad_disabled_at, is_backward, method_of, path_to
+from torchlint.rules._training import follows_training, grad_disabled_at, is_backward, method_of, path_to
 from torchlint.rules.registry import register
 from torchlint.walk import SCOPE_NODES, descendants
 
@@ -105,7 +105,7 @@ class TrainModeEvaluation(Rule):
     summary = "Evaluation in train mode, or training after eval() without train()"
     severity = "warning"
     default_enabled = False
-    trigger_tokens = ("no_grad", "inference_mode", "eval", "valid", "predict", "infer")
+    trigger_tokens = ("no_grad", "inference_mode", "eval", "valid", "predict", "infer", "backward")
     scope_tokens = ("for ", "while ")  # it visits loops
 
     valid = (
@@ -176,7 +176,10 @@ class TrainModeEvaluation(Rule):
             calls = [call for call in calls if not self._grad_disabled_in(loop, call)][:1]
         if not training:
             if not self._is_evaluation(loop):
-                return
+                # the pass that follows a training loop of the same model in this scope
+                calls = [call for call in calls if follows_training(self.ctx, self._scope(), loop, call.func)]
+                if not calls:
+                    return
             # outputs thrown away: a batch-norm recalibration pass (`update_bn`), run in train mode on purpose
             calls = [call for call in calls if not isinstance((path_to(loop, call) or [None, None])[-2], cst.Expr)]
         scope = self._scope()

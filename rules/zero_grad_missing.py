@@ -117,8 +117,8 @@ class ZeroGradMissing(Rule):
         if not resets_gradients(loop.body):
             self.report(node, "Nothing in this loop resets the gradients, so each step applies their running sum; "
                               "call `optimizer.zero_grad()` each iteration")
-        elif self._zeroed_before_step():
-            self.report(node, "`zero_grad()` between `backward()` and `step()` discards the gradients before "
+        elif (reset := self._reset_before_step()) is not None:
+            self.report(reset, "`zero_grad()` between `backward()` and `step()` discards the gradients before "
                               "the step; reset them before `backward()` or after `step()`")
 
     def _training_loop(self) -> cst.CSTNode | None:
@@ -131,17 +131,18 @@ class ZeroGradMissing(Rule):
                 return node
         return None
 
-    def _zeroed_before_step(self) -> bool:
+    def _reset_before_step(self) -> cst.CSTNode | None:
+        """The statement between `backward()` and the step that resets the gradients, or None."""
         found = enclosing_statement_block(self.ctx)
         if found is None:
-            return False
+            return None
         block, statement = found
         before = list(block.body)[: list(block.body).index(statement)]
         backward_at = max(
             (i for i, s in enumerate(before) if any(is_backward(c) for c in calls_in_order(s))), default=None
         )
         if backward_at is None:
-            return False
-        return any(
-            isinstance(s, cst.SimpleStatementLine) and resets_gradients(s) for s in before[backward_at + 1:]
+            return None
+        return next(
+            (s for s in before[backward_at + 1:] if isinstance(s, cst.SimpleStatementLine) and resets_gradients(s)), None
         )
