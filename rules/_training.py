@@ -4,6 +4,7 @@ of the type oracle), and the calls of one loop body in source order."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import libcst as cst
 
@@ -272,11 +273,11 @@ def forward_returns(ctx, expr: cst.CSTNode, functions: frozenset[str]) -> bool:
     only the result of one of `functions` (`return F.softmax(self.fc(x), dim=1)`)."""
     if not isinstance(expr, cst.Call):
         return False
-    kind = ctx.kind(expr.func)
-    if kind is None or kind.base != "module" or not isinstance(kind.cls, cst.ClassDef):
+    cls = local_class(ctx, ctx.kind(expr.func))
+    if cls is None:
         return False
     forward = next(
-        (item for item in kind.cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None
+        (item for item in cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None
     )
     if forward is None:
         return False
@@ -298,3 +299,17 @@ def follows_training(ctx, scope: cst.CSTNode, loop: cst.CSTNode, model: cst.CSTN
             if any(call.func.deep_equals(model) for call in model_calls(ctx, node.body)):
                 return True
     return False
+
+
+def local_class(ctx, kind) -> cst.ClassDef | None:
+    """The class of this file a module kind was built from: the kind's own ClassDef, or the one
+    the project index names when it is this file's (a parameter typed from its call sites)."""
+    if kind is None or kind.base != "module":
+        return None
+    if isinstance(kind.cls, cst.ClassDef):
+        return kind.cls
+    path, name = getattr(kind.cls, "path", None), getattr(kind.cls, "name", None)
+    if path is None or Path(path).resolve() != Path(ctx.path).resolve():
+        return None
+    found = ctx.classes.by_name.get(name, [])
+    return found[0] if len(found) == 1 else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from torchlint.rule import Invalid, Rule
-from torchlint.rules._training import calls_in_order, is_backward, method_of, stepped_optimizer
+from torchlint.rules._training import calls_in_order, is_backward, method_of, produced_by, stepped_optimizer
 from torchlint.rules.registry import register
 from torchlint.walk import SCOPE_NODES, descendants
 
@@ -155,7 +155,11 @@ class GradientAccumulationUnscaled(Rule):
         if any(method_of(call) == "no_sync" for call in calls):
             return False
         for call in calls:
-            kind = self.ctx.kind(call.func)
+            model = call.func
+            built = produced_by(self.ctx, model)
+            if isinstance(built, cst.Call) and self.ctx.qualify(built.func) == "torch.compile" and built.args:
+                model = built.args[0].value  # `torch.compile(ddp_model)` all-reduces as the DDP module does
+            kind = self.ctx.kind(model)
             if kind is not None and kind.base == "module" and kind.origin in _DDP:
                 return True
         return False

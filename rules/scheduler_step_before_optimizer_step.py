@@ -76,7 +76,7 @@ class SchedulerStepBeforeOptimizerStep(Rule):
     severity = "warning"
     default_enabled = False
     fix_safety = ("unsafe",)
-    trigger_tokens = ("lr_scheduler",)
+    trigger_tokens = (".step(",)  # the scheduler may come from a caller in another file
     scope_tokens = (".step(",)
 
     valid = (
