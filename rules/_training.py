@@ -242,9 +242,39 @@ def grad_disabled_at(ctx, stack) -> bool:
         ctx.stack = saved
 
 
-def model_calls(ctx, node: cst.CSTNode) -> list[cst.Call]:
-    """Calls of modules (`model(x)`) below `node`, nested functions and classes left out."""
-    return [call for call in calls_in_order(node) if ctx.is_module(call.func)]
+def model_calls(ctx, node: cst.CSTNode, evaluated: frozenset[str] = frozenset()) -> list[cst.Call]:
+    """Calls of modules (`model(x)`) below `node`, nested functions and classes left out; calls of
+    the names in `evaluated` count too (see `put_in_eval_mode`)."""
+    return [call for call in calls_in_order(node)
+            if ctx.is_module(call.func) or (isinstance(call.func, cst.Name) and call.func.value in evaluated)]
+
+
+def put_in_eval_mode(function: cst.FunctionDef) -> frozenset[str]:
+    """The parameters of `function` it calls `.eval()` on (no arguments) before calling them: a
+    model of a class the oracle cannot see (`model.eval(); outputs = model(**batch)`)."""
+    params = {param.name.value for param in function.params.params}
+    found = set()
+    for call in calls_in_order(function.body):
+        if (method_of(call) == "eval" and not call.args and isinstance(call.func.value, cst.Name)
+                and call.func.value.value in params):
+            found.add(call.func.value.value)
+    return frozenset(found)
+
+
+def trains(ctx, call: cst.Call) -> bool:
+    """`call` runs a training step of this file: a top-level function, or a method of the class
+    around the call (`self.train_epoch()`), whose body backpropagates and calls `.step()`."""
+    function = None
+    if isinstance(call.func, cst.Name):
+        function = next((s for s in ctx.module.body if isinstance(s, cst.FunctionDef) and s.name.value == call.func.value), None)
+    elif isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) and call.func.value.value == "self":
+        owner = ctx.enclosing(cst.ClassDef)
+        function = next((item for item in owner.body.body if isinstance(item, cst.FunctionDef)
+                         and item.name.value == call.func.attr.value), None) if owner is not None else None
+    if function is None:
+        return False
+    calls = list(calls_in_order(function.body))
+    return any(is_backward(c) for c in calls) and any(method_of(c) == "step" for c in calls)
 
 
 def has_backward(node: cst.CSTNode) -> bool:

@@ -89,6 +89,12 @@ class GradientAccumulationUnscaled(Rule):
         "    if i % 100 == 0:\n        print(loss.item())\n",
         SETUP + HEAD + "    loss = model(x).sum()\n    accelerator.backward(loss)\n" + STEP,
         "for i, x in enumerate(loader):\n    loss = f(x)\n    loss.backward()\n    if (i + 1) % 4 == 0:\n        optimizer.step()\n",
+        # the compiled module is not DDP, and the DDP one uses no_sync
+        SETUP + "compiled = torch.compile(model)\n" + HEAD + "    loss = compiled(x).sum() / accum\n    loss.backward()\n" + STEP,
+        ("import torch\nfrom torch.nn.parallel import DistributedDataParallel as DDP\n"
+            "ddp = DDP(torch.nn.Linear(2, 1))\nopt = torch.optim.SGD(ddp.parameters(), lr=0.1)\n"
+            "model = torch.compile(ddp)\n" + HEAD + "    with ddp.no_sync():\n        loss = model(x).sum() / accum\n"
+            "        loss.backward()\n" + STEP),
     )
     invalid = (
         Invalid(SETUP + HEAD + "    loss = model(x).sum()\n    loss.backward()\n" + STEP),
@@ -99,6 +105,10 @@ class GradientAccumulationUnscaled(Rule):
             "model = DDP(torch.nn.Linear(2, 1))\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
             + HEAD + "    loss = model(x).sum() / accum\n    loss.backward()\n" + STEP
         ),
+        # compiling the DDP module keeps its all-reduce on every backward
+        Invalid("import torch\nfrom torch.nn.parallel import DistributedDataParallel as DDP\n"
+            "ddp = DDP(torch.nn.Linear(2, 1))\nopt = torch.optim.SGD(ddp.parameters(), lr=0.1)\n"
+                "model = torch.compile(ddp)\n" + HEAD + "    loss = model(x).sum() / accum\n    loss.backward()\n" + STEP),
     )
 
     def visit_For(self, node: cst.For) -> None:

@@ -56,7 +56,8 @@ class ModulesInPlainContainer(Rule):
 
     Not flagged: containers of existing attributes (`[self.conv1, self.conv2]`, already
     registered), containers later handed to a call that may register them
-    (`nn.Sequential(*self.layers)`), plain values (`[3, 4]`), local lists, and classes that are
+    (`nn.Sequential(*self.layers)`; a tensor function such as `torch.stack(self.prompts)` only
+    reads it, so it does not count), plain values (`[3, 4]`), local lists, and classes that are
     not modules.
 
     Off by default: measured on 3,693 files of real training code, 1 finding, 1 judged correct;
@@ -91,6 +92,13 @@ class ModulesInPlainContainer(Rule):
         _net("        self.blocks = nn.ModuleList()\n        self.blocks.append(nn.Linear(4, 4))\n"),
     )
     invalid = (
+        # `torch.stack` reads the list of Parameters; it does not register them
+        Invalid(
+            _net("        self.prompts = [nn.Parameter(torch.ones(4)) for _ in range(n)]\n"
+                 "        self.mean = torch.stack(self.prompts).mean(0)\n"),
+            _net("        self.prompts = nn.ParameterList([nn.Parameter(torch.ones(4)) for _ in range(n)])\n"
+                 "        self.mean = torch.stack(self.prompts).mean(0)\n"),
+        ),
         Invalid(
             _net("        self.layers = [nn.Linear(4, 4) for _ in range(n)]\n"),
             _net("        self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(n)])\n"),

@@ -36,7 +36,9 @@ class SigmoidBceMismatch(Rule):
       fix) given to `nn.BCEWithLogitsLoss` / `F.binary_cross_entropy_with_logits`, which apply
       the sigmoid themselves;
     - the raw output of an `nn.Linear`/`nn.Conv*` layer given to `nn.BCELoss` /
-      `F.binary_cross_entropy`, which expect probabilities in [0, 1].
+      `F.binary_cross_entropy`, which expect probabilities in [0, 1]: the layer called directly,
+      an `nn.Sequential` that ends in one, or a model whose class in the file returns from
+      `forward` only such a layer's output (`return self.fc(x)`), reshaped or not.
 
     ## Why is this bad?
     A sigmoid applied twice maps every score into (0.5, 0.73): the loss can never reach its
@@ -86,6 +88,14 @@ class SigmoidBceMismatch(Rule):
         T + "fc = nn.Linear(4, 1)\nloss = nn.BCELoss()(torch.sigmoid(fc(x)), y)\n",
         T + "loss = nn.BCELoss()(model(x), y)\n",
         T + "loss = F.binary_cross_entropy_with_logits(x, torch.sigmoid(teacher))\n",
+        # a Sequential or a forward that ends in a sigmoid gives probabilities (DCGAN's discriminator)
+        T + "netD = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())\nloss = nn.BCELoss()(netD(x).view(-1), y)\n",
+        T + "class D(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 1)\n"
+        "    def forward(self, x):\n        return torch.sigmoid(self.fc(x))\nloss = nn.BCELoss()(D()(x), y)\n",
+        # a forward with another return that is not a layer's output
+        T + "class D(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 1)\n"
+        "    def forward(self, x):\n        if self.training:\n            return self.fc(x)\n        return x.sigmoid()\n"
+        "loss = nn.BCELoss()(D()(x), y)\n",
     )
     invalid = (
         Invalid(
@@ -102,6 +112,11 @@ class SigmoidBceMismatch(Rule):
             T + "class Net(nn.Module):\n    def forward(self, x):\n        return torch.sigmoid(x.sum(1))\n"
             "net = Net()\nloss = nn.BCEWithLogitsLoss()(net(x), y)\n"
         ),
+        Invalid(T + "netD = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))\n"
+                "loss = nn.BCELoss()(netD(x).view(-1), y)\n"),
+        Invalid(T + "class D(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.main = nn.Sequential(nn.Linear(4, 1))\n    def forward(self, x):\n        return self.main(x)\n"
+                "def step(net, x, y):\n    return nn.BCELoss()(net(x), y)\nstep(D(), x, y)\n"),
     )
 
     def visit_Call(self, node: cst.Call) -> None:

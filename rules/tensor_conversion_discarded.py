@@ -21,7 +21,10 @@ class TensorConversionDiscarded(Rule):
     ## What it does
     Flags a statement that converts a tensor and drops the result: `x.to(device)`, `x.cuda()`,
     `x.cpu()`, `x.half()`, `x.float()`, `x.detach()`, `x.contiguous()`, ..., where `x` is known to
-    be a tensor.
+    be a tensor, or is unpacked from a torch `DataLoader`'s batch (`for x, y in loader:`, through
+    `enumerate`/`tqdm`, or `x, y = batch`): default collation makes every element that has a
+    `.to()` a tensor. A whole batch (`for batch in loader: batch.to(device)`) is not flagged: a
+    collate function may return an object whose `.to()` works in place (`BatchEncoding`).
 
     ## Why is this bad?
     Unlike `nn.Module.to()`, which moves a module's parameters in place, `Tensor.to()` and its
@@ -77,6 +80,10 @@ class TensorConversionDiscarded(Rule):
         T + "x = torch.zeros(2)\ny = x.cuda()\n",
         T + "x = torch.zeros(2)\nx.zero_()\n",
         "batch.to(device)\n",
+        T + "from torch.utils.data import DataLoader\nloader = DataLoader(ds)\nfor batch in loader:\n    batch.to('cuda')\n",
+        T + "from torch.utils.data import DataLoader\nloader = DataLoader(ds)\nfor i, (x, y) in enumerate(loader):\n"
+        "    x = x.to('cuda')\n    i.to('cuda')\n",
+        T + "for x, y in pairs:\n    x.to('cuda')\n",
         T + "x = torch.zeros(2)\nprint(x.float())\n",
         T + "x = torch.zeros(2)\nreturn_value = [x.cpu()]\n",
         T + "class Net(torch.nn.Module):\n    def setup(self):\n        self.cuda()\n",
@@ -93,6 +100,12 @@ class TensorConversionDiscarded(Rule):
         # a module's parameter: assigning a plain tensor to it raises, so no fix
         Invalid(T + "m = torch.nn.Linear(2, 2)\nm.weight.half()\n"),
         Invalid(T + "x = torch.zeros(2)\n(x + 1).float()\n"),
+        Invalid(
+            T + "from torch.utils.data import DataLoader\nfrom tqdm import tqdm\nloader = DataLoader(ds)\n"
+            "for i, (x, y) in enumerate(tqdm(loader)):\n    x.to('cuda')\n",
+            T + "from torch.utils.data import DataLoader\nfrom tqdm import tqdm\nloader = DataLoader(ds)\n"
+            "for i, (x, y) in enumerate(tqdm(loader)):\n    x = x.to('cuda')\n",
+        ),
     )
 
     def visit_Expr(self, node: cst.Expr) -> None:

@@ -13,7 +13,7 @@ from torchlint.rules._training import follows_training, grad_disabled_at, is_bac
 from torchlint.rules.registry import register
 from torchlint.walk import SCOPE_NODES, descendants
 
-_EVAL_FUNCTION = re.compile(r"(?i)(eval|valid|predict|infer)")
+_EVAL_FUNCTION = re.compile(r"(?i)(eval|valid|predict|infer)|^(test|test_epoch|test_one_epoch|test_model|run_test)$")
 T = (
     "import torch\nimport torch.nn as nn\n"
     "model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5), nn.Linear(4, 1))\n"
@@ -40,8 +40,9 @@ class TrainModeEvaluation(Rule):
     ## What it does
     Follows `model.train()`/`model.eval()` through a function (or a script) and flags
     - an evaluation pass, a loop that calls the model without `backward()` under
-      `torch.no_grad()`/`inference_mode()` or in a function named like `evaluate`/`validate`/
-      `predict`/`infer`, when the model is in train mode there: built in this scope (modules
+      `torch.no_grad()`/`inference_mode()`, in a function named like `evaluate`/`validate`/
+      `predict`/`infer`/`test`, or after a loop of the same scope that trains the same model
+      (the test pass at the end of a script), when the model is in train mode there: built in this scope (modules
       start in train mode) or set by `model.train()`, with no `eval()` on the way;
     - a training loop (one that calls the model and `backward()`) reached in eval mode: after
       `model.eval()` with no `model.train()` back, including the next epoch of an epoch loop whose
@@ -82,9 +83,11 @@ class TrainModeEvaluation(Rule):
     function or the script's top level, and for an epoch loop the mode its previous iteration
     left. Across the file's top-level functions: a call `validate(model)` leaves the model in the
     mode `validate`'s body last sets on that parameter, and a function's model parameter enters
-    in the modes its callers in the file pass it in. For a training loop only the first model call
-    with autograd on is judged (the forward being trained), and an `eval()` just before it in the
-    same iteration is taken as deliberate
+    in the modes its callers in the file pass it in. Within a class, for a model held by `self`
+    (`self.model`): a call `self.evaluate()` has the effect that method's body has on it, and a
+    method enters in the modes the class's other methods call it in. For a training loop only the
+    first model call with autograd on is judged (the forward being trained), and an `eval()` just
+    before it in the same iteration is taken as deliberate
     (frozen batch-norm statistics, adversarial steps). A call that passes the model to a function
     not defined in the file (`load(model)`) makes the mode unknown there, and unknown means silent.
     An evaluation pass whose outputs are thrown away (`model(x)` as a statement) is a batch-norm
@@ -138,6 +141,12 @@ class TrainModeEvaluation(Rule):
         FUNCS.format(train_mode="    model.train()\n", eval_mode="    model.eval()\n"),
         # a loop that trains: not an evaluation pass
         T + "for x, y in train_loader:\n    model(x).sum().backward()\n    opt.step()\n    opt.zero_grad()\n",
+        # after the training loop, eval() before the test pass
+        T + "for x, y in train_loader:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n"
+        "model.eval()\nfor x, y in test_loader:\n    correct = (model(x).argmax(1) == y).sum()\n",
+        # a method whose class's other methods set eval mode before calling it
+        "import torch\nimport torch.nn as nn\nclass Learner:\n    def __init__(self):\n        self.model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))\n        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)\n    @torch.no_grad()\n    def evaluate(self, loader):\n        for x in loader:\n            out = self.model(x)\n    def fit(self, loader):\n        for epoch in range(3):\n            self.model.train()\n            for x in loader:\n                self.opt.zero_grad()\n                self.model(x).sum().backward()\n                self.opt.step()\n            self.model.eval()\n            self.evaluate(loader)\n",
+        "import torch\nimport torch.nn as nn\nclass Learner:\n    def __init__(self):\n        self.model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))\n        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)\n    @torch.no_grad()\n    def evaluate(self, loader):\n        self.model.eval()\n        for x in loader:\n            out = self.model(x)\n    def fit(self, loader):\n        for epoch in range(3):\n            self.model.train()\n            for x in loader:\n                self.opt.zero_grad()\n                self.model(x).sum().backward()\n                self.opt.step()\n            self.evaluate(loader)\n",
     )
     invalid = (
         Invalid(T + "for epoch in range(3):\n    model.train()\n" + TRAIN_LOOP + EVAL_LOOP),
@@ -151,6 +160,11 @@ class TrainModeEvaluation(Rule):
             "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n"
             "def predict(loader):\n    net = Net()\n    for x in loader:\n        yield net(x)\n"
         ),
+        # the test pass after the training loop of a script, with no eval() between
+        Invalid(T + "for x, y in train_loader:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n"
+                "for x, y in test_loader:\n    correct = (model(x).argmax(1) == y).sum()\n"),
+        # `fit` calls `self.evaluate()` after `self.model.train()`
+        Invalid("import torch\nimport torch.nn as nn\nclass Learner:\n    def __init__(self):\n        self.model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))\n        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)\n    @torch.no_grad()\n    def evaluate(self, loader):\n        for x in loader:\n            out = self.model(x)\n    def fit(self, loader):\n        for epoch in range(3):\n            self.model.train()\n            for x in loader:\n                self.opt.zero_grad()\n                self.model(x).sum().backward()\n                self.opt.step()\n            self.evaluate(loader)\n"),
     )
 
     def __init__(self, ctx):

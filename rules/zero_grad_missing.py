@@ -27,7 +27,7 @@ class ZeroGradMissing(Rule):
     - nothing in the loop resets the gradients (`opt.zero_grad()`, `model.zero_grad()`,
       `p.grad = None`, `p.grad.zero_()`, or a call named like `zero_grad`), or
     - `zero_grad()` is a statement of the same block between the `backward()` and the step, so the
-      step applies zeroed gradients.
+      step applies zeroed gradients (the finding is on that `zero_grad()`).
 
     ## Why is this bad?
     `backward()` adds into `.grad`; it does not overwrite. Without a reset, each step applies the
