@@ -124,11 +124,9 @@ class GradientAccumulationUnscaled(Rule):
         if backward is None:
             return
         if not self._divided(loop, backward.func.value):
-            self.report(backward, "Gradients accumulate over the micro-steps but the loss is not divided by their "
-                                  "number; divide it so the step uses their mean")
+            self.report(backward, "The loss is not divided by the accumulation steps, so the step applies their sum, not mean")
         elif self._ddp_without_no_sync(loop):
-            self.report(backward, "Under DDP every accumulation micro-step all-reduces; wrap the non-stepping ones "
-                                  "in `model.no_sync()`")
+            self.report(backward, "Under DDP every accumulation micro-step all-reduces; run the others in `model.no_sync()`")
 
     def _steps_every_k(self, loop: cst.CSTNode) -> bool:
         for child in descendants(loop.body, prune=lambda n: isinstance(n, (*SCOPE_NODES, cst.For, cst.While))):

@@ -188,8 +188,7 @@ class InferenceWithoutNoGrad(Rule):
             if not _kept(*_holders(path), inner):
                 continue
             if self.modes.at(scope, call, call.func) == {EVAL} or follows_training(self.ctx, scope, loop, call.func):
-                self.report(call, "This evaluation loop keeps outputs with autograd on, holding every batch's "
-                                  "graph; wrap it in `with torch.no_grad():`")
+                self.report(call, "This loop keeps outputs with autograd on, holding every batch's graph; use `torch.no_grad()`")
                 return
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -197,8 +196,8 @@ class InferenceWithoutNoGrad(Rule):
             return
         for call in model_calls(self.ctx, node.body, put_in_eval_mode(node)):
             if self._kept_in_loop(node, call):
-                self.report(call, "Outputs kept with autograd on hold every batch's graph and activations; "
-                                  "run evaluation under `torch.no_grad()`", self._fix(node))
+                self.report(call, "Outputs kept with autograd on hold every batch's graph; evaluate under `torch.no_grad()`",
+                            self._fix(node))
                 return
 
     def _kept_in_loop(self, function: cst.FunctionDef, call: cst.Call) -> bool:

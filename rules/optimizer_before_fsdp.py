@@ -96,8 +96,7 @@ class OptimizerBeforeFsdp(Rule):
             if call is node:
                 return
             if self._optimizer_over(call, wrapped.value):
-                self.report(call, "The optimizer was built before sharding and holds the unsharded parameters; "
-                                  "build it after FSDP/fully_shard")
+                self.report(call, "An optimizer built before FSDP/fully_shard holds the unsharded parameters; build it after")
                 return
 
     def _optimizer_over(self, call: cst.Call, model: str) -> bool:

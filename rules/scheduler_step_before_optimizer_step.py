@@ -136,8 +136,7 @@ class SchedulerStepBeforeOptimizerStep(Rule):
             return
         self.report(
             node,
-            "`scheduler.step()` runs before `optimizer.step()`, so the first learning rate is skipped; "
-            "step the optimizer first",
+            "`scheduler.step()` runs before `optimizer.step()`, skipping the first learning rate; swap them",
             self._fix(node, calls[steps[0]]),
         )
 

@@ -132,8 +132,7 @@ class SigmoidBceMismatch(Rule):
             return
         arg = loss_called(self.ctx, node, *BCE)
         if arg is not None and self._is_logits(produced_by(self.ctx, arg.value)):
-            self.report(arg.value, "BCELoss expects probabilities; this is a layer's raw output: apply a sigmoid "
-                                   "or use BCEWithLogitsLoss")
+            self.report(arg.value, "BCELoss expects probabilities, not a layer's raw output; use BCEWithLogitsLoss")
 
     def _is_logits(self, expr: cst.CSTNode) -> bool:
         """A call of a logit layer (`nn.Linear`), of a Sequential that ends in one, or of a module

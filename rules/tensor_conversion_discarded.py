@@ -120,7 +120,8 @@ class TensorConversionDiscarded(Rule):
         if isinstance(receiver, cst.Name):
             assign = cst.Assign(targets=[cst.AssignTarget(receiver)], value=call)
             fix = self.replace(node, assign, "Assign the result back", "unsafe")
-        self.report(call, f"`Tensor.{method}()` returns a new tensor; the result is discarded, so `x` is unchanged", fix)
+        name = f"`{receiver.value}`" if isinstance(receiver, cst.Name) and len(receiver.value) <= 20 else "the tensor"
+        self.report(call, f"`Tensor.{method}()` returns a new tensor; the result is discarded, so {name} is unchanged", fix)
 
     def _batch_element(self, receiver: cst.CSTNode) -> bool:
         """A name unpacked from a torch DataLoader's batch (`for x, y in loader:`, through

@@ -207,12 +207,12 @@ class TrainModeEvaluation(Rule):
             modes = self.modes.at(scope, call, model, training)
             if training and EVAL in modes:
                 self._reported.add(key)
-                self.report(loop, f"This training loop runs with `{key[1]}` in eval mode (after `.eval()` with no "
-                                  "`.train()` back); call `.train()` before it")
+                self.report(loop, f"Training runs with {_short(key[1])} in eval mode (`.eval()` above, no `.train()`); "
+                                  "call `.train()` first")
             elif not training and TRAIN in modes:
                 self._reported.add(key)
-                self.report(loop, f"This evaluation pass runs with `{key[1]}` in train mode (dropout and batch "
-                                  "norm active); call `.eval()` before it")
+                self.report(loop, f"Evaluation runs with {_short(key[1])} in train mode (dropout, batch norm on); "
+                                  "call `.eval()` first")
 
     def _grad_disabled_in(self, loop: cst.CSTNode, call: cst.Call) -> bool:
         path = path_to(loop, call) or [loop, call]
@@ -227,6 +227,11 @@ class TrainModeEvaluation(Rule):
     def _scope(self) -> cst.CSTNode:
         function = self.ctx.enclosing(cst.FunctionDef)
         return function.body if function is not None else self.ctx.module
+
+
+def _short(model: str) -> str:
+    """The model as the message names it: its expression when short, else "the model"."""
+    return f"`{model}`" if len(model) <= 16 else "the model"
 
 
 def _own_iteration_ends(node: cst.CSTNode) -> bool:

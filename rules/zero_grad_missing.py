@@ -115,11 +115,9 @@ class ZeroGradMissing(Rule):
         if loop is None:
             return
         if not resets_gradients(loop.body):
-            self.report(node, "Nothing in this loop resets the gradients, so each step applies their running sum; "
-                              "call `optimizer.zero_grad()` each iteration")
+            self.report(node, "Nothing in this loop resets the gradients, so each step applies their sum; call `zero_grad()`")
         elif (reset := self._reset_before_step()) is not None:
-            self.report(reset, "`zero_grad()` between `backward()` and `step()` discards the gradients before "
-                              "the step; reset them before `backward()` or after `step()`")
+            self.report(reset, "`zero_grad()` between `backward()` and `step()` discards the gradients; move it before `backward()`")
 
     def _training_loop(self) -> cst.CSTNode | None:
         """The innermost loop around the step whose body calls `backward()` (directly, or in a
