@@ -95,10 +95,22 @@ class ModeTracker:
         finally:
             self._in_progress.discard(key)
 
+    def _find_method(self, cls: cst.ClassDef, name: str, depth: int = 0) -> cst.FunctionDef | None:
+        """The method `name` of `cls`, or inherited from a base class defined in this file."""
+        found = next((item for item in cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == name), None)
+        if found is not None or depth > 5:
+            return found
+        for base in cls.bases:
+            candidates = self.ctx.classes.by_name.get(base.value.value, []) if isinstance(base.value, cst.Name) else []
+            if len(candidates) == 1 and candidates[0] is not cls:
+                found = self._find_method(candidates[0], name, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
     def _method_effect(self, name: str, model: cst.CSTNode) -> str | None:
         """The last mode the method `name` of the class being followed sets on `self.model`."""
-        method = next((item for item in self._owner.body.body
-                       if isinstance(item, cst.FunctionDef) and item.name.value == name), None)
+        method = self._find_method(self._owner, name)
         key = f"{self._owner.name.value}.{name}"
         if method is None or key in self._in_progress:
             return None
