@@ -86,7 +86,7 @@ def table(result: Score, codes: list[str], folder: Path) -> str:
     from torchlint.rules.registry import rule_by_code
 
     programs = len(list(folder.rglob("*.py")))
-    lines = [f"{programs} programs, {len(result.expected)} marked bugs.", "",
+    lines = [f"{programs} files, {len(result.expected)} marked bugs.", "",
              "| rule | bugs | found | false positives | recall | precision |",
              "| --- | --- | --- | --- | --- | --- |"]
     total = Counter()
