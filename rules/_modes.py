@@ -37,6 +37,8 @@ class ModeTracker:
             events = [(position[id(node)], mode) for node in order if (mode := self._event(node, model)) is not None]
         finally:
             self._owner = outer
+        branched = self._branched(order, position, model)
+        events = [(index, UNKNOWN if index in branched else mode) for index, mode in events]
         loops = [node for node in order if isinstance(node, (cst.For, cst.While))
                  and position[id(node)] < position[id(call)] <= span[id(node)]]
         if training and _last(events, position[id(loops[-1])], position[id(call)]) == EVAL:
@@ -45,6 +47,24 @@ class ModeTracker:
         if None in modes:
             modes = (modes - {None}) | self._entry_modes(scope, model)
         return modes
+
+    def _branched(self, order: list, position: dict, model: cst.CSTNode) -> set[int]:
+        """Positions of mode calls in an `if` whose two branches set different modes
+        (`if phase == "train": model.train() else: model.eval()`): which one ran depends on the
+        test, so each is unknown."""
+        found: set[int] = set()
+        for node in order:
+            if not isinstance(node, cst.If) or node.orelse is None:
+                continue
+            sides = []
+            for branch in (node.body, node.orelse):
+                calls = [c for c in descendants(branch, prune=lambda n: isinstance(n, SCOPE_NODES))
+                         if isinstance(c, cst.Call) and isinstance(c.func, cst.Attribute)
+                         and c.func.attr.value in ("train", "eval") and c.func.value.deep_equals(model)]
+                sides.append(calls)
+            if all(sides):
+                found.update(position[id(call)] for calls in sides for call in calls if id(call) in position)
+        return found
 
     def _entry_modes(self, scope: cst.CSTNode, model: cst.CSTNode) -> set[str | None]:
         """The modes a function's parameter `model` arrives in: those at each call of the function

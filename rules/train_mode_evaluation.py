@@ -141,6 +141,12 @@ class TrainModeEvaluation(Rule):
         FUNCS.format(train_mode="    model.train()\n", eval_mode="    model.eval()\n"),
         # a loop that trains: not an evaluation pass
         T + "for x, y in train_loader:\n    model(x).sum().backward()\n    opt.step()\n    opt.zero_grad()\n",
+        # the transfer-learning tutorial's phases: the mode depends on the branch taken
+        T + "for epoch in range(3):\n    for phase in ['train', 'val']:\n        if phase == 'train':\n"
+        "            model.train()\n        else:\n            model.eval()\n        for x, y in loaders[phase]:\n"
+        "            opt.zero_grad()\n            with torch.set_grad_enabled(phase == 'train'):\n"
+        "                loss = model(x).sum()\n                if phase == 'train':\n"
+        "                    loss.backward()\n                    opt.step()\n",
         # after the training loop, eval() before the test pass
         T + "for x, y in train_loader:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n"
         "model.eval()\nfor x, y in test_loader:\n    correct = (model(x).argmax(1) == y).sum()\n",
