@@ -27,6 +27,12 @@ def worker(rank, world_size, epochs):
             nn.functional.cross_entropy(model(x), y).backward()
             optimizer.step()
     print(len(val_loader))
+    if rank == 0:
+        eval_loader = DataLoader(dataset, batch_size=64)
+        model.eval()
+        with torch.no_grad():
+            acc = sum((model(x).argmax(1) == y).float().sum().item() for x, y in eval_loader) / len(dataset)
+        print(f"accuracy {acc:.3f}")
     dist.destroy_process_group()
 
 
