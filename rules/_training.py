@@ -50,11 +50,14 @@ def same_expression(a: cst.CSTNode, b: cst.CSTNode) -> bool:
     return a.deep_equals(b)
 
 
-def spelled(ctx, qualified: str) -> cst.BaseExpression | None:
-    """`qualified` (e.g. `torch.nn.ModuleList`) spelled with this file's own imports, or None."""
+def spelled(ctx, qualified: str, where: bool = False) -> cst.BaseExpression | None:
+    """`qualified` (e.g. `torch.nn.ModuleList`) spelled with this file's own imports, or None.
+    `where`: only through an import that has run where the current node stands (not one further
+    down the module, nor one inside another function)."""
     parts = qualified.split(".")
     for cut in range(len(parts), 0, -1):
-        local = ctx.imports.local_name(".".join(parts[:cut]))
+        prefix = ".".join(parts[:cut])
+        local = ctx.local_name(prefix) if where else ctx.imports.local_name(prefix)
         if local is not None:
             return cst.parse_expression(".".join([local, *parts[cut:]]))
     return None

@@ -11,7 +11,7 @@ from torchlint.oracle import all_params
 from torchlint.rule import FixSpec, Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import SELF_RETURNING_METHODS
-from torchlint.walk import descendants
+from torchlint.walk import children, descendants
 
 DATA_PARALLEL_CLASSES = frozenset(
     {"torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel"}
@@ -20,6 +20,16 @@ DATA_PARALLEL_FUNCTIONS = frozenset({"torch.nn.parallel.data_parallel", "torch.n
 # DataParallel arguments that DistributedDataParallel takes with the same meaning.
 _KEPT_KEYWORDS = frozenset({"dim"})
 _DEVICE_MOVES = frozenset({"to", "cuda", "cpu", "xpu", "half", "float", "double", "bfloat16", "to_empty"})
+
+# What differs between the wrapper and the bare module: `.module`, and every view that names
+# parameters (a state dict's keys and `named_*` names carry the `module.` prefix) or children.
+_WRAPPER_VIEWS = frozenset(
+    {"module", "load_state_dict", "state_dict", "named_parameters", "named_buffers", "named_modules",
+     "named_children", "children"}
+)
+# Builtins that neither keep the wrapper nor tell it from the module in a way the program relies on
+# (`isinstance(m, nn.DataParallel)` is the unwrapping idiom, which works on the bare module too).
+_HARMLESS_CALLEES = frozenset({"print", "isinstance", "hasattr", "len", "id", "str", "repr"})
 
 _MESSAGE = "`nn.DataParallel` drives every GPU from one process; use DistributedDataParallel"
 T = "import torch\nimport torch.nn as nn\n"
@@ -78,9 +88,14 @@ class DataParallelRule(Rule):
     longer has: `.module` read through any name the wrapper is bound to (or its argument, or an
     alias), the wrapper handed to a function of the file that reads `.module` of that parameter
     or to `getattr(w, "module")` without a default, the wrapper moved to a device after it is
-    built, a state dict loaded into it (its keys carry the `module.` prefix, the bare model's do
-    not), or the wrapper going where the linter cannot follow (returned, passed on, stored in a
-    container, another method chained on it). Nor for the functional `data_parallel(...)`.
+    built, a state dict loaded into it or taken from it (its keys carry the `module.` prefix, the
+    bare model's do not; so do `named_parameters()` and the other `named_*` names, and
+    `children()` differs), or the wrapper going where the linter cannot follow (returned or
+    yielded, alone or in a tuple, stored in a container, an attribute or an item, another method
+    chained on it, passed to a function that is not a function of the file leaving it alone or a
+    builtin such as `print`/`isinstance`). Nor for the functional `data_parallel(...)`.
+    `isinstance(m, nn.DataParallel)` does not block the fix: it is the unwrapping idiom, which
+    takes the other branch on the bare model and works the same.
 
     Not flagged: `isinstance(m, nn.DataParallel)`, unwrapping `.module`, annotations, strings, and
     a class named DataParallel that is not torch's.
@@ -166,9 +181,26 @@ class DataParallelRule(Rule):
         Invalid("from torch.nn import DataParallel\nmodel = DataParallel(model)\n", None),
         # the file unwraps `.module` later, which the bare model of a single-process run lacks
         Invalid(T + "model = nn.DataParallel(model)\ntorch.save(model.module.state_dict(), 'm.pt')\n", None),
+        # a state dict taken from the wrapper: its `module.` keys would change for its consumers
+        Invalid(T + "model = nn.Linear(2, 2)\nmodel = nn.DataParallel(model)\ntorch.save(model.state_dict(), 'm.pt')\n", None),
+        # returned in a tuple, or handed to a function the linter cannot see
+        Invalid(T + "def build(net):\n    net = nn.DataParallel(net)\n    return net, 1\n", None),
+        Invalid(T + "from engine import train\nmodel = nn.Linear(2, 2)\nmodel = nn.DataParallel(model)\ntrain(model)\n", None),
+        # handed to a function of the file that only calls it: fixed
+        Invalid(
+            T + "def step(m, x):\n    return m(x).sum()\nmodel = nn.Linear(2, 2)\nmodel = nn.DataParallel(model)\n"
+            "loss = step(model, torch.ones(1, 2))\n",
+            T + "def step(m, x):\n    return m(x).sum()\nmodel = nn.Linear(2, 2)\n"
+            "model = torch.nn.parallel.DistributedDataParallel(model) if torch.distributed.is_initialized() else model\n"
+            "loss = step(model, torch.ones(1, 2))\n",
+        ),
         # the functional form has no fix
         Invalid(T + "out = torch.nn.parallel.data_parallel(model, inputs, device_ids=[0, 1])\n", None),
     )
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self._calls_by_arg: dict[int, cst.Call] | None = None  # see _escapes
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)
@@ -248,15 +280,92 @@ class DataParallelRule(Rule):
         if self._unwrapped_elsewhere(names):
             return True
         wrap_line = self.ctx.line_of(node)
+        code = self.ctx.module.code_for_node
         for found in descendants(self.ctx.module):
-            if not isinstance(found, cst.Attribute) or self.ctx.module.code_for_node(found.value) not in names:
+            if not isinstance(found, cst.Attribute) or code(found.value) not in names:
                 continue
             attribute = found.attr.value
-            if attribute in ("module", "load_state_dict"):
+            if attribute in _WRAPPER_VIEWS:
                 return True
             if attribute in _DEVICE_MOVES and self.ctx.line_of(found) > wrap_line:
                 return True
+        return any(
+            self._escapes(found, parent)
+            for found, parent in _with_parents(self.ctx.module)
+            if isinstance(found, (cst.Name, cst.Attribute)) and self.ctx.line_of(found) > wrap_line and code(found) in names
+        )
+
+    def _escapes(self, found: cst.CSTNode, parent: cst.CSTNode) -> bool:
+        """The wrapper goes where the linter cannot follow: returned or yielded, put in a
+        container, stored in an attribute or item, or passed to a function that is neither a
+        harmless builtin nor a function of this file that leaves the wrapper alone."""
+        if isinstance(parent, (cst.Return, cst.Yield, cst.Element, cst.DictElement, cst.StarredElement, cst.Lambda)):
+            return True
+        if isinstance(parent, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and parent.value is found:
+            targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
+            return any(not isinstance(target, cst.Name) for target in targets)
+        if isinstance(parent, cst.Arg):
+            if self._calls_by_arg is None:
+                self._calls_by_arg = {id(arg): call for call in calls_in(self.ctx.module) for arg in call.args}
+            call = self._calls_by_arg.get(id(parent))
+            if call is None:
+                return True
+            callee = dotted_name(call.func)
+            if callee in _HARMLESS_CALLEES or (callee == "getattr" and len(call.args) == 3):
+                return False
+            if self.ctx.qualify(call.func) in DATA_PARALLEL_CLASSES:
+                return False  # wrapped again (another branch): that call is judged on its own
+            function = self._local_function(callee)
+            return function is None or _needs_wrapper_parameter(function, _parameter_of(function, call, parent))
         return False
+
+    def _local_function(self, name: str | None) -> cst.FunctionDef | None:
+        found = [
+            statement for statement in self.ctx.module.body
+            if isinstance(statement, cst.FunctionDef) and statement.name.value == name
+        ]
+        return found[0] if len(found) == 1 else None
+
+
+def _parameter_of(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> str | None:
+    """The name of the parameter of `function` that `arg` of `call` binds; None when unclear."""
+    if arg.keyword is not None:
+        return arg.keyword.value
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in positional):
+        return None
+    index = next(i for i, a in enumerate(positional) if a is arg)
+    params = [*function.params.posonly_params, *function.params.params]
+    return params[index].name.value if index < len(params) else None
+
+
+def _needs_wrapper_parameter(function: cst.FunctionDef, name: str | None) -> bool:
+    """The parameter's wrapper-only view is read (`.module`, `.state_dict()`, ...), or it is
+    returned, yielded or handed on to another call (where the linter stops following it), or it
+    is reassigned (flow the check does not follow). No name: the parameter is not known."""
+    if name is None:
+        return True
+    for node, parent in _with_parents(function.body):
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            return True
+        if not (isinstance(node, cst.Name) and node.value == name):
+            continue
+        if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in _WRAPPER_VIEWS:
+            return True
+        if isinstance(parent, (cst.Return, cst.Yield, cst.Element, cst.DictElement, cst.StarredElement)):
+            return True
+        if isinstance(parent, (cst.Arg, cst.AssignTarget, cst.AugAssign)):
+            return True
+    return False
+
+
+def _with_parents(root: cst.CSTNode):
+    """Every node below `root` with its parent (iterative: deep trees do not recurse)."""
+    pending = [(child, root) for child in children(root)]
+    while pending:
+        node, parent = pending.pop()
+        yield node, parent
+        pending.extend((child, node) for child in children(node))
 
 
 def _reads_module_of_parameter(function: cst.FunctionDef) -> bool:

@@ -91,7 +91,8 @@ class DataLoaderWorkerRngUnseeded(Rule):
     `worker_init_fn` after the dataset class that reseeds the dataset's RNG attribute from
     `get_worker_info().seed` (a new `default_rng`/`Random` from the seed, `RandomState` from the
     seed modulo 2**32, `manual_seed` on a `torch.Generator`), and passes it to the DataLoader. An
-    existing `worker_init_fn` that does not reseed the RNG is called first by the new one. The
+    existing `worker_init_fn` that does not reseed the RNG is called first by the new one; another
+    loader of the same dataset reuses the function added for the first. The
     worker seeds derive from the loader's base seed, so two runs with the same `torch.manual_seed`
     still agree. There is no fix when the dataset class is not at module level, or when `torch`
     (or the RNG's module, such as `numpy`) is not imported at module level, where the new
@@ -205,6 +206,12 @@ class DataLoaderWorkerRngUnseeded(Rule):
             "    info.dataset.state = numpy.random.RandomState(info.seed % 2**32)\n"
             "loader = DataLoader(Stream(), num_workers=3, worker_init_fn=reseed_worker_rng)\n",
         ),
+        # two loaders of the same dataset share one reseeding function
+        Invalid(
+            DS + "train = DataLoader(Noisy(8), num_workers=2)\nval = DataLoader(Noisy(4), num_workers=2)\n",
+            DS + RESEED + "train = DataLoader(Noisy(8), num_workers=2, worker_init_fn=reseed_worker_rng)\n"
+            "val = DataLoader(Noisy(4), num_workers=2, worker_init_fn=reseed_worker_rng)\n",
+        ),
         # the dataset class is not at module level: flagged without a fix
         Invalid(
             T + "def make():\n    class Inner(Dataset):\n        def __init__(self):\n"
@@ -220,7 +227,7 @@ class DataLoaderWorkerRngUnseeded(Rule):
         dataset = argument(node, 0, "dataset")
         kind = self.ctx.kind(dataset.value) if dataset is not None else None
         if kind is None or kind.base != OBJECT or not isinstance(kind.cls, cst.ClassDef):
-            return
+            return  # a class of another module of the project: its RNG use is not summarised
         rng = self._shared_rng(kind.cls)
         if rng is None:
             return
@@ -296,6 +303,10 @@ class DataLoaderWorkerRngUnseeded(Rule):
         lines.append(f"    info = {worker_info}()")
         lines.append("    " + RNG_RESEEDS[rng.qualified].format(rng=f"info.dataset.{rng.attribute}", new=new))
         function = cst.parse_statement("\n".join(lines) + "\n", config=module.config_for_parsing)
+        same = _same_function(module, function)
+        if same is not None:  # another loader of the same dataset was fixed first: reuse its function
+            new_loader = with_keyword(loader, "worker_init_fn", cst.Name(same))
+            return FixSpec("unsafe", f"Reseed `{rng.attribute}` in each worker with `{same}`", ((loader, new_loader),))
         function = function.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
         index = module.body.index(cls)
         body = [*module.body[: index + 1], function, *module.body[index + 1 :]]
@@ -316,6 +327,18 @@ class DataLoaderWorkerRngUnseeded(Rule):
         if torch_name is not None:
             return f"{torch_name}.utils.data.get_worker_info"
         return self.ctx.local_name("torch.utils.data.get_worker_info", at_module_level=True)
+
+
+def _same_function(module: cst.Module, function: cst.FunctionDef) -> str | None:
+    """The name of a module-level function whose parameters and body are `function`'s."""
+    code = module.code_for_node
+    for statement in module.body:
+        if (
+            isinstance(statement, cst.FunctionDef) and not statement.decorators
+            and code(statement.params) == code(function.params) and code(statement.body) == code(function.body)
+        ):
+            return statement.name.value
+    return None
 
 
 def _unseeded(value: cst.BaseExpression) -> cst.Call | None:

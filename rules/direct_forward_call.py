@@ -61,7 +61,9 @@ class DirectForwardCall(Rule):
     base class is one the file cannot see, or when the call is in a method that the class's own
     `forward` calls (the rewrite would run `forward` again from inside it).
 
-    Not flagged, on purpose: `super().forward(x)` and `Base.forward(self, x)` (calling a parent's
+    Not flagged, on purpose: `.forward(...)` inside a function or lambda that the file registers
+    as a module hook (`register_forward_hook`, `register_forward_pre_hook`, ...), where calling
+    the module would run the hooks again and re-enter the hook; `super().forward(x)` and `Base.forward(self, x)` (calling a parent's
     implementation), `self.forward(...)` inside `forward` or `__call__`, a wrapper's
     `self.module.forward(*args, **kwargs)` inside its own `forward`, or a `forward` whose only
     statement returns `self.model.forward(...)` with its own parameters passed through unchanged
@@ -144,6 +146,11 @@ class DirectForwardCall(Rule):
         "tokenizer = AutoTokenizer.from_pretrained('bert-base-uncased')\ntokenizer.forward(x)\n",
         # a name bound to a module and to something unknown
         "import torch.nn as nn\nm = nn.Linear(2, 2)\nif cond:\n    m = load_other()\nm.forward(x)\n",
+        # inside a hook: calling the module would run the hooks again and re-enter this one
+        "import torch.nn as nn\nlayer = nn.Linear(2, 2)\ndef refine(module, inputs, output):\n"
+        "    return layer.forward(inputs[0]) + output\nlayer.register_forward_hook(refine)\n",
+        "import torch.nn as nn\nlayer = nn.Linear(2, 2)\n"
+        "layer.register_forward_pre_hook(lambda m, inputs: (layer.forward(inputs[0]),))\n",
         # a local class shadowing the torch name, not a module
         "class Linear:\n    def forward(self, x):\n        return x\nm = Linear()\nm.forward(1)\n",
     )
@@ -283,12 +290,16 @@ class DirectForwardCall(Rule):
         ),
     )
 
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self._hooks: tuple[set[str], set[int]] | None = None  # see _in_hook
+
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "forward"):
             return
         receiver = func.value
-        if self._runs_own_forward(receiver) or self._is_wrapper_delegation(receiver, node):
+        if self._runs_own_forward(receiver) or self._is_wrapper_delegation(receiver, node) or self._in_hook():
             return
         if not self.ctx.is_module(receiver):
             return
@@ -328,6 +339,20 @@ class DirectForwardCall(Rule):
                 return True  # a base whose `__call__` this file cannot see
         return False
 
+    def _in_hook(self) -> bool:
+        """Inside a function or lambda the file registers as a module hook
+        (`m.register_forward_hook(fn)`): there `.forward` is how a hook runs a module without
+        running the hooks again, and calling the module would re-enter this very hook."""
+        if self._hooks is None:
+            self._hooks = _registered_hooks(self.ctx.module)
+        names, lambdas = self._hooks
+        for node in reversed(self.ctx.stack):
+            if isinstance(node, cst.Lambda) and id(node) in lambdas:
+                return True
+            if isinstance(node, cst.FunctionDef) and node.name.value in names:
+                return True
+        return False
+
     def _enclosing_method_name(self) -> str | None:
         function = self.ctx.enclosing(cst.FunctionDef)
         return function.name.value if function is not None else None
@@ -356,6 +381,28 @@ class DirectForwardCall(Rule):
         if not passed or not all(isinstance(value, cst.Name) and value.value in parameters for value in passed):
             return False
         return any(arg.star for arg in call.args) or _returns_only(function, call)
+
+
+def _registered_hooks(module: cst.Module) -> tuple[set[str], set[int]]:
+    """The names of the functions (and methods: `self.hook`) and the lambdas that the file
+    passes to a `register_*hook` call."""
+    names: set[str] = set()
+    lambdas: set[int] = set()
+    for call in calls_in(module):
+        name = dotted_name(call.func) or ""
+        last = name.rsplit(".", 1)[-1]
+        if not (last.startswith("register_") and last.endswith("hook")):
+            continue
+        for arg in call.args:
+            value = arg.value
+            if isinstance(value, cst.Lambda):
+                lambdas.add(id(value))
+            elif isinstance(value, (cst.Name, cst.Attribute)):
+                names.add((dotted_name(value) or "").rsplit(".", 1)[-1])
+            elif isinstance(value, cst.Call):  # functools.partial(hook, ...)
+                names.update((dotted_name(a.value) or "").rsplit(".", 1)[-1] for a in value.args)
+    names.discard("")
+    return names, lambdas
 
 
 def _defines_call(statement: cst.CSTNode) -> bool:

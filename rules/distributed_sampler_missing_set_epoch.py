@@ -22,6 +22,11 @@ _MESSAGE = "A DistributedSampler without `set_epoch` gives every epoch the same 
 
 T = "import torch\nfrom torch.utils.data import DataLoader, DistributedSampler\n"
 SETUP = T + "sampler = DistributedSampler(dataset)\nloader = DataLoader(dataset, batch_size=8, sampler=sampler)\n"
+TRAINER = (
+    T + "class Trainer:\n    def __init__(self, ds):\n        self.sampler = DistributedSampler(ds)\n"
+    "        self.loader = DataLoader(ds, batch_size=8, sampler=self.sampler)\n"
+    "    def step(self, batch):\n        pass\n    def fit(self, epochs):\n        for epoch in range(epochs):\n"
+)
 
 
 @dataclass(frozen=True)
@@ -71,16 +76,25 @@ class DistributedSamplerMissingSetEpoch(Rule):
     (`for epoch in range(...)`, `trange`, `tqdm(range(...))`, `itertools.count()`) that is the only
     counting loop around the loader, or one whose variable is named for epochs. There is no fix for
     a loop with no usable variable (`while`, `for _ in ...`, tuple targets), a loop over something
-    else (`for phase in ["train", "val"]`), nested counters none of which is named for epochs, or
-    a sampler that may be another kind of sampler.
+    else (`for phase in ["train", "val"]`), nested counters none of which is named for epochs,
+    a sampler that may be another kind of sampler, or a sampler or loader built inside the epoch
+    loop (the inserted call would run before it exists; one built from the loop's variable, such
+    as `DistributedSampler(ds, seed=epoch)`, is not flagged: its order changes every epoch).
 
     Every real form of the call counts as present: `sampler.set_epoch(e)`,
     `loader.sampler.set_epoch(e)`, `loader.batch_sampler.sampler.set_epoch(e)`, behind any `if`,
-    or in a helper called from the loop whose name contains `set_epoch`; in any loop around the
+    in a helper called from the loop whose name contains `set_epoch`, or in a function of the
+    file that the loop calls (`begin_epoch(epoch)` that sets it); in any loop around the
     loader, anywhere in the enclosing function, or in a function of the file that calls it (the
     epoch loop may live in a caller). Not flagged: samplers with `shuffle=False`, loaders handed
     to `accelerator.prepare`, loaders built in Lightning `*_dataloader` hooks (the framework sets
     the epoch), and a single pass with no epoch loop.
+
+    A loader kept on `self` (`for batch in self.train_loader` in an epoch loop of a method) is
+    flagged, without a fix, only where it is provable: the class (in this file) gives it a shuffling
+    DistributedSampler wherever it assigns it, directly or through `self.<sampler>`; the file never
+    mentions `set_epoch` or `.prepare(`; and the epoch loop calls no method the class does not
+    define itself and passes `self` to no call (an inherited hook or a callback could set it).
 
     ## References
     - [DistributedSampler: "calling set_epoch() at the beginning of each epoch ... is necessary"](https://pytorch.org/docs/stable/data.html#torch.utils.data.distributed.DistributedSampler)
@@ -122,7 +136,28 @@ class DistributedSamplerMissingSetEpoch(Rule):
         "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    run_epoch()\n",
         SETUP + "for epoch in range(10):\n    self.train_sampler.set_epoch(epoch)\n    for batch in loader:\n"
         "        step(batch)\n",
+        # set_epoch in a function of the file that the epoch loop calls
+        SETUP + "def begin_epoch(e):\n    sampler.set_epoch(e)\nfor epoch in range(3):\n    begin_epoch(epoch)\n"
+        "    for batch in loader:\n        step(batch)\n",
+        # a new sampler each epoch, seeded from the epoch
+        T + "for epoch in range(3):\n    sampler = DistributedSampler(dataset, seed=epoch)\n"
+        "    loader = DataLoader(dataset, sampler=sampler)\n    for batch in loader:\n        step(batch)\n",
         T + "loader = DataLoader(dataset, shuffle=True)\nfor epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
+        # a loader kept on `self`: set_epoch anywhere in the file, an inherited method or a callback
+        # given `self` in the epoch loop, a loader or sampler the class does not always build itself
+        TRAINER + "            self.sampler.set_epoch(epoch)\n            for batch in self.loader:\n"
+        "                self.step(batch)\n",
+        TRAINER + "            self.begin(epoch)\n            for batch in self.loader:\n                self.step(batch)\n"
+        "    def begin(self, epoch):\n        self.loader.sampler.set_epoch(epoch)\n",
+        TRAINER + "            self.on_epoch_start(epoch)\n            for batch in self.loader:\n"
+        "                self.step(batch)\n",
+        TRAINER + "            self.callbacks.epoch_begins(self)\n            for batch in self.loader:\n"
+        "                self.step(batch)\n",
+        TRAINER + "            for batch in self.loader:\n                self.step(batch)\n"
+        "    def reload(self, ds):\n        self.loader = DataLoader(ds, shuffle=True)\n",
+        TRAINER.replace("DistributedSampler(ds)", "DistributedSampler(ds, shuffle=False)")
+        + "            for batch in self.loader:\n                self.step(batch)\n",
+        TRAINER + "            pass\n    def run(self):\n        for batch in self.loader:\n            self.step(batch)\n",
     )
 
     invalid = (
@@ -173,16 +208,33 @@ class DistributedSamplerMissingSetEpoch(Rule):
             SETUP + "other = DistributedSampler(more)\nfor epoch in range(3):\n    sampler.set_epoch(epoch)\n"
             "    other.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
         ),
+        # a loader kept on `self`, iterated in an epoch loop with no `set_epoch` in the file: no fix
+        Invalid(TRAINER + "            for batch in self.loader:\n                self.step(batch)\n", None),
+        Invalid(
+            TRAINER.replace("sampler=self.sampler", "sampler=DistributedSampler(ds)")
+            + "            for i, batch in enumerate(self.loader):\n                self.step(batch)\n",
+            None,
+        ),
         # the sampler may be another sampler: flagged without a fix
         Invalid(
             T + "sampler = DistributedSampler(ds) if distributed else RandomSampler(ds)\n"
             "loader = DataLoader(ds, sampler=sampler)\nfor epoch in range(3):\n    for b in loader:\n        step(b)\n",
             None,
         ),
+        # a new sampler each epoch with the same seed: the same order, but set_epoch at the top of
+        # the loop would run before the sampler exists: no fix
+        Invalid(
+            T + "for epoch in range(3):\n    sampler = DistributedSampler(dataset, seed=0)\n"
+            "    loader = DataLoader(dataset, sampler=sampler)\n    for batch in loader:\n        step(batch)\n",
+            None,
+        ),
     )
 
     def visit_For(self, node: cst.For) -> None:
         loader = _iterated(node.iter)
+        if isinstance(loader, cst.Attribute):
+            self._check_attribute_loader(node, loader)
+            return
         if not isinstance(loader, cst.Name):
             return
         sampler = self._distributed_sampler(loader)
@@ -192,7 +244,56 @@ class DistributedSamplerMissingSetEpoch(Rule):
         self._ours = self._covering_call_test(loader.value, sampler)
         if self._sets_epoch(loops):
             return
-        self.report(node.iter, _MESSAGE, self._fix(loops, sampler))
+        rebuilt = self._built_in(loops[-1], {loader.value, (dotted_name(sampler.receiver) or "").split(".")[0]})
+        if rebuilt and isinstance(loops[-1], cst.For) and names_used(loops[-1].target) & set().union(*map(names_used, rebuilt)):
+            return  # a new sampler or loader each epoch, built from the epoch: its order may change
+        self.report(node.iter, _MESSAGE, None if rebuilt else self._fix(loops, sampler))
+
+    def _built_in(self, loop: cst.CSTNode, names: set[str]) -> list[cst.CSTNode]:
+        """The values that `names` are bound to inside `loop` (a sampler or loader made anew at
+        each iteration: a `set_epoch` at the top of the loop would run before it exists)."""
+        return [
+            binding.value
+            for name in names
+            for binding in self.ctx.oracle.bindings_of(name, self.ctx.stack) or []
+            if id(loop) in binding.chain and binding.value is not None
+        ]
+
+    def _check_attribute_loader(self, node: cst.For, loader: cst.Attribute) -> None:
+        """`for batch in self.train_loader` inside an epoch loop of a method, the class of this file
+        giving the loader a shuffling DistributedSampler wherever it assigns it. Only the provable
+        case: no `set_epoch` anywhere in the file (a method of another file cannot reach this loop
+        except through calls made in it), no inherited method called in the loop and `self` passed
+        to no call there (a callback may set the epoch); reported without a fix."""
+        loops = self._enclosing_loops()
+        owner = self.ctx.oracle.instance_class(loader.value, self.ctx.stack)
+        if not loops or owner is None or "set_epoch" in self.ctx.text or ".prepare(" in self.ctx.text:
+            return
+        values = self.ctx.oracle.attribute_values(owner, loader.attr.value)
+        if not values or not all(self._loader_with_distributed_sampler(owner, value) for value in values):
+            return
+        own_methods = {item.name.value for item in owner.body.body if isinstance(item, cst.FunctionDef)}
+        self_name = loader.value.value
+        for call in calls_in(loops[-1]):
+            func = call.func
+            if any(isinstance(arg.value, cst.Name) and arg.value.value == self_name for arg in call.args):
+                return  # `callbacks.on_epoch_start(self)`: another file may set the epoch
+            if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self_name
+                    and func.attr.value not in own_methods):
+                return  # an inherited method, defined where the linter does not look
+        self.report(node.iter, _MESSAGE)
+
+    def _loader_with_distributed_sampler(self, owner: cst.ClassDef, value: cst.CSTNode | None) -> bool:
+        if not isinstance(value, cst.Call) or self.ctx.qualify(value.func) not in DATA_LOADERS:
+            return False
+        argument = next((a.value for a in value.args if a.keyword and a.keyword.value == "sampler"), None)
+        if argument is not None and self._is_shuffling_sampler(argument):
+            return True
+        if not (isinstance(argument, cst.Attribute) and isinstance(argument.value, cst.Name)
+                and argument.value.value == "self"):
+            return False  # a sampler built elsewhere: only `self.<sampler>` of this class is followed
+        samplers = self.ctx.oracle.attribute_values(owner, argument.attr.value)
+        return bool(samplers) and all(v is not None and self._is_shuffling_sampler(v) for v in samplers)
 
     def _enclosing_loops(self) -> list[cst.For | cst.While]:
         """The loops around the current one within its function, innermost first."""
@@ -205,9 +306,10 @@ class DistributedSamplerMissingSetEpoch(Rule):
         return loops
 
     def _sets_epoch(self, loops: list[cst.CSTNode]) -> bool:
-        """`set_epoch` is called in an enclosing loop, anywhere in the enclosing function, or by a
-        function of this file that calls it (the epoch loop may live in a caller)."""
-        if _calls_set_epoch(loops[-1], self._ours):
+        """`set_epoch` is called in an enclosing loop (or a function of the file the loop calls),
+        anywhere in the enclosing function, or by a function of this file that calls it (the
+        epoch loop may live in a caller)."""
+        if _calls_set_epoch(loops[-1], self._ours, self.ctx.module):
             return True
         function = self.ctx.enclosing(cst.FunctionDef)
         return function is not None and self._reaches_set_epoch(function, set())
@@ -355,8 +457,20 @@ def _is_set_epoch(call: cst.Call, covers) -> bool:
     return "set_epoch" in (dotted_name(call.func) or "") and covers(call)
 
 
-def _calls_set_epoch(node: cst.CSTNode, covers) -> bool:
-    return any(_is_set_epoch(call, covers) for call in calls_in(node))
+def _calls_set_epoch(node: cst.CSTNode, covers, module: cst.Module | None = None, seen: set[str] | None = None) -> bool:
+    """A `set_epoch` call below `node`, or (given the module) in a function of the file that a
+    call below `node` runs, transitively (`begin_epoch(epoch)` whose body sets the epoch)."""
+    seen = set() if seen is None else seen
+    for call in calls_in(node):
+        if _is_set_epoch(call, covers):
+            return True
+        if module is not None and isinstance(call.func, cst.Name) and call.func.value not in seen:
+            name = call.func.value
+            seen.add(name)  # each function is searched once
+            functions = [s for s in walk_statements(module) if isinstance(s, cst.FunctionDef) and s.name.value == name]
+            if any(_calls_set_epoch(f.body, covers, module, seen) for f in functions):
+                return True
+    return False
 
 
 def _calls_set_epoch_outside_functions(module: cst.Module, covers) -> bool:

@@ -25,7 +25,9 @@ class LossAccumulatedWithGraph(Rule):
     Flags `total += loss`, `total = total + loss` and `history.append(loss)` inside a loop when
     `loss` is a tensor that carries an autograd graph (a criterion or `F.*loss` result, a module's
     output, arithmetic on those, a model output's `.loss`) and the accumulator is bound before the
-    loop, so it outlives the iteration.
+    loop, so it outlives the iteration. The accumulator may also be an element of a container the
+    scope builds itself and nothing else holds (`totals["mse"] += loss`, `hist["G"].append(loss)`),
+    when no element of it is assigned in the loop.
 
     ## Why is this bad?
     Adding a graph-carrying tensor to an accumulator makes the accumulator part of the graph, so
@@ -77,7 +79,9 @@ class LossAccumulatedWithGraph(Rule):
     `grad_norm += g.pow(2).sum()` later added to a loss that is backpropagated; anything under
     `torch.no_grad()`/`torch.inference_mode()` or in a function decorated with them; values
     already `.item()`ed, `.detach()`ed or `float(...)`ed; plain numbers; an accumulator reset
-    inside the loop; and values of unknown type.
+    on every way through the loop body to the accumulation (a reset only under a condition of its
+    own, such as the end of a gradient-accumulation window, is not one); and values of unknown
+    type (a value that is `.backward()`ed in its scope is a tensor that carries a graph).
 
     For speed, the rule only looks at files where a line that accumulates (`+=`, `.append(`,
     `x = x + ...`) also names a loss, a criterion or logits; an accumulation of, say, raw model
@@ -140,9 +144,27 @@ class LossAccumulatedWithGraph(Rule):
         "    losses.append(loss.item())\n",
         # plain numbers, unknown types, an accumulator reset every iteration, no loop
         "count = 0\nfor batch in batches:\n    count += 1\n",
-        "total = 0\nfor batch in batches:\n    loss = compute(batch)\n    loss.backward()\n    total += loss\n",
+        "total = 0\nfor batch in batches:\n    loss = compute(batch)\n    total += loss\n",
         SETUP + "for x, y in batches:\n    step_total = 0\n    step_total += criterion(model(x), y)\n",
         SETUP + "total = 0\nloss = criterion(model(x), y)\ntotal += loss\n",
+        # reset on every way to the accumulation, even when that way is conditional
+        SETUP + "total = 0\nfor step, (x, y) in enumerate(loader):\n    if step % 4 == 0:\n        total = 0\n"
+        "        total += criterion(model(x), y)\n        print(total.item())\n",
+        SETUP + "total = 0\nfor x, y in loader:\n    with torch.enable_grad():\n        total = 0\n"
+        "    total += criterion(model(x), y)\n",
+        # totals kept in a container: one that leaves the scope, belongs to another object, is
+        # reset element by element in the loop, or is backpropagated
+        SETUP + "def run(loader):\n    totals = {'mse': 0}\n    for x, y in loader:\n"
+        "        totals['mse'] += criterion(model(x), y)\n    return totals\n",
+        SETUP + "totals = stats.totals\nfor x, y in loader:\n    totals['mse'] += criterion(model(x), y)\n",
+        SETUP + "totals = {}\nfor x, y in loader:\n    totals['mse'] = 0\n    totals['mse'] += criterion(model(x), y)\n"
+        "print(totals)\n",
+        SETUP + "losses = {'a': 0}\nfor x, y in loader:\n    losses['a'] += criterion(model(x), y)\n"
+        "sum(losses.values()).backward()\n",
+        # a class of the program with its own `backward` (not a tensor)
+        "class Value:\n    def __init__(self, data):\n        self.data = data\n    def backward(self):\n        pass\n"
+        "    def __add__(self, other):\n        return Value(self.data + other.data)\n"
+        "total = Value(0)\nfor x in xs:\n    loss = Value(x)\n    loss.backward()\n    total = total + loss\n",
         # data, not losses
         T + "total = 0\nfor x in batches:\n    total += torch.ones(3)\n",
         # the total goes where the linter cannot see whether it is backpropagated
@@ -206,6 +228,37 @@ class LossAccumulatedWithGraph(Rule):
             "running = 0\nfor batch in loader:\n    outputs = model(**batch)\n    loss = outputs.loss\n"
             "    loss.backward()\n    running += loss.detach()\n",
         ),
+        # a total kept in a container the scope builds and only reads
+        Invalid(
+            SETUP + "history = {'loss': []}\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n"
+            "    history['loss'].append(loss)\nprint(len(history['loss']))\n",
+            SETUP + "history = {'loss': []}\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n"
+            "    history['loss'].append(loss.detach())\nprint(len(history['loss']))\n",
+        ),
+        Invalid(
+            SETUP + "totals = {'mse': 0}\nfor x, y in loader:\n    totals['mse'] += criterion(model(x), y)\n"
+            "print(totals['mse'].item())\n",
+            SETUP + "totals = {'mse': 0}\nfor x, y in loader:\n    totals['mse'] += criterion(model(x), y).detach()\n"
+            "print(totals['mse'].item())\n",
+        ),
+        # reset only when a gradient-accumulation window ends: the graphs of the window stay alive
+        Invalid(
+            SETUP + "running = 0\nfor step, (x, y) in enumerate(loader):\n    loss = criterion(model(x), y) / 4\n"
+            "    running += loss\n    loss.backward()\n    if (step + 1) % 4 == 0:\n        optimizer.step()\n"
+            "        print(running.item())\n        running = 0\n",
+            SETUP + "running = 0\nfor step, (x, y) in enumerate(loader):\n    loss = criterion(model(x), y) / 4\n"
+            "    running += loss.detach()\n    loss.backward()\n    if (step + 1) % 4 == 0:\n        optimizer.step()\n"
+            "        print(running.item())\n        running = 0\n",
+        ),
+        # the added value is backpropagated in the loop, so it is a tensor that carries a graph
+        Invalid(
+            "def train(trainer, loader):\n    running = 0\n    for batch in loader:\n"
+            "        loss = trainer.compute_loss(batch)\n        loss.backward()\n        running += loss\n"
+            "    print(running.item())\n",
+            "def train(trainer, loader):\n    running = 0\n    for batch in loader:\n"
+            "        loss = trainer.compute_loss(batch)\n        loss.backward()\n        running += loss.detach()\n"
+            "    print(running.item())\n",
+        ),
         # only printed, logged or converted: the fix keeps the program's output
         Invalid(
             SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y)\n"
@@ -223,6 +276,8 @@ class LossAccumulatedWithGraph(Rule):
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, cst.AddAssign) and isinstance(node.target, cst.Name):
             self._check(node.target.value, node.value, node)
+        elif isinstance(node.operator, cst.AddAssign) and _subscripted_name(node.target) is not None:
+            self._check(_subscripted_name(node.target), node.value, node, element=True)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
@@ -238,19 +293,27 @@ class LossAccumulatedWithGraph(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "append" and isinstance(func.value, cst.Name)):
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "append"):
             return
-        if len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star:
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            return
+        if isinstance(func.value, cst.Name):
             self._check(func.value.value, node.args[0].value, node)
+        elif _subscripted_name(func.value) is not None:  # `history["G"].append(loss)`
+            self._check(_subscripted_name(func.value), node.args[0].value, node, element=True)
 
-    def _check(self, accumulator: str, value: cst.BaseExpression, report_at: cst.CSTNode) -> None:
+    def _check(self, accumulator: str, value: cst.BaseExpression, report_at: cst.CSTNode,
+               element: bool = False) -> None:
+        """`element`: the total is an element of the container `accumulator` (`losses[k] += loss`)."""
         loop = self.ctx.innermost_loop()
         if loop is None or self.ctx.grad_disabled() or not self.ctx.is_tensor(value, graph=True):
             return
         function = self.ctx.enclosing(cst.FunctionDef)
         scope_body = function.body if function is not None else self.ctx.module
-        if not _bound_before(accumulator, loop, scope_body) or _bound_in(accumulator, loop):
+        if not _bound_before(accumulator, loop, scope_body) or _reset_in(accumulator, loop, self.ctx.stack):
             return
+        if element and (not _only_fresh_containers(accumulator, scope_body) or _stored_into(accumulator, loop)):
+            return  # another object's container (its fate is unseen), or elements reset in the loop
         if _declared_outside(accumulator, scope_body):
             return  # a global or nonlocal total: other scopes may backpropagate it
         fates = self._fates(scope_body).of(accumulator, self)
@@ -555,6 +618,44 @@ def _assigned_names(statement: cst.CSTNode) -> list[str]:
     return []
 
 
+def _subscripted_name(expr: cst.CSTNode) -> str | None:
+    """`d` for `d[key]`: an element of a container the scope names."""
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
+        return expr.value.value
+    return None
+
+
+_FRESH_CONTAINERS = frozenset({"dict", "list", "collections.defaultdict", "defaultdict", "collections.OrderedDict",
+                               "OrderedDict"})
+
+
+def _only_fresh_containers(name: str, scope_body: cst.CSTNode) -> bool:
+    """Every assignment of `name` in the scope builds a new container (`{}`, `[]`, `defaultdict(list)`,
+    a comprehension): no other object holds it, so its fate is the name's."""
+    values = [
+        statement.value for statement in walk_statements(scope_body, into_scopes=False)
+        if name in _assigned_names(statement)
+    ]
+    return bool(values) and all(
+        isinstance(value, (cst.Dict, cst.List, cst.DictComp, cst.ListComp))
+        or (isinstance(value, cst.Call) and dotted_name(value.func) in _FRESH_CONTAINERS)
+        for value in values
+    )
+
+
+def _stored_into(name: str, loop: cst.CSTNode) -> bool:
+    """An element of `name` is assigned inside the loop (`totals[k] = 0`): elements may be reset."""
+    return any(
+        isinstance(statement, (cst.Assign, cst.AnnAssign))
+        and any(_subscripted_name(target) == name for target in _assignment_target_nodes(statement))
+        for statement in walk_statements(loop.body, into_scopes=False)
+    )
+
+
+def _assignment_target_nodes(statement: cst.Assign | cst.AnnAssign) -> list[cst.CSTNode]:
+    return [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+
+
 def _bound_before(name: str, loop: cst.CSTNode, scope_body: cst.CSTNode) -> bool:
     """`name` is assigned in the scope before `loop` starts (statements come in source order)."""
     for statement in walk_statements(scope_body, into_scopes=False):
@@ -565,12 +666,29 @@ def _bound_before(name: str, loop: cst.CSTNode, scope_body: cst.CSTNode) -> bool
     return False
 
 
-def _bound_in(name: str, loop: cst.CSTNode) -> bool:
-    """Reset inside the loop body (not `name = name + x`): then each iteration starts afresh."""
+def _reset_in(name: str, loop: cst.CSTNode, stack: list[cst.CSTNode]) -> bool:
+    """Reset (not `name = name + x`) on every way through the loop body that reaches the
+    accumulation: in the body itself, or in a block around the accumulation. Then each iteration
+    starts afresh. A reset only under a condition of its own (`if step % accumulation == 0:
+    total = 0`) lets the total, and the graphs in it, outlive the iterations in between."""
+    inside = stack[next((i for i, node in enumerate(stack) if node is loop), len(stack)) :]
+    blocks = [node for node in inside if isinstance(node, (cst.IndentedBlock, cst.SimpleStatementSuite))]
     return any(
         name in _assigned_names(statement) and name not in names_used(statement.value)
-        for statement in walk_statements(loop.body, into_scopes=False)
+        for block in blocks
+        for statement in _unconditional_statements(block)
     )
+
+
+def _unconditional_statements(block: cst.CSTNode):
+    """The small statements of a block that run whenever it runs (entering `with` blocks only)."""
+    for line in children(block):
+        if isinstance(line, cst.SimpleStatementLine):
+            yield from line.body
+        elif isinstance(line, cst.With):
+            yield from _unconditional_statements(line.body)
+    if isinstance(block, cst.SimpleStatementSuite):
+        yield from block.body
 
 
 def _backpropagated_in(value: cst.BaseExpression, loop: cst.CSTNode, backward_names: frozenset[str]) -> bool:

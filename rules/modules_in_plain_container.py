@@ -8,9 +8,9 @@ from torchlint.oracle import is_first_param
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._training import spelled
 from torchlint.rules.registry import register
+from torchlint.torch_api import PARAMETER_CLASSES
 from torchlint.walk import descendants
 
-_PARAMETER = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # Calls that only read a container, so passing it to them registers nothing.
 _READERS = frozenset({"len", "enumerate", "zip", "reversed", "range", "iter", "list", "tuple", "isinstance", "print"})
 T = "import torch\nimport torch.nn as nn\n"
@@ -197,7 +197,7 @@ class ModulesInPlainContainer(Rule):
         if not all(isinstance(item, cst.Call) for item in contents):
             return None
         mapping = isinstance(value, (cst.Dict, cst.DictComp))
-        if all(self.ctx.qualify(item.func) in _PARAMETER for item in contents):
+        if all(self.ctx.qualify(item.func) in PARAMETER_CLASSES for item in contents):
             return "ParameterDict" if mapping else "ParameterList"
         if all(self.ctx.is_module(item) for item in contents):
             return "ModuleDict" if mapping else "ModuleList"

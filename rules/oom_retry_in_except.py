@@ -6,7 +6,9 @@ import libcst as cst
 
 from torchlint.analysis import dotted_name
 from torchlint.codemod import free_name, names_used
+from torchlint.kinds import TENSOR
 from torchlint.rule import Invalid, Rule
+from torchlint.rules._training import path_to
 from torchlint.rules.registry import register
 from torchlint.walk import SCOPE_NODES, descendants
 
@@ -83,14 +85,16 @@ class OomRetryInExcept(Rule):
     name free in the scope) is set to `False` before the `try`, the handler body becomes
     `oom = True`, and the handler's original body runs in `if oom:` right after the `try`
     statement, once the exception and its traceback are gone. The same statements run in the same
-    order; only the memory is freed first. It is offered only when the handler does not use the
+    order; only the memory is freed first. (An error the retry raises is therefore no longer
+    chained to the OOM as its `__context__`: that link is what held the memory.) It is offered only when the handler does not use the
     exception object, contains no `raise`, `return`, `break` or `continue`, the `try` has no `else`
     or `finally`, and nothing in the handler may read the active exception, which is gone after
     the `try`: no `exc_info=` (other than a literal `False`/`None`), no `logger.exception`,
     `traceback.*`, `sys.exc_info()`/`sys.exception()`, and every call is known not to: the work
-    of the `try` body again, a module, a `torch` function, a builtin, a container or tensor method,
-    logging without `exc_info`, or a function of this file whose own calls are all such (and that
-    has no bare `raise`). Otherwise there is no fix and the message explains the change.
+    of the `try` body again, a module, a `torch` function, a builtin, a container method, any
+    method of a value the type oracle knows is a tensor (`loss.backward()`), logging without
+    `exc_info`, or a function of this file whose own calls are all such (and that has no bare
+    `raise`). Otherwise there is no fix and the message explains the change.
 
     Not flagged: a handler that logs and re-raises, raises a new error `from e`, returns a sentinel,
     `continue`s or `break`s so the retry happens in the next loop iteration, sets a flag for a retry
@@ -205,6 +209,20 @@ class OomRetryInExcept(Rule):
             "try:\n    run_model(64)\nexcept torch.cuda.OutOfMemoryError:\n    note()\n    run_model(1)\n",
             None,
         ),
+        # a tensor's method (the oracle knows `part_loss` is a tensor) never reads the exception
+        Invalid(
+            T + "model = nn.Linear(4, 4)\ntry:\n    model(x).sum().backward()\nexcept torch.cuda.OutOfMemoryError:\n"
+            "    for part in x.split(1):\n        part_loss = model(part).sum()\n        part_loss.backward()\n",
+            T + "model = nn.Linear(4, 4)\noom = False\ntry:\n    model(x).sum().backward()\n"
+            "except torch.cuda.OutOfMemoryError:\n    oom = True\nif oom:\n"
+            "    for part in x.split(1):\n        part_loss = model(part).sum()\n        part_loss.backward()\n",
+        ),
+        # the same method on an object of unknown type may: flagged, no fix
+        Invalid(
+            T + "model = nn.Linear(4, 4)\nmeter = Meter()\ntry:\n    model(x).sum().backward()\n"
+            "except torch.cuda.OutOfMemoryError:\n    meter.backward()\n    model(x[:1]).sum().backward()\n",
+            None,
+        ),
         # try with finally: flagged, no fix
         Invalid(
             T + "try:\n    run_model(64)\nexcept torch.cuda.OutOfMemoryError:\n    run_model(1)\nfinally:\n    done()\n",
@@ -282,6 +300,8 @@ class OomRetryInExcept(Rule):
         func = call.func
         if isinstance(func, cst.Attribute) and (func.attr.value in _PLAIN_METHODS or self._is_module_method(func)):
             return True
+        if isinstance(func, cst.Attribute) and self._is_tensor(func):
+            return True  # `loss.backward()`, `out.softmax(-1)`: a tensor's methods never read it
         if self.ctx.is_module(func):
             return True
         function = self._local_function(func)
@@ -293,6 +313,12 @@ class OomRetryInExcept(Rule):
         if any(isinstance(n, cst.Raise) and n.exc is None for n in descendants(function.body, _outside_handlers)):
             return False  # a bare `raise` re-raises whatever exception is active
         return all(self._known_call(inner, set(), seen) for inner in _calls(function.body))
+
+    def _is_tensor(self, func: cst.Attribute) -> bool:
+        """The receiver of `func` is a tensor, as the oracle judges it where the call stands."""
+        path = path_to(self.ctx.module, func)
+        kind = self.ctx.oracle.kind(func.value, path) if path else None
+        return kind is not None and kind.base == TENSOR
 
     def _is_module_method(self, func: cst.Attribute) -> bool:
         return func.attr.value in _WORK_ROUTINES and self.ctx.is_module(func.value)

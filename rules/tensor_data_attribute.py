@@ -7,8 +7,11 @@ import re
 import libcst as cst
 
 from torchlint.codemod import method_call, wrap_in_with
+from torchlint.kinds import TENSOR
 from torchlint.rule import Invalid, Rule
+from torchlint.rules._training import path_to
 from torchlint.rules.registry import register
+from torchlint.walk import SCOPE_NODES, descendants
 
 _READ_MESSAGE = "`.data` hides the tensor from autograd, so gradients can be silently wrong; use `.detach()`"
 _IN_PLACE_MESSAGE = "An in-place update through `.data` is invisible to autograd; update the tensor under `no_grad`"
@@ -53,11 +56,17 @@ class TensorDataAttribute(Rule):
       raises.
     - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`) becomes the same
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing
-      `no_grad`/`inference_mode` block or decorated function): **unsafe**, because it changes which
+      `no_grad`/`inference_mode` block or decorated function); in-place calls chained on it count
+      (`p.data.mul_(a).add_(b)`), and the statement's other `.data` reads of tensors lose their
+      `.data` too, in the same finding (`ema.data.mul_(d).add_(p.data)` is one finding, fixed to
+      `ema.mul_(d).add_(p)`): **unsafe**, because it changes which
       operations autograd sees (an update of a leaf that requires grad now needs `no_grad`, and
       version counters move). The fix needs a name for `torch` bound by an import visible where
       the statement stands (a `torch` imported only inside another function does not count);
       without one, and when the statement shares its line with others, there is no fix.
+    - An in-place method that changes only the tensor object's flags or shape
+      (`requires_grad_`, `detach_`, `set_`, `t_`, `resize_`, ...) acts on the alias `.data`
+      returns, not on the tensor: it is a read, and `.detach()` (another alias) keeps that.
     - An assignment `p.data = t` has no fix: it can change the shape, dtype or device, which
       `p.copy_(t)` cannot. The message suggests `p.copy_(t)` under `torch.no_grad()`. The same
       holds for `.data` anywhere in what a statement binds or deletes: tuple targets
@@ -187,6 +196,28 @@ class TensorDataAttribute(Rule):
             "from torch import nn, no_grad\nm = nn.Linear(2, 2)\nm.weight.data.fill_(1.0)\n",
             "from torch import nn, no_grad\nm = nn.Linear(2, 2)\nwith no_grad():\n    m.weight.fill_(1.0)\n",
         ),
+        # an in-place change of the alias's flags or shape, not of the values: a read of the alias
+        Invalid(
+            T + "m = nn.Linear(2, 2)\nm.weight.data.requires_grad_(False)\nm.bias.data.t_()\n",
+            T + "m = nn.Linear(2, 2)\nm.weight.detach().requires_grad_(False)\nm.bias.detach().t_()\n",
+        ),
+        # a timm/mean-teacher EMA: one finding for the statement, whose fix drops every `.data`
+        Invalid(
+            T + "def update(ema, model, d):\n"
+            "    for e, p in zip(ema.parameters(), model.parameters()):\n"
+            "        e.data.mul_(d).add_(p.data, alpha=1 - d)\n"
+            "ema, model = nn.Linear(2, 2), nn.Linear(2, 2)\nupdate(ema, model, 0.9)\n",
+            T + "def update(ema, model, d):\n"
+            "    for e, p in zip(ema.parameters(), model.parameters()):\n"
+            "        with torch.no_grad():\n"
+            "            e.mul_(d).add_(p, alpha=1 - d)\n"
+            "ema, model = nn.Linear(2, 2), nn.Linear(2, 2)\nupdate(ema, model, 0.9)\n",
+        ),
+        # without an in-place fix (the line holds two statements), the read keeps its own safe fix
+        Invalid(
+            T + "m = nn.Linear(2, 2)\nm.weight.data.copy_(m.bias.data[0]); n = 1\n",
+            T + "m = nn.Linear(2, 2)\nm.weight.data.copy_(m.bias.detach()[0]); n = 1\n",
+        ),
         # assignment: flagged without a fix
         Invalid(T + "m = nn.Linear(2, 2)\nm.weight.data = torch.zeros(2, 2)\n", None),
         # in-place not at statement level, or sharing its line: no fix
@@ -217,6 +248,10 @@ class TensorDataAttribute(Rule):
         ),
     )
 
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self._covered: set[int] = set()  # ids of `.data` reads an in-place fix already drops
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value != "data" or not self.ctx.is_tensor(node.value):
             return
@@ -225,6 +260,8 @@ class TensorDataAttribute(Rule):
             self.report(node, _IN_PLACE_MESSAGE, self._in_place_fix(node))
         elif self._in_target():
             self.report(node, _ASSIGN_MESSAGE)
+        elif id(node) in self._covered:
+            return  # a read in a statement whose in-place fix drops its `.data` too: one finding
         else:
             fix = self.replace(node, method_call(node.value, "detach"), "Replace `.data` with `.detach()`")
             self.report(node, _READ_MESSAGE, fix)
@@ -271,13 +308,29 @@ class TensorDataAttribute(Rule):
             return None
         if not isinstance(self.ctx.stack[self.ctx.stack.index(line) - 1], (cst.IndentedBlock, cst.Module)):
             return None  # a one-line suite (`for p in ps: p.data.zero_()`) cannot hold a block
-        updated = line.with_changes(body=[statement.deep_replace(node, node.value)])
+        reads = self._tensor_reads(statement, exclude=node)
+        updated = line.with_changes(body=[statement.visit(_DropData({id(node), *map(id, reads)}))])
         if self.ctx.grad_disabled():
-            return self.replace(line, updated, "Update the tensor itself (already under no_grad)", "unsafe")
-        no_grad = self.ctx.torch_call("no_grad")
-        if no_grad is None:
+            fix = self.replace(line, updated, "Update the tensor itself (already under no_grad)", "unsafe")
+        elif (no_grad := self.ctx.torch_call("no_grad")) is not None:
+            fix = self.replace(line, wrap_in_with(updated, no_grad), "Update the tensor itself under `torch.no_grad()`", "unsafe")
+        else:
             return None
-        return self.replace(line, wrap_in_with(updated, no_grad), "Update the tensor itself under `torch.no_grad()`", "unsafe")
+        self._covered.update(id(read) for read in reads)
+        return fix
+
+    def _tensor_reads(self, statement: cst.CSTNode, exclude: cst.Attribute) -> list[cst.Attribute]:
+        """The other `.data` reads of known tensors in the statement (`.add_(param.data)`): under
+        the fix's `no_grad` they are the tensor itself, so the fix drops their `.data` as well."""
+        above = self.ctx.stack[: self.ctx.stack.index(statement)]
+        reads = []
+        for data in descendants(statement, lambda n: isinstance(n, SCOPE_NODES)):
+            if isinstance(data, cst.Attribute) and data.attr.value == "data" and data is not exclude:
+                path = path_to(statement, data)
+                kind = self.ctx.oracle.kind(data.value, [*above, *path]) if path else None
+                if kind is not None and kind.base == TENSOR:
+                    reads.append(data)
+        return reads
 
     def _statement_of(self, node: cst.CSTNode) -> cst.BaseSmallStatement | None:
         """The small statement that `node` is the write of: `expr`, `x op= y` or `x[i] = y`."""
@@ -295,9 +348,36 @@ class TensorDataAttribute(Rule):
         return None
 
 
+class _DropData(cst.CSTTransformer):
+    """`x.data` -> `x` for the `.data` nodes named by id."""
+
+    def __init__(self, ids: set[int]):
+        super().__init__()
+        self.ids = ids
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        return updated.value if id(original) in self.ids else updated
+
+
+# In-place methods that change the tensor object's metadata or flags, not its values: on `.data`
+# they change only the alias `.data` returned (`p.data.requires_grad_(False)` leaves `p` as it
+# was), so they are reads of that alias, fixed as `.detach()` (also a new alias), not updates.
+_ALIAS_ONLY_METHODS = frozenset(
+    {"requires_grad_", "detach_", "set_", "resize_", "resize_as_", "t_", "transpose_", "squeeze_", "unsqueeze_",
+     "as_strided_", "swapdims_", "swapaxes_", "share_memory_", "rename_"}
+)
+
+
 def _is_in_place_method(name: str) -> bool:
-    return name.endswith("_") and not name.startswith("_")
+    return name.endswith("_") and not name.startswith("_") and name not in _ALIAS_ONLY_METHODS
 
 
 def _is_call_on(expr: cst.CSTNode, data_node: cst.CSTNode) -> bool:
-    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.value is data_node
+    """`expr` is a method call on `data_node`, or an in-place one chained on such a call
+    (`p.data.mul_(a).add_(b)`: an in-place method returns the tensor it updated)."""
+    if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Attribute):
+        return False
+    receiver = expr.func.value
+    if receiver is data_node:
+        return True
+    return _is_in_place_method(expr.func.attr.value) and _is_call_on(receiver, data_node)

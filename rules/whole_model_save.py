@@ -17,7 +17,7 @@ from torchlint.torch_api import SELF_RETURNING_METHODS
 from torchlint.walk import children, descendants
 
 _SAVE = "torch.save"
-_LOAD = "torch.load"
+_LOADS = frozenset({"torch.load", "torch.serialization.load"})
 # What a loaded model is used for, proving the loaded object is meant to be a module.
 _MODULE_USES = frozenset(
     {"eval", "train", "to", "cuda", "cpu", "forward", "parameters", "named_parameters", "state_dict",
@@ -69,11 +69,15 @@ class WholeModelSave(Rule):
     The fix edits one file, so it is offered only when every load that could read the checkpoint
     is in that file and rewritten with it:
     - the saved path is built from a string literal (directly or through names bound once), and
-      no other `.py` file or notebook below the file's project root (the nearest folder with
-      `.git`, `pyproject.toml`, `setup.py` or `setup.cfg`) spells its file name; a path from an
-      argument or a config value has readers the linter cannot see;
+      no other file below the file's project root (the nearest folder with `.git`,
+      `pyproject.toml`, `setup.py` or `setup.cfg`) that code or its launch reads spells its file
+      name: Python files, notebooks, shell scripts, Makefiles, configs (YAML, JSON, TOML, INI)
+      and docs (`python eval.py --ckpt model.pt` in a README); a path from an argument or a
+      config value has readers the linter cannot see;
     - every `torch.load` in the file reads a path it can pair with the save (the same literal,
-      or the same name bound once in the same scope) or tell apart (a different file name);
+      or the same name bound once in the same scope) or tell apart (a different file name), and
+      `torch.load` is only called, never handed around (`functools.partial(torch.load, ...)`,
+      `load = torch.load`), which would hide the loads made through it;
     - each paired load is `name = torch.load(...)` (optionally with self-returning calls), the
       name is used as a module, and the saved model was built by a constructor of this file
       whose arguments are literals or module-level names bound once, then only called, saved or
@@ -173,6 +177,12 @@ class WholeModelSave(Rule):
             "def resume(f):\n    model = torch.load(f)\n    return model\n",
             None,
         ),
+        # `torch.load` handed around (a partial, an alias): the loads made through it are not seen
+        Invalid(
+            NET + "import functools\nload_full = functools.partial(torch.load, weights_only=False)\n"
+            "model = Net(4)\ntorch.save(model, 'net.pt')\nrestored = load_full('net.pt')\n",
+            None,
+        ),
         # the model's mode or flags changed after it was built: a rebuilt model would not match
         Invalid(
             NET + "model = Net(4)\nmodel.eval()\ntorch.save(model, 'net.pt')\n"
@@ -240,7 +250,7 @@ class WholeModelSave(Rule):
         was saved (its constructor, the calls chained on it, nothing else done to it)."""
         path = argument(node, 1, "f")
         names = self._path_literals(path.value) if path is not None else set()
-        if not names:
+        if not names or self._loader_passed_around():
             return None
         paired = []
         for load in self._loads():
@@ -268,7 +278,16 @@ class WholeModelSave(Rule):
         return FixSpec("unsafe", message, ((self.ctx.module, new_module),))
 
     def _loads(self) -> list[cst.Call]:
-        return [call for call in calls_in(self.ctx.module) if self.ctx.qualify(call.func) == _LOAD]
+        return [call for call in calls_in(self.ctx.module) if self.ctx.qualify(call.func) in _LOADS]
+
+    def _loader_passed_around(self) -> bool:
+        """`torch.load` used other than by calling it (`partial(torch.load, ...)`, `load = torch.load`,
+        a callback): the loads made through it cannot be found, so none can be paired."""
+        called = {id(call.func) for call in self._loads()}
+        return any(
+            isinstance(node, (cst.Name, cst.Attribute)) and id(node) not in called and self.ctx.qualify(node) in _LOADS
+            for node in descendants(self.ctx.module, lambda n: isinstance(n, (cst.Import, cst.ImportFrom)))
+        )
 
     def _path_literals(self, expr: cst.BaseExpression, depth: int = 0) -> set[str]:
         """The string literals a path is built from, through names bound once; empty when any
@@ -392,6 +411,11 @@ _NESTED_MESSAGE = "A whole module inside the saved object is pickled by import p
 _REBUILT_CHAIN = frozenset({"eval", "train", "to", "cuda", "cpu", "half", "float", "double", "bfloat16", "requires_grad_"})
 _READ_ONLY_METHODS = frozenset({"forward", "state_dict", "parameters", "named_parameters", "zero_grad", "buffers"})
 _NEUTRAL_CALLS = frozenset({"print", "str", "repr", "id", "type", "isinstance", "len"})
+# Files that may name a checkpoint for a reader: code, launch scripts, configs and instructions.
+_READER_SUFFIXES = (".py", ".ipynb", ".sh", ".bash", ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini", ".md", ".rst",
+                    ".txt")
+_READER_NAMES = frozenset({"Makefile", "Dockerfile", "Procfile"})
+_CONFIG_SIZE_LIMIT = 1_000_000  # bytes
 _SEARCH_LIMIT = 5000  # files; a larger project is not searched and gets no fix
 _ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
 
@@ -525,8 +549,9 @@ def _project_root(folder: Path) -> Path:
 
 
 def _project_mentions(path: str, needles: frozenset[str]) -> bool:
-    """Whether another Python file of the project (below the file's project root) spells one of
-    `needles`: it may load the checkpoint. A file not on disk has no project to search."""
+    """Whether another file of the project (below the file's project root) that code or its
+    launch reads (Python, notebooks, shell scripts, configs, docs) spells one of `needles`: it may
+    load the checkpoint (`python eval.py --ckpt model.pt`). A file not on disk has no project."""
     file = Path(path)
     if not needles or not file.is_file():
         return False
@@ -536,12 +561,14 @@ def _project_mentions(path: str, needles: frozenset[str]) -> bool:
         subfolders[:] = [d for d in subfolders if d not in DEFAULT_EXCLUDES and not d.startswith(".")]
         for name in files:
             candidate = Path(folder) / name
-            if not name.endswith((".py", ".ipynb")) or candidate == file:
+            if not (name.endswith(_READER_SUFFIXES) or name in _READER_NAMES) or candidate == file:
                 continue
             searched += 1
             if searched > _SEARCH_LIMIT:
                 return True  # too large to search: not proven
             try:
+                if not name.endswith((".py", ".ipynb")) and candidate.stat().st_size > _CONFIG_SIZE_LIMIT:
+                    continue  # a data file (a large JSON, a log), not a config that names a checkpoint
                 text = candidate.read_text(encoding="utf-8", errors="ignore")
             except OSError:
                 continue

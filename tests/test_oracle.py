@@ -111,6 +111,46 @@ def test_kind(source, expected):
     assert kinds(source) == [expected]
 
 
+# Evidence from how a value is used (`.backward()` on it, iterating its `.parameters()`) and annotations.
+FROM_USE = {
+    "backpropagated-local": (HEAD + "def f(c, b):\n    loss = c.compute(b)\n    loss.backward()\n    probe(loss)\n",
+                             "tensor+graph"),
+    "backward-wrapper-receiver": (HEAD + "def f(accelerator, loss):\n    accelerator.backward(loss)\n    probe(accelerator)\n",
+                                  None),
+    "own-class-with-backward": ("class Value:\n    def backward(self):\n        pass\nv = Value()\nv.backward()\nprobe(v)\n",
+                                "object"),
+    "parameters-of-unknown": (HEAD + "def f(net):\n    for p in net.parameters():\n        probe(p)\n", "tensor+graph"),
+    "zip-parameters": (HEAD + "def f(a, b):\n    for p, q in zip(a.parameters(), b.parameters()):\n        probe(q)\n",
+                       "tensor+graph"),
+    "named-parameters-of-attribute": (HEAD + "def f(s):\n    for n, p in s.model.named_parameters():\n        probe(p)\n",
+                                      "tensor+graph"),
+    "named-parameters-name": (HEAD + "def f(s):\n    for n, p in s.model.named_parameters():\n        probe(n)\n", None),
+    "own-parameters-method": ("class Grid:\n    def parameters(self):\n        return [1]\nfor p in Grid().parameters():\n"
+                              "    probe(p)\n", None),
+    "chain-of-iterators": (HEAD + "import itertools\ndef f(m):\n    for n, p in itertools.chain(m.named_parameters(), m.named_buffers()):\n"
+                           "        probe(p)\n", "tensor"),
+    "chain-of-unknown": ("from itertools import chain\ndef f(a, b):\n    for x in chain(a, b):\n        probe(x)\n", None),
+    "optional-annotation": (HEAD + "from typing import Optional\ndef f(m: Optional[nn.Module]):\n    probe(m)\n", "module"),
+    "or-none-annotation": (HEAD + "def f(t: torch.Tensor | None = None):\n    probe(t)\n", "tensor"),
+    "union-annotation": (HEAD + "from typing import Union\ndef f(m: Union[nn.Module, str]):\n    probe(m)\n", None),
+    "optional-unknown-annotation": ("from typing import Optional\ndef f(m: Optional[Foo]):\n    probe(m)\n", None),
+    "grad-of-unknown": ("def f(x):\n    probe(x.grad)\n", "tensor"),
+    "grad-of-own-class": ("class Node:\n    def __init__(self):\n        self.grad = 0.0\nn = Node()\nprobe(n.grad)\n", None),
+    "built-elements": (HEAD + "heads = nn.ModuleList(nn.Sequential(nn.Conv2d(d, d, 3), nn.Conv2d(d, 4, 1)) for d in dims)\n"
+                       "for h in heads:\n    probe(h[-1].bias)\n", "tensor+graph"),
+    "built-elements-of-unknown": (HEAD + "heads = nn.ModuleList(make(d) for d in dims)\nfor h in heads:\n"
+                                  "    probe(h[-1])\n", None),
+    "children-of-unknown": ("def f(doc):\n    for c in doc.root.children():\n        probe(c)\n", None),
+    "parameter-by-module-path": (HEAD + "from torch.nn.parameter import Parameter\nprobe(Parameter(torch.zeros(2)))\n",
+                                 "tensor+graph"),
+}
+
+
+@pytest.mark.parametrize(("source", "expected"), list(FROM_USE.values()), ids=list(FROM_USE))
+def test_kind_from_use(source, expected):
+    assert kinds(source) == [expected]
+
+
 def test_self_and_self_attributes():
     source = (
         NET

@@ -28,11 +28,12 @@ def test_regular_install_maps_rules_and_fixtures_into_the_package(tmp_path):
         installed = target / "torchlint" / "fixtures" / fixture.parent.parent.name / fixture.parent.name
         assert (installed / "contract.toml").is_file() and (installed / "program.py").is_file()
     assert (target / "torchlint" / "verify" / "harness.py").is_file()
+    assert (target / "torchlint" / "data" / "deprecated.toml").is_file()  # TL301/TL302's table
     probe = "import torchlint.rules.registry as r; print(sorted(x.code for x in r.all_rules()))"
     result = subprocess.run(
         [sys.executable, "-c", probe], cwd=tmp_path, env={"PYTHONPATH": str(target)}, capture_output=True, text=True
     )
-    assert "TL005" in result.stdout, result.stderr
+    assert "TL005" in result.stdout and "TL302" in result.stdout, result.stderr
 
 
 def test_installed_package_imports_from_any_folder(tmp_path):

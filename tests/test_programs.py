@@ -37,8 +37,7 @@ from torchlint.verify.compare import largest_difference
 
 PROGRAMS_ROOT = Path(__file__).parent / "programs"
 MANIFEST = "program.toml"
-# TL007 and TL008 programs wait in tests/programs_pending/ (see its README) until their manifests agree.
-CORE_RULES = frozenset(f"TL00{n}" for n in range(1, 7))
+CORE_RULES = frozenset(f"TL00{n}" for n in range(1, 9))
 FIX_KINDS = ("safe", "unsafe", "none")
 RUN_TIMEOUT_SECONDS = 120
 ZYGOTE = PROGRAMS_ROOT / "zygote.py"

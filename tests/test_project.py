@@ -130,3 +130,16 @@ def test_editing_the_imported_module_relints_the_importer(cli, tmp_path):
     (tmp_path / "pkg" / "models.py").write_text("class Net:\n    def forward(self, x):\n        return x\n")
     second = cli("check", "--output-format", "json", *cache, "train.py")
     assert {d["code"] for d in json.loads(second.output)} == {"TL001", "TL003"}  # no model: no TL004, no TL005
+
+
+def test_a_dataset_class_of_another_file_does_not_crash_the_rules_that_read_class_bodies(cli, tmp_path):
+    (tmp_path / "data.py").write_text(
+        "import numpy as np\nfrom torch.utils.data import Dataset\nclass DS(Dataset):\n"
+        "    def __init__(self):\n        self.rng = np.random.RandomState(0)\n"
+        "    def __getitem__(self, i):\n        return self.rng.rand()\n"
+    )
+    (tmp_path / "run.py").write_text("from torch.utils.data import DataLoader\nfrom data import DS\n"
+                                     "loader = DataLoader(DS(), num_workers=4)\n")
+    result = cli("check", "--no-cache", "--select", "ALL", "--preview", "--output-format", "json", "run.py")
+    assert result.exit_code in (0, 1), result.output
+    assert "internal error" not in result.output

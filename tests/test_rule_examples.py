@@ -8,7 +8,7 @@ import pytest
 
 from torchlint.engine import fix_text, lint_text
 from torchlint.rule import DOC_SECTIONS
-from torchlint.rules.registry import all_rules
+from torchlint.rules.registry import all_rules, rule_by_code
 
 VISITOR_RULES = [rule for rule in all_rules() if rule.code != "TL000"]
 
@@ -43,28 +43,35 @@ def test_rule_has_examples_and_tokens(rule):
         assert any(example.fixed is not None for example in rule.invalid)
 
 
+def _with_companions(rule):
+    """The rule, and the rules its examples need beside it (TL900 judges the others' noqa)."""
+    return [rule, *(rule_by_code(code) for code in getattr(rule, "example_rules", ()))]
+
+
 @pytest.mark.parametrize(("rule", "source"), _cases("valid"))
 def test_valid_example_is_silent(rule, source):
-    result = lint_text(source, "example.py", [rule])
+    result = lint_text(source, "example.py", _with_companions(rule))
     assert not result.internal_errors
     assert [d for d in result.diagnostics if d.code == rule.code] == []
 
 
 @pytest.mark.parametrize(("rule", "example"), _cases("invalid"))
 def test_invalid_example_fires_and_fixes(rule, example):
-    result = lint_text(example.source, "example.py", [rule])
+    rules = _with_companions(rule)
+    settings = example.settings()
+    result = lint_text(example.source, "example.py", rules, settings)
     assert not result.internal_errors
     assert any(d.code == rule.code for d in result.diagnostics)
-    fixed = fix_text(example.source, "example.py", [rule], unsafe_fixes=True)
+    fixed = fix_text(example.source, "example.py", rules, settings, unsafe_fixes=True)
     assert fixed.failure is None
     if example.fixed is None:
         assert fixed.text == example.source
         return
     assert fixed.text == example.fixed
     compile(example.fixed, "fixed.py", "exec")
-    after = lint_text(example.fixed, "fixed.py", [rule])
+    after = lint_text(example.fixed, "fixed.py", rules, settings)
     assert [d for d in after.diagnostics if d.fix] == []
-    again = fix_text(fixed.text, "example.py", [rule], unsafe_fixes=True)
+    again = fix_text(fixed.text, "example.py", rules, settings, unsafe_fixes=True)
     assert again.text == fixed.text and not again.applied
 
 
@@ -77,7 +84,7 @@ def test_valid_example_compiles(rule, source):
 def test_messages_are_one_short_sentence(rule, example):
     """A finding's message is one sentence of at most 100 characters; `torchlint rule CODE` has the rest.
     Held for every rule, preview ones included."""
-    for diagnostic in lint_text(example.source, "example.py", [rule]).diagnostics:
+    for diagnostic in lint_text(example.source, "example.py", [rule], example.settings()).diagnostics:
         assert len(diagnostic.message) <= 100, diagnostic.message
         assert "\n" not in diagnostic.message and not re.search(r"[.!?] [A-Z]", diagnostic.message), diagnostic.message
 

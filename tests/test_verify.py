@@ -88,7 +88,9 @@ def _verify(*args: str):
 
 def test_shipped_fixtures_pass_on_cpu():
     result, report = _verify("--device", "cpu", "--output-format", "json", "--jobs", "2")
-    failures = [r for r in report["results"] if r["verdict"] != "pass"]
+    # A fixture whose contract `requires` a module that is not installed (torchvision, which cannot
+    # be installed beside torch 2.13 here) is skipped with its reason; none may fail.
+    failures = [r for r in report["results"] if r["verdict"] == "fail" or (r["verdict"] == "skip" and not r["skipped"])]
     assert failures == [] and result.exit_code == 0
     assert report["passed"] is True and report["torch"] and report["devices"] == ["cpu"]
     assert {(r["rule"], r["case"]) for r in report["results"]} == {
@@ -119,6 +121,18 @@ def test_a_wrong_fix_fails_with_the_difference(tmp_path, demo_rules):
     (case,) = report["results"]
     assert case["verdict"] == "fail" and case["largest_difference"] == 0.5
     assert case["problems"] == ["`value` differs between before and after by 0.5 (tolerance 0)"]
+
+
+def test_a_fixture_needing_a_missing_module_is_skipped_with_its_reason_but_its_fix_is_checked(tmp_path, demo_rules):
+    contract = 'requires = ["no_such_module_tl"]\n[[equal]]\nobservables = ["value"]\n'
+    _fixture(tmp_path, "needs", "import no_such_module_tl\n" + WRONG_FIX_PROGRAM, contract)
+    result, report = _verify("--fixtures", str(tmp_path), "--device", "cpu", "--output-format", "json")
+    case = report["results"][0]
+    assert result.exit_code == 0 and case["verdict"] == "skip" and "no_such_module_tl not installed" in case["skipped"]
+    _fixture(tmp_path, "silent_needs", "from torchlint.verify.harness import record\nrecord(value=1)\n", contract)
+    result, report = _verify("--fixtures", str(tmp_path), "--device", "cpu", "--output-format", "json")
+    assert result.exit_code == 1  # the rule must still fire and fix, skipped or not
+    assert [r["verdict"] for r in report["results"]] == ["skip", "fail"]
 
 
 def test_a_fixture_the_rule_no_longer_fires_on_fails(tmp_path, demo_rules):

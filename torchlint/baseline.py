@@ -78,6 +78,12 @@ def load_baseline(path: Path) -> Counter:
 def new_findings(diagnostics: list[Diagnostic], baseline: Counter, source_of, base: Path) -> list[Diagnostic]:
     """The findings the baseline (whose folder is `base`) does not account for (each entry
     accounts for one finding)."""
+    return match_baseline(diagnostics, baseline, source_of, base)[0]
+
+
+def match_baseline(diagnostics: list[Diagnostic], baseline: Counter, source_of, base: Path) -> tuple[list[Diagnostic], int]:
+    """(the findings the baseline does not account for, how many of its entries match no finding:
+    fixed, or changed beyond recognition; `--write-baseline` prunes them)."""
     remaining = Counter(baseline)
     fresh = []
     for diagnostic in diagnostics:
@@ -86,7 +92,7 @@ def new_findings(diagnostics: list[Diagnostic], baseline: Counter, source_of, ba
             remaining[key] -= 1
         else:
             fresh.append(diagnostic)
-    return fresh
+    return fresh, sum(remaining.values())
 
 
 # ---- --add-noqa -------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ def main() -> None:
 @click.option("--preview/--no-preview", default=None, help="Also run rules in preview (selected or on by default).")
 @click.option(
     "--output-format",
-    type=click.Choice(["full", "concise", "json", "sarif", "github"]),
+    type=click.Choice(["full", "concise", "json", "sarif", "github", "junit", "gitlab"]),
     default="full",
     show_default=True,
 )
@@ -61,13 +61,20 @@ def main() -> None:
 @click.option("--add-noqa", is_flag=True, help="Write `# noqa: CODE` on every current finding's line.")
 @click.option("--write-baseline", type=click.Path(path_type=Path), help="Record today's findings in FILE.")
 @click.option("--baseline", "baseline_path", type=click.Path(path_type=Path), help="Report only findings not in FILE.")
+@click.option("--show-settings", is_flag=True, help="Print the settings the first file resolves to, and where each came from.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be linted, and exit.")
+@click.option("--fix-only", is_flag=True, help="Apply fixes; do not report or fail on what is left. Implies --fix.")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a fix was applied, even if nothing is left.")
+@click.option("--watch", "-w", is_flag=True, help="Lint again whenever a file changes.")
 def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, preview, output_format, statistics,
           show_fixes, exit_zero, config_path, target_torch, stdin_filename, force_exclude, jobs, no_cache,
-          cache_dir, verbose, add_noqa, write_baseline, baseline_path) -> None:
+          cache_dir, verbose, add_noqa, write_baseline, baseline_path, show_settings, show_files, fix_only,
+          exit_non_zero_on_fix, watch) -> None:
     """Lint PATHS (default: the current folder); `-` reads standard input."""
     from torchlint.config import CliOverrides, ConfigError, ConfigResolver, parse_torch_version
     from torchlint.selection import parse_selector_list
 
+    fix = fix or fix_only
     try:
         if select is not None and not parse_selector_list(select):
             _fail("`--select` needs at least one rule code or prefix (or ALL)")
@@ -82,12 +89,19 @@ def check(paths, fix, unsafe_fixes, diff, select, ignore, extend_select, preview
         resolver = ConfigResolver(overrides, config_path)
         options = RunOptions(
             jobs or os.cpu_count() or 1, None if no_cache else cache_dir or "", verbose, add_noqa,
-            write_baseline, baseline_path,
+            write_baseline, baseline_path, fix_only, exit_non_zero_on_fix,
         )
-        _run_check(
-            list(paths) or ["."], resolver, fix, diff, output_format, statistics, show_fixes,
-            exit_zero, stdin_filename, force_exclude, options,
-        )
+        paths = list(paths) or ["."]
+        if show_settings or show_files:
+            _show(paths, resolver, force_exclude, stdin_filename, show_settings, output_format)
+
+        def run(current=resolver) -> None:
+            _run_check(paths, current, fix, diff, output_format, statistics, show_fixes,
+                       exit_zero, stdin_filename, force_exclude, options)
+
+        if watch:
+            _watch(paths, run, lambda: ConfigResolver(overrides, config_path))
+        run()
     except ConfigError as error:
         _fail(str(error))
     except (SystemExit, KeyboardInterrupt):
@@ -105,6 +119,8 @@ class RunOptions:
     add_noqa: bool = False
     write_baseline: Path | None = None
     baseline: Path | None = None
+    fix_only: bool = False
+    exit_non_zero_on_fix: bool = False
 
 
 def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes, exit_zero,
@@ -144,9 +160,18 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
             result_cache.save()
             if options.verbose:
                 click.echo(f"cache: {result_cache.hits} hits, {result_cache.misses} misses", err=True)
+    if options.verbose:
+        _echo_target_torch(resolver)
     baseline = options.baseline or default_settings.baseline
     _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, diff,
-            default_settings.unsafe_fixes, stdin_fixed, options.write_baseline, baseline)
+            default_settings.unsafe_fixes, stdin_fixed, options.write_baseline, baseline, options)
+
+
+def _echo_target_torch(resolver) -> None:
+    """`--verbose`: which torch version the rules judged against, and where it came from."""
+    for settings in resolver.used_settings():
+        version = ".".join(map(str, settings.target_torch))
+        click.echo(f"target torch {version} for {settings.root}: {settings.target_torch_source}", err=True)
 
 
 def _skipped_by_discovery(skipped: list[tuple[str, str]]) -> list:
@@ -171,7 +196,7 @@ def _add_noqa(files, resolver) -> None:
 
 
 def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, diff, unsafe_fixes,
-            stdin_fixed, write_baseline=None, baseline=None) -> None:
+            stdin_fixed, write_baseline=None, baseline=None, options: RunOptions | None = None) -> None:
     from torchlint.reporters import RunReport, plural, render
 
     _make_output_robust()
@@ -189,6 +214,7 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
         diagnostics=diagnostics,
         sources={outcome.display: outcome.source for outcome in outcomes},
         cell_sources={outcome.display: outcome.cell_sources for outcome in outcomes if outcome.cell_sources},
+        cell_lines={outcome.display: outcome.cell_lines for outcome in outcomes if outcome.cell_lines},
         applied={outcome.display: outcome.applied for outcome in outcomes if outcome.applied},
         unsafe_fixes=unsafe_fixes,
         fix_mode=fix,
@@ -198,23 +224,20 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
         errors=sum(len(outcome.internal_errors) + len(outcome.errors) for outcome in outcomes),
     )
     if write_baseline is not None:
-        from torchlint.baseline import BaselineError, write_baseline as write
-
-        try:
-            count = write(write_baseline, diagnostics, report.source_of)
-        except BaselineError as error:
-            _fail(str(error))
-        click.echo(f"Wrote {count} finding{'' if count == 1 else 's'} to {write_baseline}.", err=True)
+        recorded = diagnostics
+        if options is not None and options.baseline is not None:
+            # `--baseline F --write-baseline F`: prune only; keep what F still accounts for, add nothing
+            fresh = {id(d) for d in _apply_baseline(baseline, diagnostics, report.source_of, quiet=True)}
+            recorded = [d for d in diagnostics if id(d) not in fresh]
+        _write_baseline(write_baseline, recorded, report.source_of)
         sys.exit(EXIT_ERROR if internal_error else EXIT_CLEAN)
     if baseline is not None:
-        from torchlint.baseline import BaselineError, load_baseline, new_findings
-
-        try:
-            entries, folder = load_baseline(baseline), baseline.absolute().parent
-            report.diagnostics = diagnostics = new_findings(diagnostics, entries, report.source_of, folder)
-        except BaselineError as error:
-            _fail(str(error))
-    if stdin_fixed is not None:
+        report.diagnostics = diagnostics = _apply_baseline(baseline, diagnostics, report.source_of)
+    if options is not None and options.fix_only:
+        report.diagnostics = diagnostics = []  # what is left is neither reported nor a failure
+    if options is not None and options.fix_only and stdin_fixed is None and output_format in ("full", "concise"):
+        _print_fix_only(report)
+    elif stdin_fixed is not None:
         sys.stdout.flush()
         sys.stdout.buffer.write(stdin_fixed)  # the bytes as they came, or fixed in their encoding
         sys.stdout.buffer.flush()
@@ -225,7 +248,125 @@ def _finish(outcomes, output_format, statistics, show_fixes, exit_zero, fix, dif
         render(output_format, report, sys.stdout)
     if internal_error:
         sys.exit(EXIT_ERROR)
+    if options is not None and options.exit_non_zero_on_fix and report.fixed_count:
+        sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_FINDINGS if diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _print_fix_only(report) -> None:
+    """`--fix-only` as ruff words it: what was fixed, nothing about what is left."""
+    from torchlint.reporters import applied_fixes_lines, plural
+    from torchlint.rules.registry import all_rules
+
+    if report.show_fixes:
+        for line in applied_fixes_lines(report, {rule.code: rule.name for rule in all_rules()}):
+            click.echo(line)
+    click.echo(f"Fixed {plural(report.fixed_count, 'problem')}." if report.fixed_count else "No fixes applied.")
+
+
+# ---- --show-settings, --show-files, --watch ------------------------------------------------------
+def _show(paths, resolver, force_exclude, stdin_filename, show_settings: bool, output_format: str) -> None:
+    """`--show-files`: the files a run would lint; `--show-settings`: the settings of the first of
+    them (or of `--stdin-filename`), each with where it came from. Both exit 0."""
+    from torchlint.discovery import Discovery
+    from torchlint.settings_report import describe, render_text
+
+    if paths == ["-"]:
+        files = [Path(stdin_filename or "-")]
+    else:
+        found, missing = Discovery(resolver, force_exclude).files(paths)
+        if missing:
+            _fail(f"no such file or directory: {missing[0]}")
+        files = [Path(source.display) for source in found]
+    if not show_settings:
+        for path in files:
+            click.echo(path.as_posix())
+        sys.exit(EXIT_CLEAN)
+    if not files:
+        _fail("no file to show the settings of")
+    path = files[0]
+    rows = describe(resolver, path.resolve())
+    if output_format == "json":
+        click.echo(json.dumps({"file": path.as_posix(), "settings": rows}, indent=2))
+    else:
+        click.echo(render_text(path.as_posix(), rows))
+    sys.exit(EXIT_CLEAN)
+
+
+WATCHED_SUFFIXES = (".py", ".pyi", ".ipynb", ".toml")
+
+
+def _watch(paths, run, new_resolver) -> None:
+    """Lint, then lint again after every change to a Python file, notebook or pyproject.toml under
+    PATHS; Ctrl+C stops. Each run reads the configuration afresh."""
+    try:
+        from watchfiles import watch
+    except ImportError:
+        _fail("--watch needs the watchfiles package: pip install 'torchlint[watch]'")
+    if paths == ["-"]:
+        _fail("--watch cannot read standard input")
+    _watch_round(run)
+    folders = [p if Path(p).is_dir() else str(Path(p).parent or ".") for p in paths]
+    try:
+        for changes in watch(*folders, watch_filter=lambda _, path: path.endswith(WATCHED_SUFFIXES)):
+            changed = sorted({os.path.relpath(path) for _, path in changes})
+            click.echo(f"[{_now()}] {', '.join(changed)} changed; linting again.", err=True)
+            _watch_round(run, new_resolver)
+    except KeyboardInterrupt:
+        pass
+    sys.exit(EXIT_CLEAN)
+
+
+def _watch_round(run, new_resolver=None) -> None:
+    from torchlint.config import ConfigError
+
+    try:
+        run() if new_resolver is None else run(new_resolver())
+    except ConfigError as error:  # a broken pyproject.toml mid-edit: say so and keep watching
+        click.echo(f"torchlint: error: {error}", err=True)
+    except SystemExit:
+        pass
+    sys.stdout.flush()
+    click.echo(f"[{_now()}] Watching for file changes.", err=True)
+
+
+def _now() -> str:
+    import time
+
+    return time.strftime("%H:%M:%S")
+
+
+def _write_baseline(path: Path, diagnostics, source_of) -> None:
+    """Record today's findings; entries of the baseline it replaces that match none are pruned."""
+    from torchlint.baseline import BaselineError, load_baseline, match_baseline, write_baseline
+
+    stale = 0
+    if path.is_file():
+        try:
+            stale = match_baseline(diagnostics, load_baseline(path), source_of, path.absolute().parent)[1]
+        except BaselineError:
+            stale = 0  # an unreadable old baseline is simply replaced
+    try:
+        count = write_baseline(path, diagnostics, source_of)
+    except BaselineError as error:
+        _fail(str(error))
+    pruned = f" (pruned {stale} that no longer match)" if stale else ""
+    click.echo(f"Wrote {count} finding{'' if count == 1 else 's'} to {path}{pruned}.", err=True)
+
+
+def _apply_baseline(path: Path, diagnostics, source_of, quiet: bool = False) -> list:
+    """The findings the baseline does not account for; says how many entries match no finding."""
+    from torchlint.baseline import BaselineError, load_baseline, match_baseline
+
+    try:
+        fresh, stale = match_baseline(diagnostics, load_baseline(path), source_of, path.absolute().parent)
+    except BaselineError as error:
+        _fail(str(error))
+    if stale and not quiet:
+        entries = f"{stale} baseline entr{'y' if stale == 1 else 'ies'}"
+        prune = f"`--baseline {path} --write-baseline {path}` prunes them"
+        click.echo(f"torchlint: {entries} in {path} no longer match any finding; {prune}.", err=True)
+    return fresh
 
 
 def _print_problems(outcomes) -> None:
@@ -360,18 +501,64 @@ def list_rules(output_format: str) -> None:
         click.echo(json.dumps([_rule_metadata(rule) for rule in rules], indent=2))
         return
     from rich.console import Console
+
+    console = Console(highlight=False)
+    width = _listing_width(console)
+    if width < WIDE_LISTING:
+        click.echo(_narrow_rules_listing(rules, width))
+        return
     from rich.table import Table
 
     table = Table(box=None, header_style="bold")
-    for column in ("code", "name", "state", "default", "fix", "summary"):
-        table.add_column(column)
+    for column in ("code", "name", "state", "default", "fix"):
+        table.add_column(column, no_wrap=True)  # names are never cut; only summaries wrap
+    table.add_column("summary")
     for rule in rules:
         default = "on" if rule.default_enabled else "off"
         table.add_row(rule.code, rule.name, rule.state(), default, rule.fix_label(), rule.summary)
-    console = Console(highlight=False)
-    if not console.is_terminal:
-        console.width = 200  # a pipe or file gets whole rows, not rows wrapped at 80 columns
+    console.width = width
     console.print(table)
+
+
+WIDE_LISTING = 110  # narrower than this, each summary goes on its own lines under its rule
+
+
+def _listing_width(console) -> int:
+    """COLUMNS when set, else the terminal's width; a pipe or file gets whole rows (200)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    return console.width if console.is_terminal else 200
+
+
+def _narrow_rules_listing(rules, width: int) -> str:
+    """Code, full name, state, default and fix on one line; the summary wrapped beneath it."""
+    import textwrap
+
+    name_width = max(len(rule.name) for rule in rules)
+    row = f"{{:<5}}  {{:<{name_width}}}  {{:<7}}  {{:<7}}  {{}}"
+    lines = [row.format("code", "name", "state", "default", "fix")]
+    for rule in rules:
+        default = "on" if rule.default_enabled else "off"
+        lines.append(row.format(rule.code, rule.name, rule.state(), default, rule.fix_label()).rstrip())
+        lines += textwrap.wrap(rule.summary, max(width, 40), initial_indent=" " * 7, subsequent_indent=" " * 7)
+    return "\n".join(lines)
+
+
+@main.command("server")
+def server() -> None:
+    """Run the language server on stdin/stdout (for editors; see the README)."""
+    try:
+        from torchlint.server import serve
+    except ImportError as error:
+        _fail(f"the language server needs pygls: pip install 'torchlint[server]' ({error})")
+    serve()
+
+
+@main.command("version")
+def version() -> None:
+    """Print torchlint's version."""
+    click.echo(f"torchlint {__version__}")
 
 
 @main.command("rule")

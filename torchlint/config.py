@@ -148,6 +148,22 @@ class CliOverrides:
     preview: bool | None = None
 
 
+def resolve_target_torch(cli: CliOverrides, config: FileConfig) -> tuple[tuple[int, ...], str]:
+    """The target torch and where it came from: `--target-torch`, then `target-torch` in the config,
+    then the lowest torch the project's own requirements allow (torchlint/target_torch.py), then
+    the default."""
+    if cli.target_torch:
+        return cli.target_torch, "--target-torch"
+    if config.target_torch:
+        return config.target_torch, f"target-torch in {config.path}"
+    from torchlint.target_torch import project_target_torch
+
+    found = project_target_torch(config.root)
+    if found is not None:
+        return found.version, found.source
+    return DEFAULT_TARGET_TORCH, "the default (no lower bound on torch found in the project)"
+
+
 class Settings:
     """Everything that decides how one file is linted: a config file merged with the flags."""
 
@@ -168,7 +184,7 @@ class Settings:
             raise ConfigError(str(error)) from None
         self.unsafe_fixes = cli.unsafe_fixes if cli.unsafe_fixes is not None else bool(config.unsafe_fixes)
         self.baseline = config.baseline
-        self.target_torch = cli.target_torch or config.target_torch or DEFAULT_TARGET_TORCH
+        self.target_torch, self.target_torch_source = resolve_target_torch(cli, config)
         self.module_base_classes = frozenset(config.module_base_classes)
         self.backward_functions = tuple(config.backward_functions)
         self.max_file_size = config.max_file_size or DEFAULT_MAX_FILE_SIZE
@@ -264,4 +280,8 @@ class ConfigResolver:
 
     def default(self) -> Settings:
         return self.for_directory(self.cwd)
+
+    def used_settings(self) -> list[Settings]:
+        """Every distinct settings object this run has made (one per config file)."""
+        return list(self._by_config.values())
 

@@ -21,7 +21,7 @@ from torchlint.parsing import ElisionFailed, parse_elided, parse_trusted
 from torchlint.project.index import ProjectIndex
 from torchlint.rule import Rule
 from torchlint.rules.registry import rule_by_code
-from torchlint.suppression import filter_suppressed
+from torchlint.suppression import UNUSED_NOQA, filter_suppressed, unused_noqa
 from torchlint.walk import ElidedBlock, children
 
 MAX_FIX_PASSES = 10
@@ -50,6 +50,7 @@ class LintResult:
     internal_errors: list[InternalError] = field(default_factory=list)
     consulted: frozenset[str] = frozenset()  # the project modules whose summaries answers used
     skipped: str | None = None  # why the file could not be analysed
+    used_noqa: frozenset[tuple[int, str]] = frozenset()  # (line, code) of the findings noqa hid
 
 
 @dataclass
@@ -255,16 +256,30 @@ def _lint_checked(text: str, path: str, rules: list[type[Rule]], settings: LintS
     python_error = _python_syntax_error(text, path)
     if python_error is not None:
         return LintResult([python_error])
-    candidates = [rule for rule in rules if rule.could_fire(text)] if prefilter else list(rules)
+    unused_noqa_rule = next((rule for rule in rules if rule.code == UNUSED_NOQA), None)
+    visitor_rules = [rule for rule in rules if rule.code != UNUSED_NOQA]
+    candidates = [rule for rule in visitor_rules if rule.could_fire(text)] if prefilter else visitor_rules
     if not candidates:
-        return LintResult([])  # no rule can fire, so libcst is skipped
-    with _deep_recursion():
-        try:
-            return _lint_text(text, path, candidates, settings, project)
-        except FileSkipped as skip:
-            return LintResult([], skipped=skip.reason)
-        except RecursionError:
-            return LintResult([], skipped="it nests too deeply for torchlint to analyse")
+        result = LintResult([])  # no rule can fire, so libcst is skipped
+    else:
+        with _deep_recursion():
+            try:
+                result = _lint_text(text, path, candidates, settings, project)
+            except FileSkipped as skip:
+                return LintResult([], skipped=skip.reason)
+            except RecursionError:
+                return LintResult([], skipped="it nests too deeply for torchlint to analyse")
+    if unused_noqa_rule is not None:
+        _add_unused_noqa(result, text, path, unused_noqa_rule, {rule.code for rule in visitor_rules})
+    return result
+
+
+def _add_unused_noqa(result: LintResult, text: str, path: str, rule, ran: set[str]) -> None:
+    """TL900 from what the suppressions hid; a rule that failed on the file may have needed its noqa."""
+    judged = ran - {error.code for error in result.internal_errors}
+    found = filter_suppressed(text, unused_noqa(text, path, set(result.used_noqa), judged, rule))
+    if found:
+        result.diagnostics = sorted(result.diagnostics + found, key=Diagnostic.sort_key)
 
 
 def _lint_text(text: str, path: str, candidates: list[type[Rule]], settings: LintSettings,
@@ -314,8 +329,10 @@ def _lint_tree(text: str, path: str, candidates: list[type[Rule]], settings: Lin
         _Dispatcher(ctx, [rule(ctx) for rule in candidates], errors).run(module)
     finally:
         ctx.release()
-    diagnostics = sorted(filter_suppressed(full_text or text, ctx.diagnostics), key=Diagnostic.sort_key)
-    return LintResult(diagnostics, errors, ctx.consulted_modules())
+    kept = filter_suppressed(full_text or text, ctx.diagnostics)
+    shown = {id(diagnostic) for diagnostic in kept}
+    hidden = frozenset((d.line, d.code) for d in ctx.diagnostics if id(d) not in shown)
+    return LintResult(sorted(kept, key=Diagnostic.sort_key), errors, ctx.consulted_modules(), used_noqa=hidden)
 
 
 def _non_overlapping(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

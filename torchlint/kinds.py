@@ -17,6 +17,7 @@ from torchlint.torch_api import (
     MODULE_CONTAINERS,
     MODULE_WRAPPERS,
     NON_TENSOR_METHODS,
+    PARAMETER_CLASSES,
     SELF_RETURNING_METHODS,
     constructor_returns_tensor_module,
     is_model_constructor,
@@ -38,7 +39,7 @@ class Kind:
     graph: bool = False  # a tensor that may carry an autograd graph
     output: Kind | None = None  # a module: the kind its call returns, when known
     origin: str | None = None  # what built it: a qualified constructor name, or a local class name
-    cls: Any = None  # a module or object built from a class defined in the file (a libcst ClassDef)
+    cls: Any = None  # the class it was built from: a ClassDef of the file, or a ProjectClass
     element: Kind | None = None  # a container (or a ModuleList/Sequential/ModuleDict): its elements
     mapping: bool = False  # a dict or ModuleDict: iterating it yields keys, not elements
     # Where the evidence came from when it is not the expression itself ("the `Net()` passed at
@@ -59,6 +60,8 @@ PAIR_KIND_OF_ITERATOR = {
     "named_modules": Kind(MODULE), "named_children": Kind(MODULE), "named_parameters": tensor(True),
     "named_buffers": tensor(False),
 }
+# Iterators only nn.Module has whose elements are tensors (with their names, in the named forms).
+TENSOR_ITERATORS = frozenset({"parameters", "buffers", "named_parameters", "named_buffers"})
 TENSOR_ATTRIBUTES = {"grad": False, "data": False}  # attribute -> keeps the graph?
 VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
 
@@ -116,7 +119,7 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return Kind(MODULE, output=output, origin=qualified)
     if is_tensor_function(qualified):
         return tensor(graph)
-    if qualified == "torch.nn.Parameter":
+    if qualified in PARAMETER_CLASSES:
         return tensor(True)
     if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
         return Kind(OBJECT, origin=qualified)  # a torch class that is not a module: a known non-module
@@ -148,9 +151,11 @@ def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
 
 def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
     """What `receiver.attribute` is, from the receiver's kind alone (a class's own attributes are
-    looked up by the caller, which knows where the class is defined)."""
+    looked up by the caller, which knows where the class is defined). `x.grad` of a value of unknown
+    kind is a tensor: only tensors have a `.grad` that code reads as a value (a class of the program
+    with a `grad` attribute of its own is a known kind, not unknown)."""
     if receiver is None:
-        return None
+        return tensor(False) if attribute == "grad" else None
     if receiver.base == TENSOR:
         if attribute in TENSOR_ATTRIBUTES:
             return tensor(TENSOR_ATTRIBUTES[attribute] and receiver.graph)
@@ -180,9 +185,16 @@ def subscript_kind(receiver: Kind | None, string_index: str | None) -> Kind | No
 
 def element_kind(receiver: Kind | None, method: str | None, path: tuple[int, ...]) -> Kind | None:
     """The kind of a loop target element (at `path` inside a tuple target) when iterating
-    `receiver.method()` (or `receiver` itself, when `method` is None)."""
+    `receiver.method()` (or `receiver` itself, when `method` is None). `parameters()` and
+    `buffers()` (and their named forms) yield tensors whatever the receiver's class is known to be,
+    unless it is known not to be a module: only nn.Module has them (a class of the program with a
+    `parameters` method of its own is a known non-module)."""
     if receiver is None:
-        return None
+        if method not in TENSOR_ITERATORS:
+            return None
+        if path == ():
+            return ELEMENT_KIND_OF_ITERATOR.get(method)
+        return PAIR_KIND_OF_ITERATOR.get(method) if path == (1,) else None
     if method is None:
         if receiver.base in (MODULE, CONTAINER) and receiver.element is not None and not receiver.mapping:
             return receiver.element if path == () else None

@@ -173,3 +173,79 @@ def rebuild(notebook: NotebookSource, fixed: str) -> str:
             continue
         cell["source"] = source.splitlines(keepends=True) if isinstance(cell.get("source"), list) else source
     return json.dumps(raw, **style) + ("\n" if notebook.original.endswith("\n") else "")
+
+
+# ---- where a cell's source lines are in the .ipynb file (for CI annotations) -------------------
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_JSON_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
+
+
+def cell_file_lines(text: str) -> dict[int, list[int]]:
+    """For each cell (1-based number): the 1-based line of the .ipynb file that holds each line of
+    its source. A source stored as a list of strings has one JSON string per line; a source stored
+    as one string sits on one file line, that of its `"source"` key."""
+    import bisect
+    from json.decoder import scanstring
+
+    newlines = [match.start() for match in re.finditer("\n", text)]
+    found: dict[int, list[int]] = {}
+    line_starts: dict[int, bool] = {}
+
+    def file_line(offset: int) -> int:
+        return bisect.bisect_left(newlines, offset) + 1
+
+    def record(cell: int, piece: str, line: int) -> None:
+        lines = found.setdefault(cell, [])
+        at_start = line_starts.get(cell, True)
+        lines.extend([line] * ((1 if at_start and piece else 0) + piece[:-1].count("\n")))
+        if piece:
+            line_starts[cell] = piece.endswith("\n")
+
+    def skip(i: int) -> int:
+        return _JSON_SPACE.match(text, i).end()
+
+    def value(i: int, path: tuple) -> int:
+        i = skip(i)
+        opener = text[i]
+        if opener in "{[":
+            closer, index = ("}" if opener == "{" else "]"), 0
+            i = skip(i + 1)
+            if text[i] == closer:
+                return i + 1
+            while True:
+                i = skip(i)
+                key: object = index
+                if opener == "{":
+                    key_line = file_line(i)
+                    key, i = scanstring(text, i + 1)
+                    i = skip(i) + 1  # the colon
+                    if len(path) == 2 and path[0] == "cells" and key == "source":
+                        found[path[1] + 1] = []
+                        source_key_line = key_line
+                        end = value(i, path + (key,))
+                        if not found[path[1] + 1]:  # one string: every line is on the key's line
+                            string = json.loads(text[skip(i):end])
+                            count = string.count("\n") + 1 if isinstance(string, str) else 0
+                            found[path[1] + 1] = [source_key_line] * count
+                        i = end
+                        key = None
+                if key is not None:
+                    i = value(i, path + (key,))
+                i = skip(i)
+                index += 1
+                if text[i] == ",":
+                    i += 1
+                    continue
+                return i + 1
+        if opener == '"':
+            string, end = scanstring(text, i + 1)
+            if len(path) == 4 and path[0] == "cells" and path[2] == "source":
+                record(path[1] + 1, string, file_line(i))
+            return end
+        return _JSON_SCALAR.match(text, i).end()
+
+    try:
+        value(0, ())
+    except (ValueError, IndexError, AttributeError):
+        return {}
+    return found

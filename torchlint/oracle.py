@@ -22,7 +22,8 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
-    MODULE_ONLY_METHODS, SEQUENTIAL_CONTAINERS, is_torch_module_class, looks_like_pretrained_model_class,
+    MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, is_torch_module_class,
+    looks_like_pretrained_model_class,
 )
 from torchlint.walk import ElidedBlock, children, descendants, outside_nested_scopes
 
@@ -32,7 +33,9 @@ _BLOCKS = (cst.IndentedBlock, cst.Module, cst.SimpleStatementSuite)
 # Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
                          "LSTM", "GRU", "RNN", "Bilinear", "Norm")
-_TENSOR_ONLY_METHODS = frozenset({"backward"})
+# `loss.backward()` with no positional argument: `accelerator.backward(loss)` is no evidence about `accelerator`.
+_OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
+_TENSOR_ONLY_METHODS = frozenset({"backward()"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,6 +108,11 @@ class TypeOracle:
     def instance_class(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> cst.ClassDef | None:
         """The class whose method `expr` (a `self` parameter) belongs to, if it is one."""
         return self._instance_class(expr, self.scope_at(stack))
+
+    def attribute_values(self, owner: cst.ClassDef, attribute: str) -> list[cst.CSTNode | None]:
+        """What the class's methods assign to `self.<attribute>` (None for an augmented or opaque
+        assignment); empty when no method of the class assigns it."""
+        return [binding.value if binding.how == "value" else None for binding in self._attribute_bindings(owner, attribute)]
 
     def bindings_of(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Binding] | None:
         return self._lookup(name, self.scope_at(stack))
@@ -291,6 +299,11 @@ class TypeOracle:
                 if own and isinstance(parent, cst.For):
                     return reaching + own  # the loop target, rebound at each iteration's start
                 reaching += [b for b in bindings if id(parent) in b.chain]  # the previous iteration's
+            if isinstance(parent, cst.BaseCompoundStatement) and node in (parent.body, getattr(parent, "orelse", None)):
+                # the header (a walrus in the test, `with ... as name`) runs before the body or else
+                header = [b for b in bindings if b.chain and b.chain[-1] == id(parent) and b.how != "for"]
+                if header:
+                    return reaching + header
             if isinstance(parent, _BLOCKS):
                 siblings = list(parent.body)
                 position = next((i for i, s in enumerate(siblings) if s is node), None)
@@ -480,7 +493,7 @@ class TypeOracle:
 
     def _param_kind(self, param: cst.Param, scope: Scope) -> Kind | None:
         if param.annotation is not None:
-            return self._instance_kind_of_class(param.annotation.annotation)
+            return self._annotation_kind(param.annotation.annotation)
         function = scope.node
         owner = self._method_class(function)
         if owner is not None and is_first_param(function, param):
@@ -495,6 +508,17 @@ class TypeOracle:
             return Kind(MODULE, evidence=f"`{param.name.value}` is each submodule `.apply()` passes")
         key = self._function_key(function)
         return self.project.call_site_kind(self._project_path, key, index) if key else None
+
+    def _annotation_kind(self, annotation: cst.CSTNode) -> Kind | None:
+        """What a parameter annotated `annotation` is: `Module`, `Optional[Module]`, `Module | None`,
+        `Union[Tensor, None]` (None is neutral: the rules ask about the value when it is one)."""
+        options = [annotation]
+        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+            options = [annotation.left, annotation.right]
+        elif isinstance(annotation, cst.Subscript) and self.imports.qualify(annotation.value) in _OPTIONAL_TYPES:
+            options = [element.slice.value for element in annotation.slice if isinstance(element.slice, cst.Index)]
+        kinds = [NONE if _is_none_name(option) else self._instance_kind_of_class(option) for option in options]
+        return public(merge(kinds)) if options else None
 
     def _function_key(self, function: cst.FunctionDef) -> str | None:
         """The project index's key for a module-level function or a module-level class's `__init__`."""
@@ -541,8 +565,8 @@ class TypeOracle:
     def _instance_kind_of_class(self, expr: cst.CSTNode) -> Kind | None:
         qualified = self.imports.qualify(expr)
         if qualified is not None:
-            if qualified in ("torch.Tensor", "torch.nn.Parameter"):
-                return tensor(qualified == "torch.nn.Parameter")
+            if qualified == "torch.Tensor" or qualified in PARAMETER_CLASSES:
+                return tensor(qualified in PARAMETER_CLASSES)
             if is_torch_module_class(qualified):
                 return Kind(MODULE, origin=qualified)
             class_kind = self._imported_kind(qualified)
@@ -597,6 +621,8 @@ class TypeOracle:
                 return self._element_kind(values[path[0]], path[1:], scope)
             if helper == "enumerate" and values and path[:1] == (1,):
                 return self._element_kind(values[0], path[1:], scope)
+            if values and len(values) == len(iterator.args) and self.imports.qualify(iterator.func) == "itertools.chain":
+                return merge(self._element_kind(value, path, scope) for value in values)
             if isinstance(iterator.func, cst.Attribute):
                 receiver = self._kind(iterator.func.value, scope)
                 return element_kind(receiver, iterator.func.attr.value, path)
@@ -644,16 +670,35 @@ class TypeOracle:
         if kind is not None and kind.base == MODULE and qualified in SEQUENTIAL_CONTAINERS:
             kind = Kind(MODULE, output=self._sequential_output(call, scope), origin=qualified,
                         element=kind.element)
+        if kind is not None and kind.base == MODULE and kind.element is not None and not kind.mapping:
+            element = self._built_elements(call)
+            if element is not None:
+                kind = Kind(MODULE, output=kind.output, origin=kind.origin, element=element)
         if kind is None and qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
             return Kind(OBJECT, origin=qualified)  # a torch class that is not a module: a known non-module
         return kind
 
-    def _sequential_output(self, call: cst.Call, scope: Scope) -> Kind | None:
-        """A Sequential returns what its last module returns (a tensor only if that one does)."""
-        if not call.args or call.args[-1].keyword is not None or call.args[-1].star:
+    def _built_elements(self, call: cst.Call) -> Kind | None:
+        """The elements of `ModuleList(nn.Sequential(...) for d in dims)` or `Sequential(nn.Conv2d(...),
+        nn.ReLU())`, when each is a call of a torch.nn class: what such a call builds does not depend on
+        the values of its arguments, so the comprehension's own variables do not matter."""
+        if any(arg.star or arg.keyword is not None for arg in call.args):
             return None
-        last = self._kind(call.args[-1].value, scope)
-        return last.output if last is not None and last.base == MODULE else None
+        values = [arg.value for arg in call.args]
+        if len(values) == 1 and isinstance(values[0], (cst.GeneratorExp, cst.ListComp)):
+            values = [values[0].elt]
+        elif len(values) == 1 and isinstance(values[0], (cst.List, cst.Tuple)):
+            values = [element.value for element in values[0].elements]
+        kinds = []
+        for value in values:
+            qualified = self.imports.qualify(value.func) if isinstance(value, cst.Call) else None
+            if qualified is None or not is_torch_module_class(qualified):
+                return None
+            keywords = {arg.keyword.value for arg in value.args if arg.keyword is not None}
+            positional = sum(1 for arg in value.args if arg.keyword is None)
+            kinds.append(library_call_kind(qualified, None, keywords, False, positional))
+        element = merge(kinds) if kinds else None
+        return element if element is not None and element.base == MODULE else None
 
     def _sequential_output(self, call: cst.Call, scope: Scope) -> Kind | None:
         """A Sequential returns what its last module returns (a tensor only if that one does)."""
@@ -759,17 +804,30 @@ class TypeOracle:
 
     # ---- usage evidence ---------------------------------------------------------------------
     def _usage_evidence(self, name: str, bindings: list[Binding]) -> Kind | None:
-        """What is called on a name of unknown kind: `.parameters()` only modules have,
-        `.backward()` only tensors in a graph."""
+        """What is called on a name of unknown kind (every binding unknown): `.parameters()` only
+        modules have, `.backward()` only tensors in a graph (`loss = self.compute(batch)` then
+        `loss.backward()`; a class of the project with its own `backward` is a known kind)."""
         owner_scope = bindings[0].scope
         if owner_scope.evidence is None:
             owner_scope.evidence = _collect_method_calls_on_names(owner_scope.node)
         called = owner_scope.evidence.get(name, set())
         if called & MODULE_ONLY_METHODS:
             return Kind(MODULE)
-        if called & _TENSOR_ONLY_METHODS and all(binding.how == "param" for binding in bindings):
-            return tensor(True)  # a parameter backpropagated in its own function
+        if called & _TENSOR_ONLY_METHODS and not any(_constructs_instance(b.value) for b in bindings):
+            return tensor(True)  # backpropagated in its own scope: a tensor that carries a graph
         return None
+
+
+def _constructs_instance(value: cst.CSTNode | None) -> bool:
+    """`Meter()`: an instance of a class not seen, which may define a `backward` of its own."""
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func.attr if isinstance(value.func, cst.Attribute) else value.func
+    return isinstance(func, cst.Name) and func.value[:1].isupper()
+
+
+def _is_none_name(expr: cst.CSTNode) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
 
 
 def _definite(binding: Binding, statement: cst.CSTNode) -> bool:
@@ -805,7 +863,10 @@ def _collect_method_calls_on_names(scope: cst.CSTNode) -> dict[str, set[str]]:
     calls: dict[str, set[str]] = {}
     for node in descendants(scope, outside_nested_scopes):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            calls.setdefault(node.func.value.value, set()).add(node.func.attr.value)
+            called = calls.setdefault(node.func.value.value, set())
+            called.add(node.func.attr.value)
+            if not any(arg.keyword is None for arg in node.args):
+                called.add(node.func.attr.value + "()")  # called with keywords at most
     return calls
 
 

@@ -27,6 +27,13 @@ class Invalid:
 
     source: str
     fixed: str | None = None
+    # The torch version the example targets (`--target-torch`), when it is not the default.
+    target_torch: tuple[int, ...] | None = None
+
+    def settings(self):
+        from torchlint.context import LintSettings
+
+        return LintSettings(target_torch=self.target_torch) if self.target_torch else LintSettings()
 
 
 @dataclass(frozen=True)

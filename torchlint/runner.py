@@ -36,6 +36,7 @@ class FileOutcome:
     failures: list[str] = field(default_factory=list)  # refused fixes
     internal_errors: list[InternalError] = field(default_factory=list)
     cell_sources: dict[int, str] = field(default_factory=dict)  # notebooks: cell number -> source
+    cell_lines: dict[int, list[int]] = field(default_factory=dict)  # notebooks: cell -> .ipynb lines
     errors: list[str] = field(default_factory=list)  # what must fail the run (exit 2): a failed write
     skipped: str | None = None  # why torchlint could not analyse the file
     # The other project modules the findings rested on, by content digest (for the cache).
@@ -179,7 +180,7 @@ def _read_notebook(path: Path):
 
 def process_notebook(display: str, path: Path, settings: Settings, mode: Mode) -> FileOutcome:
     """Lint the code cells as one source; write fixes back into the changed cells only."""
-    from torchlint.notebooks import rebuild, to_cells
+    from torchlint.notebooks import cell_file_lines, rebuild, to_cells
 
     try:
         notebook = _read_notebook(path)
@@ -207,6 +208,7 @@ def process_notebook(display: str, path: Path, settings: Settings, mode: Mode) -
         outcome.diagnostics = remaining.diagnostics
     outcome.diagnostics = [to_cells(notebook, d) for d in outcome.diagnostics]
     outcome.cell_sources = notebook.cell_sources
+    outcome.cell_lines = cell_file_lines(notebook.original) if outcome.diagnostics else {}
     outcome.source = ""
     return outcome
 
@@ -244,6 +246,8 @@ def process_stdin(data: bytes, display: str, settings: Settings, mode: Mode) -> 
     (when nothing was fixed, or it could not even be decoded)."""
     if len(data) > settings.max_file_size:
         return FileOutcome(display, skipped=_size_reason(len(data), settings.max_file_size)), data
+    if display.endswith(".ipynb"):
+        return process_notebook_text(data, display, settings, mode)
     try:
         decoded = decode_source(data)
     except SourceError as error:
@@ -262,6 +266,41 @@ def process_stdin(data: bytes, display: str, settings: Settings, mode: Mode) -> 
         outcome = process_text(decoded, display, path, settings, Mode())
         outcome.errors.append(f"{display}: cannot encode the fixed source: {error}")
         return outcome, data
+
+
+def process_notebook_text(data: bytes, display: str, settings: Settings, mode: Mode) -> tuple[FileOutcome, bytes]:
+    """A notebook's text (`--stdin-filename x.ipynb`, the language server) linted as a notebook
+    file is: the outcome, and the notebook with the fixed cells (`--fix`) or as it came."""
+    from torchlint.notebooks import cell_file_lines, load_notebook, rebuild, to_cells
+
+    try:
+        notebook = load_notebook(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return FileOutcome(display, [syntax_error(display, f"cannot decode as utf-8: {error.reason}")]), data
+    except SourceError as error:
+        return FileOutcome(display, [syntax_error(display, error.reason, error.line, error.column)]), data
+    path = Path(display)
+    try:
+        outcome = process_text(DecodedSource(notebook.text, "utf-8"), display, path, settings, mode)
+        echoed = data
+        if outcome.fixed_source is not None:
+            try:
+                fixed = rebuild(notebook, outcome.fixed_source)
+            except SourceError as error:
+                unchanged, _ = process_notebook_text(data, display, settings, Mode())
+                unchanged.failures.append(f"{display}: {error.reason}")
+                return unchanged, data
+            echoed = fixed.encode("utf-8")
+            notebook = load_notebook(fixed)
+            outcome.diagnostics = process_text(DecodedSource(notebook.text, "utf-8"), display, path, settings,
+                                               Mode()).diagnostics
+    except Exception as error:  # a bug in torchlint: exit 2, and the notebook still comes back
+        return _crashed(display, error), data
+    outcome.diagnostics = [to_cells(notebook, d) for d in outcome.diagnostics]
+    outcome.cell_sources = notebook.cell_sources
+    outcome.cell_lines = cell_file_lines(notebook.original)
+    outcome.source = ""
+    return outcome, echoed
 
 
 # ---- many files: the cache, then a process pool for what is left ------------------------------
@@ -321,9 +360,11 @@ def _from_cache(source, settings: Settings, mode: Mode, result_cache) -> tuple[F
     if cached:
         try:
             if source.path.suffix == ".ipynb":
-                from torchlint.notebooks import load_notebook
+                from torchlint.notebooks import cell_file_lines, load_notebook
 
-                outcome.cell_sources = load_notebook(data.decode("utf-8")).cell_sources
+                text = data.decode("utf-8")
+                outcome.cell_sources = load_notebook(text).cell_sources
+                outcome.cell_lines = cell_file_lines(text)
             else:
                 outcome.source = decode_source(data).text
         except (SourceError, UnicodeDecodeError):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from torchlint.rule import Rule
 from torchlint.rules.registry import all_rules
+from torchlint.torchfix_codes import is_torchfix_selector, torchfix_codes
 
 ALWAYS_ON = "TL000"  # syntax-error: reported by the engine, never deselected
 
@@ -21,13 +22,17 @@ def selectable_rules() -> list[type[Rule]]:
 
 
 def expand(selectors: Iterable[str], where: str = "") -> set[str]:
-    """The codes named by each selector; an unknown one is an error naming it."""
+    """The codes named by each selector; an unknown one is an error naming it. TorchFix's codes and
+    prefixes (`TOR102`, `TOR1`) name the torchlint rules that replace them."""
     codes = {rule.code for rule in all_rules()}
     chosen: set[str] = set()
     for raw in selectors:
         selector = raw.strip().upper()
         if selector == "ALL":
             chosen |= codes
+            continue
+        if is_torchfix_selector(selector) and torchfix_codes(selector) is not None:
+            chosen |= torchfix_codes(selector) & codes
             continue
         matching = {code for code in codes if code.startswith(selector)} if selector else set()
         if not matching:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from torchlint.diagnostics import Diagnostic
+from torchlint.torchfix_codes import with_aliases
 
 ALL = None  # a blanket suppression: every code
 UNSUPPRESSIBLE = frozenset({"TL000"})
@@ -39,7 +40,7 @@ def _codes(match: re.Match) -> frozenset[str] | None:
     codes = match.group("codes")
     if codes is None:
         return ALL
-    return frozenset(code.upper() for code in re.split(r"[\s,]+", codes.strip()) if code)
+    return with_aliases(frozenset(code.upper() for code in re.split(r"[\s,]+", codes.strip()) if code))
 
 
 def _comments(text: str) -> Iterable[tuple[int, str]]:
@@ -80,3 +81,77 @@ def filter_suppressed(text: str, diagnostics: list[Diagnostic]) -> list[Diagnost
         return diagnostics
     suppressions = parse_suppressions(text)
     return [diagnostic for diagnostic in diagnostics if not suppressions.hides(diagnostic)]
+
+
+# ---- unused suppressions (TL900) ----------------------------------------------------------------
+UNUSED_NOQA = "TL900"
+_TORCHLINT_CODE = re.compile(r"^TL\d{3}$")
+
+
+def _comment_tokens(text: str) -> Iterable[tuple[int, int, str]]:
+    """(line, column, comment) of every comment, with lines counted as Python counts them."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
+            if token.type == tokenize.COMMENT:
+                yield token.start[0], token.start[1], token.string
+    except (tokenize.TokenError, SyntaxError):
+        return
+
+
+def unused_noqa(text: str, path: str, used: set[tuple[int, str]], enabled: set[str], rule) -> list[Diagnostic]:
+    """TL900 for the `# noqa: TLnnn` codes that hid no finding on their line. Only codes of rules
+    that ran on the file count (a code deselected here may be meant for another configuration);
+    other tools' codes and a bare `# noqa` are left alone. The safe fix removes the unused codes,
+    and the comment when none is left."""
+    from torchlint.diagnostics import Fix, make_edit
+    from torchlint.positions import line_starts
+
+    if "noqa" not in text.lower():
+        return []
+    starts = line_starts(text)
+    found = []
+    for line, column, comment in _comment_tokens(text):
+        match = _LINE_NOQA.search(comment)
+        if match is None or match.group("codes") is None or _FILE_NOQA.search(comment):
+            continue
+        codes = [code for code in re.split(r"[\s,]+", match.group("codes").strip()) if code]
+        if UNUSED_NOQA in {code.upper() for code in codes}:
+            continue  # the comment silences this very rule
+        unused = [
+            code for code in codes
+            if _TORCHLINT_CODE.match(code.upper()) and code.upper() in enabled
+            and code.upper() not in UNSUPPRESSIBLE and (line, code.upper()) not in used
+        ]
+        if not unused:
+            continue
+        comment_start = starts[line - 1] + column
+        edit = _removal(text, comment_start, comment, match, [code for code in codes if code not in unused])
+        listed = ", ".join(unused)
+        message = f"Unused `noqa` for {listed}" if len(unused) == 1 else f"Unused `noqa` codes: {listed}"
+        what = "Remove the unused `noqa`" if len(unused) == len(codes) else f"Remove {listed} from the `noqa`"
+        start, end = comment_start + match.start(), comment_start + match.end()
+        line_start = starts[line - 1]
+        found.append(Diagnostic(
+            code=rule.code, name=rule.name, message=message, path=path,
+            line=line, column=start - line_start + 1, end_line=line, end_column=end - line_start + 1,
+            severity=rule.severity,
+            fix=Fix("safe", what, (make_edit(text, *edit),)),
+        ))
+    return found
+
+
+def _removal(text: str, comment_start: int, comment: str, match: re.Match, kept: list[str]) -> tuple[int, int, str]:
+    """(start, end, replacement) in `text` that drops the unused codes from a noqa comment."""
+    if kept:
+        codes_start, codes_end = match.span("codes")
+        return comment_start + codes_start, comment_start + codes_end, ", ".join(kept)
+    rest = comment[match.end():]
+    if match.start() == 0 and rest.strip():
+        # `# noqa: TL005 because…` keeps its explanation as a plain comment
+        return comment_start, comment_start + match.end(), "#"
+    # the noqa (and the blanks before it) goes; the line's code stays as it was
+    start = comment_start + match.start()
+    while start > 0 and text[start - 1] in " \t":
+        start -= 1
+    end = comment_start + (len(comment) if match.start() == 0 else match.end())
+    return start, end, ""

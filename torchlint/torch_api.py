@@ -35,6 +35,8 @@ DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.datal
 DISTRIBUTED_SAMPLERS = frozenset(
     {"torch.utils.data.DistributedSampler", "torch.utils.data.distributed.DistributedSampler"}
 )
+# nn.Parameter by either of its import paths: a tensor that requires grad.
+PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # Capitalised names under torch.nn that are not modules.
 _NN_NON_MODULES = frozenset({"Parameter", "UninitializedParameter", "UninitializedBuffer", "Buffer"})
 _NN_NON_MODULE_PACKAGES = frozenset({"utils", "functional", "init", "attention", "grad"})

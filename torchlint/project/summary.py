@@ -18,12 +18,13 @@ A value is described by a small tuple (a descriptor):
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from dataclasses import dataclass, field
 
 Descriptor = tuple | None
 
-FORMAT = 1  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 2  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,8 @@ class _Summarizer:
         self.escapes: set[str] = set()
         self.applied: list[str] = []
         self._spans: dict[str, tuple[int, int]] = {}
+        self._lines: list[str] | None = None
+        self._scopes_by_line: list[tuple[str | None, frozenset[str]]] | None = None
 
     def module(self, tree: ast.Module) -> ModuleSummary:
         stars = []
@@ -225,17 +228,42 @@ class _Summarizer:
         args = tuple(_describe(arg, key, local_names) for arg in call.args if not isinstance(arg, ast.Starred))
         spread = any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords)
         keywords = tuple((k.arg, _describe(k.value, key, local_names)) for k in call.keywords if k.arg)
-        code = tuple((ast.get_source_segment(self.text, arg) or "?")[:60] for arg in call.args)
+        code = tuple(self._source(arg)[:60] or "?" for arg in call.args)
         self.calls.append(CallSite(_describe(call.func, key, local_names), args, keywords, spread, call.lineno, code))
 
     def _scope_of(self, node: ast.AST) -> tuple[str | None, frozenset[str]]:
-        """The innermost function summarised around a line: (its key, its local names)."""
-        best: tuple[int, str | None, frozenset[str]] = (-1, None, frozenset())
-        for key, function in self.summary.functions.items():
-            span = self._spans.get(key)
-            if span and span[0] <= node.lineno <= span[1] and span[0] > best[0]:
-                best = (span[0], key, frozenset(function.locals))
-        return best[1], best[2]
+        """The innermost function summarised around a line: (its key, its local names). A table by
+        line, built once: looking through every function for every call is quadratic in big files."""
+        if self._scopes_by_line is None:
+            table: list[tuple[str | None, frozenset[str]]] = [(None, frozenset())] * (len(self._source_lines()) + 2)
+            starts = [0] * len(table)
+            for key, function in self.summary.functions.items():
+                first, last = self._spans.get(key, (0, -1))
+                scope = (key, frozenset(function.locals))
+                for line in range(max(first, 0), min(last, len(table) - 1) + 1):
+                    if first > starts[line]:
+                        table[line], starts[line] = scope, first
+            self._scopes_by_line = table
+        table = self._scopes_by_line
+        return table[node.lineno] if 0 <= node.lineno < len(table) else (None, frozenset())
+
+    def _source_lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = _LINE_BREAK.split(self.text)
+        return self._lines
+
+    def _source(self, node: ast.AST) -> str:
+        """The source of `node` on its first line (`ast.get_source_segment` splits the whole file
+        on every call, which is quadratic); column offsets are in UTF-8 bytes."""
+        lines = self._source_lines()
+        if not 0 < node.lineno <= len(lines):
+            return ""
+        line = lines[node.lineno - 1].encode()
+        end = node.end_col_offset if node.end_lineno == node.lineno else len(line)
+        return line[node.col_offset : end].decode(errors="replace").rstrip()
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _statements(body: list[ast.stmt]):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import os
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,7 +15,7 @@ from typing import TextIO
 from torchlint.diagnostics import Diagnostic
 from torchlint.positions import physical_lines
 
-FORMATS = ("full", "concise", "json", "sarif", "github")
+FORMATS = ("full", "concise", "json", "sarif", "github", "junit", "gitlab")
 
 
 @dataclass
@@ -21,6 +23,8 @@ class RunReport:
     diagnostics: list[Diagnostic]  # what remains, sorted
     sources: dict[str, str] = field(default_factory=dict)  # path → text, for source excerpts
     cell_sources: dict[str, dict[int, str]] = field(default_factory=dict)  # notebook path → cells
+    # notebook path → cell → the .ipynb line of each of the cell's source lines
+    cell_lines: dict[str, dict[int, list[int]]] = field(default_factory=dict)
     applied: dict[str, Counter] = field(default_factory=dict)  # path → fixed codes
     unsafe_fixes: bool = False
     fix_mode: bool = False
@@ -44,6 +48,22 @@ class RunReport:
         lines = physical_lines(self.source_of(diagnostic))
         return lines[diagnostic.line - 1] if 0 < diagnostic.line <= len(lines) else ""
 
+    def file_line(self, diagnostic: Diagnostic, line: int) -> int:
+        """The line of the file on disk: for a notebook finding, the .ipynb line that holds the
+        cell's source line `line`; otherwise `line` itself."""
+        if diagnostic.cell is None:
+            return line
+        lines = self.cell_lines.get(diagnostic.path, {}).get(diagnostic.cell)
+        if not lines:
+            return 1
+        return lines[min(max(line, 1), len(lines)) - 1]
+
+    def annotation_message(self, diagnostic: Diagnostic) -> str:
+        """The message, naming the cell for a notebook finding (CI annotations show file lines)."""
+        if diagnostic.cell is None:
+            return diagnostic.message
+        return f"cell {diagnostic.cell}, line {diagnostic.line}: {diagnostic.message}"
+
     @property
     def fixed_count(self) -> int:
         return sum(sum(counts.values()) for counts in self.applied.values())
@@ -53,6 +73,28 @@ class RunReport:
         enabled = sum(1 for d in self.diagnostics if d.fix and d.fix.is_enabled(self.unsafe_fixes))
         hidden = sum(1 for d in self.diagnostics if d.fix and not d.fix.is_enabled(self.unsafe_fixes))
         return enabled, hidden
+
+
+def repo_relative_path(path: str, root: Path) -> str | None:
+    """`path` relative to the repository root, in POSIX form; None when it lies outside."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None
+
+
+def fingerprints(report: RunReport, location_of: Callable[[Diagnostic], str]) -> list[str]:
+    """A fingerprint per finding, stable across runs and lines inserted above: the code, where the
+    finding is (`location_of`, a path) and its line's text, plus the occurrence of that triple."""
+    seen: Counter = Counter()
+    found = []
+    for d in report.diagnostics:
+        where, line_text = location_of(d), report.line_text(d).strip()
+        seen[(d.code, where, line_text)] += 1
+        digest = hashlib.sha256(f"{d.code}\0{where}\0{line_text}".encode()).hexdigest()[:32]
+        found.append(f"{digest}:{seen[(d.code, where, line_text)]}")
+    return found
 
 
 def render(output_format: str, report: RunReport, stream: TextIO) -> None:

@@ -19,11 +19,14 @@ def render(report: RunReport, stream: TextIO) -> None:
     # Every finding is an `error`: each one fails the lint gate (exit code 1).
     for d in report.diagnostics:
         title = f"{d.code} ({d.name})"
+        # a notebook finding points at the .ipynb line holding its source line; the column stays
+        # the one within that source line, and the message names the cell
         properties = ",".join(
             f"{key}={_escape_property(str(value))}"
             for key, value in (
-                ("file", d.path), ("line", d.line), ("col", d.column), ("endLine", d.end_line),
-                ("endColumn", d.end_column), ("title", title),
+                ("file", d.path), ("line", report.file_line(d, d.line)), ("col", d.column),
+                ("endLine", report.file_line(d, d.end_line)), ("endColumn", d.end_column), ("title", title),
             )
         )
-        stream.write(f"::error {properties}::{_escape_data(f'{d.code} {d.message}')}\n")
+        message = f"{d.code} {report.annotation_message(d)}"
+        stream.write(f"::error {properties}::{_escape_data(message)}\n")

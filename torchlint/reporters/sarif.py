@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-from collections import Counter
 from pathlib import Path
 from typing import TextIO
 from urllib.parse import quote
 
 from torchlint import __version__
-from torchlint.reporters import RunReport
+from torchlint.reporters import RunReport, fingerprints, repo_relative_path
 from torchlint.rules.registry import all_rules
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -34,36 +32,24 @@ def _rule_descriptor(rule) -> dict:
 
 
 def _repo_relative_uri(path: str, root: Path) -> str:
-    absolute = Path(os.path.abspath(path))
-    try:
-        relative = absolute.relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return absolute.as_uri()
-    return quote(relative)
-
-
-def _fingerprint(code: str, uri: str, line_text: str, occurrence: int) -> str:
-    digest = hashlib.sha256(f"{code}\0{uri}\0{line_text.strip()}".encode()).hexdigest()[:32]
-    return f"{digest}:{occurrence}"
+    relative = repo_relative_path(path, root)
+    return Path(os.path.abspath(path)).as_uri() if relative is None else quote(relative)
 
 
 def render(report: RunReport, stream: TextIO) -> None:
     rules = all_rules()
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
-    seen: Counter = Counter()
     results = []
-    for d in report.diagnostics:
-        uri = _repo_relative_uri(d.path, report.root)
-        line_text = report.line_text(d)
-        key = (d.code, uri, line_text.strip())
-        seen[key] += 1
+    uris = {d.path: _repo_relative_uri(d.path, report.root) for d in report.diagnostics}
+    for d, fingerprint in zip(report.diagnostics, fingerprints(report, lambda d: uris[d.path])):
+        uri = uris[d.path]
         location = {
             "physicalLocation": {
                 "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
                 "region": {
-                    "startLine": d.line,
+                    "startLine": report.file_line(d, d.line),
                     "startColumn": d.column,
-                    "endLine": d.end_line,
+                    "endLine": report.file_line(d, d.end_line),
                     "endColumn": d.end_column,
                 },
             }
@@ -73,9 +59,9 @@ def render(report: RunReport, stream: TextIO) -> None:
                 "ruleId": d.code,
                 "ruleIndex": rule_index[d.code],
                 "level": _LEVELS[d.severity],
-                "message": {"text": d.message},
+                "message": {"text": report.annotation_message(d)},
                 "locations": [location],
-                "partialFingerprints": {"torchlint/v1": _fingerprint(d.code, uri, line_text, seen[key])},
+                "partialFingerprints": {"torchlint/v1": fingerprint},
             }
         )
     document = {

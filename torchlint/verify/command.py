@@ -107,7 +107,7 @@ def print_table(results: list[CaseResult], stream=None) -> None:
     for column in ("rule", "case", "device", "verdict", "largest difference", "seconds"):
         table.add_column(column, justify="right" if column in ("largest difference", "seconds") else "left")
     for result in results:
-        verdict = "[green]pass[/green]" if result.passed else "[red]FAIL[/red]"
+        verdict = {"pass": "[green]pass[/green]", "skip": "[yellow]skip[/yellow]", "fail": "[red]FAIL[/red]"}[result.verdict]
         difference = "-" if result.largest_difference is None else f"{result.largest_difference:.3g}"
         table.add_row(result.code, result.case, result.device, verdict, difference, f"{result.seconds:.1f}")
     console = Console(file=stream or sys.stdout, highlight=False)
@@ -117,5 +117,9 @@ def print_table(results: list[CaseResult], stream=None) -> None:
     for result in results:
         for problem in result.problems:
             console.print(f"[red]{result.code}/{result.case} ({result.device}):[/red] {problem}", markup=True)
-    passed = sum(result.passed for result in results)
-    console.print(f"{passed} passed, {len(results) - passed} failed")
+        if result.skipped:
+            console.print(f"[yellow]{result.code}/{result.case} ({result.device}):[/yellow] {result.skipped}", markup=True)
+    passed = sum(result.verdict == "pass" for result in results)
+    skipped = sum(result.verdict == "skip" for result in results)
+    failed = len(results) - passed - skipped
+    console.print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))

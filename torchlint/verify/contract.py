@@ -4,6 +4,8 @@ them, and what each run must show.
 ```toml
 description = "what the fixture proves"
 devices = ["cpu", "cuda"]           # where it applies (default: both)
+target-torch = "2.5"                # optional: the torch version the fixer targets (`--target-torch`)
+requires = ["torchvision"]          # optional: modules the programs import; missing: the case is skipped
 
 [runs.before]                       # default runs: before and after, one process each
 program = "before"                  # "before": the fixture as written; "after": torchlint's fix
@@ -68,6 +70,8 @@ class Contract:
     runs: dict[str, Run]
     equal: tuple[Equal, ...]
     expect: tuple[Expect, ...]
+    target_torch: tuple[int, ...] | None = None
+    requires: tuple[str, ...] = ()
 
     def runs_on(self, device: str) -> list[Run]:
         return [run for run in self.runs.values() if device in run.devices]
@@ -111,4 +115,12 @@ def load_contract(path: Path) -> Contract:
         expect.append(Expect(table["run"], dict(table["values"]), _devices(table, f"{path} [[expect]]", devices)))
     if not equal and not expect:
         raise ContractError(f"{path}: a contract needs at least one [[equal]] or [[expect]]")
-    return Contract(str(data.get("description", "")), devices, runs, tuple(equal), tuple(expect))
+    target = data.get("target-torch")
+    if target is not None and not isinstance(target, str):
+        raise ContractError(f"{path}: target-torch must be a string such as \"2.5\"")
+    target_torch = tuple(int(part) for part in target.split(".")) if target else None
+    requires = data.get("requires", [])
+    if not isinstance(requires, list) or not all(isinstance(name, str) for name in requires):
+        raise ContractError(f"{path}: requires must be a list of module names")
+    return Contract(str(data.get("description", "")), devices, runs, tuple(equal), tuple(expect), target_torch,
+                    tuple(requires))

@@ -40,6 +40,13 @@ class CaseResult:
     largest_difference: float | None
     seconds: float
     problems: list[str] = field(default_factory=list)
+    # Why the programs were not run (a module the contract `requires` is missing); the fix itself
+    # was still made and checked. A skipped case does not fail the run.
+    skipped: str | None = None
+
+    @property
+    def verdict(self) -> str:
+        return "fail" if not self.passed else "skip" if self.skipped else "pass"
 
     def to_json(self) -> dict:
         difference = self.largest_difference
@@ -47,7 +54,8 @@ class CaseResult:
             "rule": self.code,
             "case": self.case,
             "device": self.device,
-            "verdict": "pass" if self.passed else "fail",
+            "verdict": self.verdict,
+            "skipped": self.skipped,
             "largest_difference": difference if difference is None or difference != float("inf") else "inf",
             "seconds": round(self.seconds, 2),
             "problems": self.problems,
@@ -81,10 +89,11 @@ def fix_with_torchlint(fixture: Fixture, workdir: Path) -> FixedProgram:
     copy.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(fixture.path / PROGRAM, copy)
     before = copy.read_text(encoding="utf-8")
-    overrides = CliOverrides(select=[fixture.code], unsafe_fixes=True, preview=True)
+    overrides = CliOverrides(select=[fixture.code], unsafe_fixes=True, preview=True,
+                             target_torch=fixture.contract.target_torch)
     settings = ConfigResolver(overrides, cwd=workdir).for_file(copy)
     problems = []
-    if not any(d.code == fixture.code for d in lint_text(before, PROGRAM, settings.rules_for(copy)).diagnostics):
+    if not any(d.code == fixture.code for d in lint_text(before, PROGRAM, settings.rules_for(copy), settings.lint_settings()).diagnostics):
         problems.append(f"{fixture.code} does not fire on the fixture program")
     outcome = process_file(PROGRAM, copy, settings, Mode(fix=True, unsafe_fixes=True))
     problems.extend(outcome.failures)
@@ -167,6 +176,13 @@ def compare(contract: Contract, device: str, observed: dict[str, dict]) -> tuple
     return problems, largest
 
 
+def _missing_requirement(contract: Contract) -> str | None:
+    import importlib.util
+
+    missing = [name for name in contract.requires if importlib.util.find_spec(name) is None]
+    return f"skipped: {', '.join(missing)} not installed (the fix was made and checked)" if missing else None
+
+
 def verify_fixture(fixture: Fixture, devices: list[str], workdir: Path) -> list[CaseResult]:
     """Every applicable device for one fixture; the fix is made once and shared."""
     started = time.monotonic()
@@ -180,6 +196,11 @@ def verify_fixture(fixture: Fixture, devices: list[str], workdir: Path) -> list[
         started = time.monotonic()
         problems = list(fixed.problems)
         observed: dict[str, dict] = {}
+        skipped = _missing_requirement(contract)
+        if skipped and not problems:
+            results.append(CaseResult(fixture.code, fixture.case, device, True, None,
+                                      time.monotonic() - started + fix_seconds, [], skipped))
+            continue
         if fixed.after is not None:
             for run in contract.runs_on(device):
                 source = fixed.before if run.program == "before" else fixed.after

@@ -1,0 +1,119 @@
+"""What TL301 (removed-torch-api) and TL302 (deprecated-torch-api) share: calls, bare decorators
+and `from ... import` of the symbols in torchlint/data/deprecated.toml, judged against the target
+torch version, with the table's fixes."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import libcst as cst
+
+from torchlint.analysis import dotted_name
+from torchlint.deprecations import Deprecation, deprecations, rewrite_call
+from torchlint.rule import Rule
+from torchlint.rules._training import spelled
+
+# Last name segments too common to use as prefilter tokens on their own.
+_GENERIC = frozenset({"range", "grad", "norm", "lu", "eig", "svd", "qr", "ger", "vjp", "jvp", "solve", "Container",
+                      "profile", "vmap", "upsample", "autocast", "GradScaler"})
+
+
+def trigger_tokens() -> tuple[str, ...]:
+    tokens = {"functorch", "torch import", "amp import"}
+    for name in deprecations():
+        last = name.rsplit(".", 1)[1]
+        tokens.add("." + last if last in _GENERIC else last)
+    return tuple(sorted(tokens))
+
+
+def scope_tokens() -> tuple[str, ...]:
+    """Words without which a function body can hold no finding: every symbol's last name (a body
+    may call a name imported from torch, `range(0, 5)` after `from torch import range`)."""
+    return tuple(sorted({"functorch", *(name.rsplit(".", 1)[1] for name in deprecations())}))
+
+
+def _version(version: tuple[int, ...]) -> str:
+    return ".".join(map(str, version))
+
+
+def message(entry: Deprecation, removed: bool, imported: bool = False) -> str:
+    when = f"removed in torch {_version(entry.removed)}" if removed else f"deprecated since torch {_version(entry.deprecated)}"
+    if imported:
+        text = f"Import of `{entry.name}`, {when}"
+    else:
+        text = f"`{entry.name}` {'was' if removed else 'is'} {when}"
+    candidates = [f"{text}; use `{entry.replacement}`"] if entry.replacement else []
+    candidates.append(text)
+    return next(candidate for candidate in candidates if len(candidate) <= 100)
+
+
+def _swappable(entry: Deprecation) -> bool:
+    """A rename whose replacement keeps the name in another module (`functorch.vmap` →
+    `torch.func.vmap`): `from functorch import vmap` becomes `from torch.func import vmap`."""
+    return entry.fix == "rename" and entry.replacement.rsplit(".", 1)[1] == entry.name.rsplit(".", 1)[1]
+
+
+class DeprecatedApiRule(Rule):
+    """Shared visitor; `removed` says which half of the table a subclass reports."""
+
+    removed: ClassVar[bool]
+    preview = False
+
+    def _entry(self, qualified: str | None) -> Deprecation | None:
+        entry = deprecations().get(qualified) if qualified else None
+        target = self.ctx.settings.target_torch
+        if entry is None or not entry.applies_to(target) or entry.removed_for(target) != self.removed:
+            return None
+        return entry
+
+    def _applicability(self, entry: Deprecation) -> str:
+        return entry.safety or "unsafe"
+
+    def visit_Call(self, node: cst.Call) -> None:
+        entry = self._entry(self.ctx.qualify(node.func))
+        if entry is None:
+            return
+        fix = None
+        target = entry.fix_target
+        # A name imported from the old module is fixed at its import, when the import can be.
+        fixable_here = not (isinstance(node.func, cst.Name) and _swappable(entry))
+        func = spelled(self.ctx, target, where=True) if target and fixable_here else None
+        new = rewrite_call(entry, node, func) if func is not None else None
+        if new is not None:
+            fix = self.replace(node, new, f"Use `{dotted_name(func) or target}`", self._applicability(entry))
+        self.report(node, message(entry, self.removed), fix)
+
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        expr = node.decorator
+        if not isinstance(expr, (cst.Name, cst.Attribute)):
+            return
+        entry = self._entry(self.ctx.qualify(expr))
+        if entry is None:
+            return
+        fix = None
+        func = spelled(self.ctx, entry.fix_target, where=True) if entry.fix_target else None
+        if func is not None and isinstance(expr, cst.Attribute):
+            if entry.fix == "rename":
+                fix = self.replace(expr, func, f"Use `{entry.replacement}`", self._applicability(entry))
+            elif entry.rewriter == "device_type_keyword":
+                new = rewrite_call(entry, cst.Call(func=expr), func)
+                fix = self.replace(expr, new, f"Use `{entry.fix_target}`", self._applicability(entry))
+        self.report(expr, message(entry, self.removed), fix)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+            return
+        module = dotted_name(node.module)
+        found = [(alias, self._entry(f"{module}.{dotted_name(alias.name)}")) for alias in node.names]
+        flagged = [(alias, entry) for alias, entry in found if entry is not None]
+        if not flagged:
+            return
+        fix = None
+        new_modules = {entry.replacement.rsplit(".", 1)[0] for _, entry in found if entry is not None and _swappable(entry)}
+        if len(flagged) == len(found) and all(_swappable(entry) for _, entry in flagged) and len(new_modules) == 1:
+            new_module = new_modules.pop()
+            fix = self.replace(node, node.with_changes(module=cst.parse_expression(new_module)),
+                               f"Import from `{new_module}`", "safe")
+        for alias, entry in flagged:
+            self.report(alias, message(entry, self.removed, imported=True), fix)
+            fix = None

@@ -1,0 +1,82 @@
+"""TL729 require-grad-typo: `x.require_grad = True`, a typo of `requires_grad` (TorchFix TOR002)."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from torchlint.rule import Invalid, Rule
+from torchlint.rules.registry import register
+
+_ANY = re.compile(r"\brequire_grad\b")
+_ASSIGNED = re.compile(r"\.\s*require_grad\s*=(?!=)")
+
+
+@register
+class RequireGradTypo(Rule):
+    """
+    ## What it does
+    Flags an assignment to an attribute named `require_grad` (`p.require_grad = False`), in a file
+    that never otherwise mentions `require_grad`.
+
+    ## Why is this bad?
+    Tensors and modules have `requires_grad`. Assigning `require_grad` silently creates a new
+    Python attribute and changes nothing: the parameter meant to be frozen keeps training.
+
+    ## Example
+    ```python
+    for p in backbone.parameters():
+        p.require_grad = False
+    ```
+
+    ## Use instead
+    ```python
+    for p in backbone.parameters():
+        p.requires_grad = False
+    ```
+
+    ## Fix safety
+    The fix is **safe**: it renames the attribute to `requires_grad`, which is what the line is
+    meant to do. A file that reads or defines `require_grad` anywhere else (a config field, a
+    keyword parameter, a class attribute of its own) is left alone: there the name is deliberate.
+
+    ## References
+    - [torch.Tensor.requires_grad](https://pytorch.org/docs/stable/generated/torch.Tensor.requires_grad.html)
+    """
+
+    code = "TL729"
+    name = "require-grad-typo"
+    summary = "`x.require_grad = ...`: a typo of `requires_grad` that changes nothing"
+    severity = "error"
+    preview = False
+    fix_safety = ("safe",)
+    trigger_tokens = ("require_grad",)
+    scope_tokens = ("require_grad",)
+
+    valid = (
+        "import torch\nfor p in model.parameters():\n    p.requires_grad = False\n",
+        "require_grad = True\n",
+        "class Cfg:\n    require_grad = True\ncfg = Cfg()\ncfg.require_grad = False\n",
+        "def build(require_grad=True):\n    pass\nopts.require_grad = True\n",
+        "opts.require_grad = True\nif opts.require_grad:\n    pass\n",
+        "ok = p.require_grad == True\n",
+    )
+    invalid = (
+        Invalid(
+            "import torch\nfor p in model.parameters():\n    p.require_grad = False\n",
+            "import torch\nfor p in model.parameters():\n    p.requires_grad = False\n",
+        ),
+        Invalid("import torch\nx = torch.zeros(3)\nx.require_grad = True\n", "import torch\nx = torch.zeros(3)\nx.requires_grad = True\n"),
+    )
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        text = self.ctx.text
+        if len(_ANY.findall(text)) != len(_ASSIGNED.findall(text)):
+            return
+        for target in node.targets:
+            attribute = target.target
+            if isinstance(attribute, cst.Attribute) and attribute.attr.value == "require_grad":
+                fixed = attribute.with_changes(attr=cst.Name("requires_grad"))
+                self.report(attribute, "`require_grad` is a typo: assigning it changes nothing; use `requires_grad`",
+                            self.replace(attribute, fixed, "Use `requires_grad`"))

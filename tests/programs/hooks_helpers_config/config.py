@@ -1,0 +1,3 @@
+import os
+
+EXPORT = os.path.join("exported", "encoder.pt")
