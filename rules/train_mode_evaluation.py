@@ -147,6 +147,8 @@ class TrainModeEvaluation(Rule):
         "            opt.zero_grad()\n            with torch.set_grad_enabled(phase == 'train'):\n"
         "                loss = model(x).sum()\n                if phase == 'train':\n"
         "                    loss.backward()\n                    opt.step()\n",
+        # a pytest test named after what it tests (ultralytics' test_predict_gray_and_4ch)
+        T + "def test_predict_shapes():\n    for n in (1, 2):\n        out = model(torch.zeros(n, 4))\n        assert out.shape[0] == n\n",
         # after the training loop, eval() before the test pass
         T + "for x, y in train_loader:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n"
         "model.eval()\nfor x, y in test_loader:\n    correct = (model(x).argmax(1) == y).sum()\n",
@@ -228,7 +230,9 @@ class TrainModeEvaluation(Rule):
         if grad_disabled_at(self.ctx, self.ctx.stack):
             return True
         function = self.ctx.enclosing(cst.FunctionDef)
-        return function is not None and bool(_EVAL_FUNCTION.search(function.name.value))
+        # a pytest test (`test_predict_shapes`) checks behaviour, it is not an evaluation pass (ultralytics)
+        return function is not None and bool(_EVAL_FUNCTION.search(function.name.value)) and not (
+            function.name.value.startswith("test_"))
 
     def _scope(self) -> cst.CSTNode:
         function = self.ctx.enclosing(cst.FunctionDef)
