@@ -23,6 +23,7 @@ class ModeTracker:
             statement.name.value: statement for statement in ctx.module.body if isinstance(statement, cst.FunctionDef)
         }
         self._in_progress: set[str] = set()
+        self._owner: cst.ClassDef | None = None  # the class whose method is being followed
 
     def at(self, scope: cst.CSTNode, call: cst.Call, model: cst.CSTNode, training: bool = False) -> set[str | None]:
         """The modes the model may be in at `call`: for a call inside loops, the mode the code
@@ -31,7 +32,13 @@ class ModeTracker:
         order, position, span = self._layout(scope)
         if id(call) not in position:
             return set()  # in a class body or lambda inside the scope: another scope's code
-        events = [(position[id(node)], mode) for node in order if (mode := self._event(node, model)) is not None]
+        outer, self._owner = self._owner, (self._method_of(scope) or (None, None))[1]
+        try:
+            events = [(position[id(node)], mode) for node in order if (mode := self._event(node, model)) is not None]
+        finally:
+            self._owner = outer
+        branched = self._branched(order, position, model)
+        events = [(index, UNKNOWN if index in branched else mode) for index, mode in events]
         loops = [node for node in order if isinstance(node, (cst.For, cst.While))
                  and position[id(node)] < position[id(call)] <= span[id(node)]]
         if training and _last(events, position[id(loops[-1])], position[id(call)]) == EVAL:
@@ -41,11 +48,31 @@ class ModeTracker:
             modes = (modes - {None}) | self._entry_modes(scope, model)
         return modes
 
+    def _branched(self, order: list, position: dict, model: cst.CSTNode) -> set[int]:
+        """Positions of mode calls in an `if` whose two branches set different modes
+        (`if phase == "train": model.train() else: model.eval()`): which one ran depends on the
+        test, so each is unknown."""
+        found: set[int] = set()
+        for node in order:
+            if not isinstance(node, cst.If) or node.orelse is None:
+                continue
+            sides = []
+            for branch in (node.body, node.orelse):
+                calls = [c for c in descendants(branch, prune=lambda n: isinstance(n, SCOPE_NODES))
+                         if isinstance(c, cst.Call) and isinstance(c.func, cst.Attribute)
+                         and c.func.attr.value in ("train", "eval") and c.func.value.deep_equals(model)]
+                sides.append(calls)
+            if all(sides):
+                found.update(position[id(call)] for calls in sides for call in calls if id(call) in position)
+        return found
+
     def _entry_modes(self, scope: cst.CSTNode, model: cst.CSTNode) -> set[str | None]:
         """The modes a function's parameter `model` arrives in: those at each call of the function
         in this file (its module level and top-level functions); {None} when unknown."""
         function = next((f for f in self._functions.values() if f.body is scope), None)
-        if function is None or not isinstance(model, cst.Name) or function.name.value in self._in_progress:
+        if function is None:
+            return self._method_entry_modes(scope, model)
+        if not isinstance(model, cst.Name) or function.name.value in self._in_progress:
             return {None}
         names = [param.name.value for param in function.params.params]
         if model.value not in names:
@@ -61,6 +88,59 @@ class ModeTracker:
             return found or {None}
         finally:
             self._in_progress.discard(function.name.value)
+
+    def _method_of(self, scope: cst.CSTNode) -> tuple[cst.FunctionDef, cst.ClassDef] | None:
+        return next(((f, owner) for f, owner in self.ctx.classes.method_owner.items() if f.body is scope), None)
+
+    def _method_entry_modes(self, scope: cst.CSTNode, model: cst.CSTNode) -> set[str | None]:
+        """For a method and a model held by `self` (`self.model`): the modes at each
+        `self.<method>()` call in the class's other methods; {None} when there is none."""
+        found_method = self._method_of(scope)
+        if found_method is None or not _on_self(model):
+            return {None}
+        function, owner = found_method
+        key = f"{owner.name.value}.{function.name.value}"
+        if key in self._in_progress:
+            return {None}
+        self._in_progress.add(key)
+        try:
+            found: set[str | None] = set()
+            for item in owner.body.body:
+                if not isinstance(item, cst.FunctionDef) or item is function:
+                    continue
+                for call in descendants(item.body, prune=lambda node: isinstance(node, SCOPE_NODES)):
+                    if _self_call(call) == function.name.value:
+                        found |= self.at(item.body, call, model)
+            return found or {None}
+        finally:
+            self._in_progress.discard(key)
+
+    def _find_method(self, cls: cst.ClassDef, name: str, depth: int = 0) -> cst.FunctionDef | None:
+        """The method `name` of `cls`, or inherited from a base class defined in this file."""
+        found = next((item for item in cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == name), None)
+        if found is not None or depth > 5:
+            return found
+        for base in cls.bases:
+            candidates = self.ctx.classes.by_name.get(base.value.value, []) if isinstance(base.value, cst.Name) else []
+            if len(candidates) == 1 and candidates[0] is not cls:
+                found = self._find_method(candidates[0], name, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def _method_effect(self, name: str, model: cst.CSTNode) -> str | None:
+        """The last mode the method `name` of the class being followed sets on `self.model`."""
+        method = self._find_method(self._owner, name)
+        key = f"{self._owner.name.value}.{name}"
+        if method is None or key in self._in_progress:
+            return None
+        self._in_progress.add(key)
+        try:
+            order, _, _ = self._layout(method.body)
+            events = [mode for node in order if (mode := self._event(node, model)) is not None]
+        finally:
+            self._in_progress.discard(key)
+        return events[-1] if events else None
 
     def _effect(self, call: cst.Call, model: cst.CSTNode) -> str:
         """The mode a call that is passed the model leaves it in: for a top-level function of this
@@ -101,6 +181,8 @@ class ModeTracker:
                 return None
             if any(arg.value.deep_equals(model) for arg in node.args):
                 return self._effect(node, model)
+            if self._owner is not None and _on_self(model) and _self_call(node) is not None:
+                return self._method_effect(_self_call(node), model)
         elif isinstance(node, cst.Assign) and any(t.target.deep_equals(model) for t in node.targets):
             return self._assigned_mode(node.value)
         return None
@@ -161,6 +243,22 @@ def mode_free(kind) -> bool:
     if origin is None or not origin.startswith("torch.nn."):
         return False
     return not any(word in origin for word in _MODE_DEPENDENT)
+
+
+def _on_self(expr: cst.CSTNode) -> bool:
+    """`self.model`, `self.nets.g`: an attribute chain rooted at `self`."""
+    while isinstance(expr, cst.Attribute):
+        expr = expr.value
+        if isinstance(expr, cst.Name):
+            return expr.value == "self"
+    return False
+
+
+def _self_call(node: cst.CSTNode) -> str | None:
+    """The method name of a call `self.<name>(...)`."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+        return node.func.attr.value if node.func.value.value == "self" else None
+    return None
 
 
 def _is_true(expr: cst.CSTNode) -> bool:

@@ -4,6 +4,7 @@ of the type oracle), and the calls of one loop body in source order."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import libcst as cst
 
@@ -244,9 +245,39 @@ def grad_disabled_at(ctx, stack) -> bool:
         ctx.stack = saved
 
 
-def model_calls(ctx, node: cst.CSTNode) -> list[cst.Call]:
-    """Calls of modules (`model(x)`) below `node`, nested functions and classes left out."""
-    return [call for call in calls_in_order(node) if ctx.is_module(call.func)]
+def model_calls(ctx, node: cst.CSTNode, evaluated: frozenset[str] = frozenset()) -> list[cst.Call]:
+    """Calls of modules (`model(x)`) below `node`, nested functions and classes left out; calls of
+    the names in `evaluated` count too (see `put_in_eval_mode`)."""
+    return [call for call in calls_in_order(node)
+            if ctx.is_module(call.func) or (isinstance(call.func, cst.Name) and call.func.value in evaluated)]
+
+
+def put_in_eval_mode(function: cst.FunctionDef) -> frozenset[str]:
+    """The parameters of `function` it calls `.eval()` on (no arguments) before calling them: a
+    model of a class the oracle cannot see (`model.eval(); outputs = model(**batch)`)."""
+    params = {param.name.value for param in function.params.params}
+    found = set()
+    for call in calls_in_order(function.body):
+        if (method_of(call) == "eval" and not call.args and isinstance(call.func.value, cst.Name)
+                and call.func.value.value in params):
+            found.add(call.func.value.value)
+    return frozenset(found)
+
+
+def trains(ctx, call: cst.Call) -> bool:
+    """`call` runs a training step of this file: a top-level function, or a method of the class
+    around the call (`self.train_epoch()`), whose body backpropagates and calls `.step()`."""
+    function = None
+    if isinstance(call.func, cst.Name):
+        function = next((s for s in ctx.module.body if isinstance(s, cst.FunctionDef) and s.name.value == call.func.value), None)
+    elif isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) and call.func.value.value == "self":
+        owner = ctx.enclosing(cst.ClassDef)
+        function = next((item for item in owner.body.body if isinstance(item, cst.FunctionDef)
+                         and item.name.value == call.func.attr.value), None) if owner is not None else None
+    if function is None:
+        return False
+    calls = list(calls_in_order(function.body))
+    return any(is_backward(c) for c in calls) and any(method_of(c) == "step" for c in calls)
 
 
 def has_backward(node: cst.CSTNode) -> bool:
@@ -275,11 +306,11 @@ def forward_returns(ctx, expr: cst.CSTNode, functions: frozenset[str]) -> bool:
     only the result of one of `functions` (`return F.softmax(self.fc(x), dim=1)`)."""
     if not isinstance(expr, cst.Call):
         return False
-    kind = ctx.kind(expr.func)
-    if kind is None or kind.base != "module" or not isinstance(kind.cls, cst.ClassDef):
+    cls = local_class(ctx, ctx.kind(expr.func))
+    if cls is None:
         return False
     forward = next(
-        (item for item in kind.cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None
+        (item for item in cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None
     )
     if forward is None:
         return False
@@ -288,3 +319,30 @@ def forward_returns(ctx, expr: cst.CSTNode, functions: frozenset[str]) -> bool:
     return bool(returned) and all(
         isinstance(value, cst.Call) and ctx.qualify(value.func) in functions for value in returned
     )
+
+
+def follows_training(ctx, scope: cst.CSTNode, loop: cst.CSTNode, model: cst.CSTNode) -> bool:
+    """An earlier loop of `scope` (not one around `loop`) calls `model` and backpropagates: `loop`,
+    which does not, is the evaluation that follows training (`for x in test_loader:` after the
+    epochs of a script)."""
+    for node in descendants(scope, prune=lambda n: isinstance(n, SCOPE_NODES) or n is loop):
+        if node is loop:
+            return False
+        if isinstance(node, (cst.For, cst.While)) and path_to(node, loop) is None and has_backward(node.body):
+            if any(call.func.deep_equals(model) for call in model_calls(ctx, node.body)):
+                return True
+    return False
+
+
+def local_class(ctx, kind) -> cst.ClassDef | None:
+    """The class of this file a module kind was built from: the kind's own ClassDef, or the one
+    the project index names when it is this file's (a parameter typed from its call sites)."""
+    if kind is None or kind.base != "module":
+        return None
+    if isinstance(kind.cls, cst.ClassDef):
+        return kind.cls
+    path, name = getattr(kind.cls, "path", None), getattr(kind.cls, "name", None)
+    if path is None or Path(path).resolve() != Path(ctx.path).resolve():
+        return None
+    found = ctx.classes.by_name.get(name, [])
+    return found[0] if len(found) == 1 else None

@@ -174,8 +174,7 @@ class AmpClipWithoutUnscale(Rule):
         if not any(isinstance(n, cst.Call) and self._scaler_step(n) for n in order[position:]):
             return
         self._reported_regions.add(id(region))
-        self.report(node, "Gradients read here are still multiplied by the GradScaler's scale; call "
-                          "`scaler.unscale_(optimizer)` before reading them")
+        self.report(node, "Gradients read here are still scaled by the GradScaler; call `scaler.unscale_(optimizer)` first")
 
     def _presence_test_or_store(self, node: cst.Attribute) -> bool:
         """`p.grad is None`, `p.grad = None`, `del p.grad`: no value is read."""

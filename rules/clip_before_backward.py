@@ -99,5 +99,4 @@ class ClipBeforeBackward(Rule):
         if not backward or backward[0] < position:
             return
         if any(stepped_optimizer(self.ctx, call) is not None for call in calls[backward[0]:]):
-            self.report(node, "Gradients are clipped before `backward()`, so the step applies unclipped "
-                              "gradients; clip after `backward()`")
+            self.report(node, "Gradients clipped before `backward()` leave the step unclipped; clip after `backward()`")

@@ -16,7 +16,10 @@ class CompiledStateDict(Rule):
     """
     ## What it does
     Flags `m.state_dict()` where `m` was last assigned `torch.compile(...)` earlier in the same
-    function (or module) with nothing in between that may rebind it.
+    function (or module) with nothing in between that may rebind it, and (without a fix) where
+    the nearest assignment above it compiles it under a condition
+    (`if args.compile: model = torch.compile(model)`): the keys carry the prefix whenever the
+    flag is on.
 
     ## Why is this bad?
     `torch.compile(module)` returns an `OptimizedModule` that holds the original as the submodule
@@ -46,7 +49,7 @@ class CompiledStateDict(Rule):
     prefix), which is the point, but loaders written for the prefixed keys (with the prefix
     stripped or a compiled model on the other side) need to change with it.
 
-    Not flagged: a name that may or may not be compiled (`if args.compile: model = torch.compile(model)`),
+    Not flagged:
     `model.state_dict()` of the module before compiling, and unknown objects.
 
     Off by default: measured on 3,693 files of real training code, no findings; fewer than the 10
@@ -68,13 +71,16 @@ class CompiledStateDict(Rule):
 
     valid = (
         T + "model = nn.Linear(2, 2)\ncompiled = torch.compile(model)\ntorch.save(model.state_dict(), 'm.pt')\n",
-        T + "model = nn.Linear(2, 2)\nif use_compile:\n    model = torch.compile(model)\ntorch.save(model.state_dict(), 'm.pt')\n",
         T + "model = torch.compile(nn.Linear(2, 2))\ntorch.save(model._orig_mod.state_dict(), 'm.pt')\n",
         T + "model = torch.compile(net)\nmodel = unwrap(model)\nsd = model.state_dict()\n",
         T + "model = nn.Linear(2, 2)\nsd = model.state_dict()\nmodel = torch.compile(model)\n",
         "import re\npattern = re.compile('x')\nsd = pattern.state_dict()\n",
     )
     invalid = (
+        # compiled on one path only: the keys carry `_orig_mod.` whenever the flag is on (no fix:
+        # `_orig_mod` does not exist on the other path)
+        Invalid(T + "model = nn.Linear(2, 2)\nif use_compile:\n    model = torch.compile(model)\n"
+                "torch.save(model.state_dict(), 'm.pt')\n"),
         Invalid(
             T + "model = nn.Linear(2, 2)\nmodel = torch.compile(model)\ntorch.save(model.state_dict(), 'm.pt')\n",
             T + "model = nn.Linear(2, 2)\nmodel = torch.compile(model)\ntorch.save(model._orig_mod.state_dict(), 'm.pt')\n",
@@ -99,11 +105,15 @@ class CompiledStateDict(Rule):
         receiver = node.func.value
         compiled = last_assignment_before(self.ctx, receiver.value)
         if not (isinstance(compiled, cst.Call) and self.ctx.qualify(compiled.func) == "torch.compile" and compiled.args):
+            if self._maybe_compiled(receiver, node):
+                # `if args.compile: model = torch.compile(model)`: `_orig_mod` exists on one path only
+                self.report(node, "If compiled, this state_dict's keys start with `_orig_mod.`; save the "
+                                  "original module's state_dict")
             return
         source = cst.Attribute(value=receiver, attr=cst.Name("_orig_mod"))
         self.report(
             node,
-            "The compiled module's state_dict keys start with `_orig_mod.`; save the original module's state_dict",
+            _MESSAGE,
             self.replace(
                 node,
                 node.with_changes(func=node.func.with_changes(value=source)),
@@ -111,3 +121,19 @@ class CompiledStateDict(Rule):
                 "unsafe",
             ),
         )
+
+    def _maybe_compiled(self, receiver: cst.Name, call: cst.Call) -> bool:
+        """The binding of the name nearest above the call (by line) is `name = torch.compile(...)`,
+        made under a condition or in a block the call is not in."""
+        bindings = self.ctx.oracle.bindings_of(receiver.value, self.ctx.stack) or []
+        line = self.ctx.line_of(call)
+        before = [(self.ctx.line_of(b.value), b) for b in bindings if b.value is not None]
+        before = [item for item in before if item[0] < line]
+        if not before:
+            return False
+        nearest = max(before, key=lambda item: item[0])[1]
+        value = nearest.value
+        return nearest.how == "value" and isinstance(value, cst.Call) and self.ctx.qualify(value.func) == "torch.compile"
+
+
+_MESSAGE = "The compiled module's state_dict keys start with `_orig_mod.`; save the original module's state_dict"

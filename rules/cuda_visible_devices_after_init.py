@@ -85,8 +85,7 @@ class CudaVisibleDevicesAfterInit(Rule):
             if child is node:
                 return
             if isinstance(child, cst.Call) and self._initialises_cuda(child):
-                self.report(node, "CUDA was initialised above, so setting `CUDA_VISIBLE_DEVICES` here has no "
-                                  "effect; set it before any CUDA call")
+                self.report(node, "CUDA is initialised above, so `CUDA_VISIBLE_DEVICES` has no effect here; set it first")
                 return
 
     def _sets_visible_devices(self, small: cst.CSTNode) -> bool:

@@ -84,8 +84,7 @@ class CudnnBenchmarkWithDeterminism(Rule):
         if any(self.ctx.qualify(t.target) == "torch.backends.cudnn.benchmark" for t in node.targets) and self._deterministic(
             self._block()
         ):
-            self.report(node, "cuDNN benchmarking picks algorithms by timing, so results vary between runs "
-                              "despite the deterministic settings; set `cudnn.benchmark = False`")
+            self.report(node, "`cudnn.benchmark = True` picks algorithms by timing, defeating the deterministic settings")
 
     def _block(self) -> cst.CSTNode:
         return self.ctx.enclosing(cst.IndentedBlock) or self.ctx.module

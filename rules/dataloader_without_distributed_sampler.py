@@ -6,6 +6,7 @@ import libcst as cst
 
 from torchlint.analysis import argument
 from torchlint.rule import Invalid, Rule
+from torchlint.rules._training import has_backward, is_true
 from torchlint.rules.registry import register
 from torchlint.walk import descendants
 
@@ -23,7 +24,9 @@ class DataLoaderWithoutDistributedSampler(Rule):
     ## What it does
     Flags `torch.utils.data.DataLoader(...)` without `sampler=`/`batch_sampler=` in a file that
     initialises a process group (`dist.init_process_group`) or wraps a model in
-    `DistributedDataParallel`.
+    `DistributedDataParallel`, when the loader shuffles (`shuffle=True`) or a loop that
+    backpropagates iterates it: a training loader. An evaluation loader read whole by every rank
+    is slow but not wrong, and is not flagged.
 
     ## Why is this bad?
     Without a `DistributedSampler` every rank iterates over the whole dataset: each epoch does
@@ -71,12 +74,17 @@ class DataLoaderWithoutDistributedSampler(Rule):
         T + "dist.init_process_group('gloo')\nloader = DataLoader(ds, batch_sampler=bs)\n",
         # a sampler passed through **kwargs (pytorch-ignite's auto_dataloader)
         T + "dist.init_process_group('gloo')\nkwargs['sampler'] = DistributedSampler(ds)\nloader = DataLoader(ds, **kwargs)\n",
+        # an evaluation loader, not shuffled and not trained on: every rank reads the whole set, slowly but rightly
+        T + "dist.init_process_group('nccl')\nval_loader = DataLoader(val_ds, batch_size=64)\n"
+        "for x, y in val_loader:\n    acc = (model(x).argmax(1) == y).float().mean()\n",
+        T + "dist.init_process_group('nccl')\ntest_loader = DataLoader(test_ds, batch_size=64, shuffle=False)\n",
     )
     invalid = (
         Invalid(T + "dist.init_process_group('nccl')\nloader = DataLoader(ds, batch_size=32, shuffle=True)\n"),
         Invalid(
             "import torch\nfrom torch.nn.parallel import DistributedDataParallel\n"
             "model = DistributedDataParallel(net)\nloader = torch.utils.data.DataLoader(ds, batch_size=8)\n"
+            "for x, y in loader:\n    model(x).sum().backward()\n"
         ),
     )
 
@@ -87,7 +95,23 @@ class DataLoaderWithoutDistributedSampler(Rule):
             return  # a sampler may come in through **kwargs
         if argument(node, 3, "sampler") or argument(node, 4, "batch_sampler") or not self._distributed():
             return
+        shuffle = argument(node, 2, "shuffle")
+        if not ((shuffle is not None and is_true(shuffle.value)) or self._trained_on(node)):
+            return  # an evaluation loader: every rank reading the whole set is slow, not wrong
         self.report(node, "Without a DistributedSampler every rank iterates over the whole dataset")
+
+    def _trained_on(self, call: cst.Call) -> bool:
+        """The loader, bound to a name, is iterated by a loop that backpropagates."""
+        parent = self.ctx.stack[-2] if len(self.ctx.stack) > 1 else None
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+            return False
+        name = parent.targets[0].target.value
+        for loop in descendants(self.ctx.module):
+            if isinstance(loop, cst.For) and has_backward(loop.body) and any(
+                isinstance(n, cst.Name) and n.value == name for n in descendants(loop.iter)
+            ):
+                return True
+        return False
 
     def _distributed(self) -> bool:
         return any(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from torchlint.rule import Invalid, Rule
-from torchlint.rules._training import calls_in_order, is_backward, method_of, stepped_optimizer
+from torchlint.rules._training import calls_in_order, is_backward, method_of, produced_by, stepped_optimizer
 from torchlint.rules.registry import register
 from torchlint.walk import SCOPE_NODES, descendants
 
@@ -89,6 +89,12 @@ class GradientAccumulationUnscaled(Rule):
         "    if i % 100 == 0:\n        print(loss.item())\n",
         SETUP + HEAD + "    loss = model(x).sum()\n    accelerator.backward(loss)\n" + STEP,
         "for i, x in enumerate(loader):\n    loss = f(x)\n    loss.backward()\n    if (i + 1) % 4 == 0:\n        optimizer.step()\n",
+        # the compiled module is not DDP, and the DDP one uses no_sync
+        SETUP + "compiled = torch.compile(model)\n" + HEAD + "    loss = compiled(x).sum() / accum\n    loss.backward()\n" + STEP,
+        ("import torch\nfrom torch.nn.parallel import DistributedDataParallel as DDP\n"
+            "ddp = DDP(torch.nn.Linear(2, 1))\nopt = torch.optim.SGD(ddp.parameters(), lr=0.1)\n"
+            "model = torch.compile(ddp)\n" + HEAD + "    with ddp.no_sync():\n        loss = model(x).sum() / accum\n"
+            "        loss.backward()\n" + STEP),
     )
     invalid = (
         Invalid(SETUP + HEAD + "    loss = model(x).sum()\n    loss.backward()\n" + STEP),
@@ -99,6 +105,10 @@ class GradientAccumulationUnscaled(Rule):
             "model = DDP(torch.nn.Linear(2, 1))\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
             + HEAD + "    loss = model(x).sum() / accum\n    loss.backward()\n" + STEP
         ),
+        # compiling the DDP module keeps its all-reduce on every backward
+        Invalid("import torch\nfrom torch.nn.parallel import DistributedDataParallel as DDP\n"
+            "ddp = DDP(torch.nn.Linear(2, 1))\nopt = torch.optim.SGD(ddp.parameters(), lr=0.1)\n"
+                "model = torch.compile(ddp)\n" + HEAD + "    loss = model(x).sum() / accum\n    loss.backward()\n" + STEP),
     )
 
     def visit_For(self, node: cst.For) -> None:
@@ -114,11 +124,9 @@ class GradientAccumulationUnscaled(Rule):
         if backward is None:
             return
         if not self._divided(loop, backward.func.value):
-            self.report(backward, "Gradients accumulate over the micro-steps but the loss is not divided by their "
-                                  "number; divide it so the step uses their mean")
+            self.report(backward, "The loss is not divided by the accumulation steps, so the step applies their sum, not mean")
         elif self._ddp_without_no_sync(loop):
-            self.report(backward, "Under DDP every accumulation micro-step all-reduces; wrap the non-stepping ones "
-                                  "in `model.no_sync()`")
+            self.report(backward, "Under DDP every accumulation micro-step all-reduces; run the others in `model.no_sync()`")
 
     def _steps_every_k(self, loop: cst.CSTNode) -> bool:
         for child in descendants(loop.body, prune=lambda n: isinstance(n, (*SCOPE_NODES, cst.For, cst.While))):
@@ -155,7 +163,11 @@ class GradientAccumulationUnscaled(Rule):
         if any(method_of(call) == "no_sync" for call in calls):
             return False
         for call in calls:
-            kind = self.ctx.kind(call.func)
+            model = call.func
+            built = produced_by(self.ctx, model)
+            if isinstance(built, cst.Call) and self.ctx.qualify(built.func) == "torch.compile" and built.args:
+                model = built.args[0].value  # `torch.compile(ddp_model)` all-reduces as the DDP module does
+            kind = self.ctx.kind(model)
             if kind is not None and kind.base == "module" and kind.origin in _DDP:
                 return True
         return False

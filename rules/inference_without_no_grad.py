@@ -8,11 +8,16 @@ import libcst as cst
 
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._modes import EVAL, ModeTracker
-from torchlint.rules._training import grad_disabled_at, has_backward, model_calls, path_to
+from torchlint.rules._training import (
+    follows_training, grad_disabled_at, has_backward, model_calls, path_to, put_in_eval_mode,
+)
 from torchlint.rules.registry import register
 from torchlint.walk import descendants
 
-_EVAL_FUNCTION = re.compile(r"(?i)^_*(eval|evaluate|validate|validation|valid|predict|inference|infer)(_|$)|_(eval|evaluate|validate|validation|predict|inference)$")
+_EVAL_FUNCTION = re.compile(
+    r"(?i)^_*(eval|evaluate|validate|validation|valid|predict|inference|infer)(_|$)"
+    r"|_(eval|evaluate|validate|validation|predict|inference)$|^(test|test_epoch|test_one_epoch|test_model|run_test)$"
+)
 _GRAD_WORDS = frozenset({"grad", "requires_grad", "requires_grad_", "backward", "enable_grad", "set_grad_enabled"})
 T = "import torch\nimport torch.nn as nn\n"
 NET = "class Net(nn.Module):\n    pass\n"
@@ -26,10 +31,13 @@ class InferenceWithoutNoGrad(Rule):
     name bound to them) with autograd on, no `torch.no_grad()`/`inference_mode()` around the
     call and no decorator:
     - in a function named like an evaluation (`evaluate`, `validate`, `predict`, `inference`,
-      `eval_epoch`, `run_validation`, ...) that calls a model in a loop and has nothing that
-      needs gradients (`backward`, `autograd.grad`, `requires_grad`, `enable_grad`);
+      `eval_epoch`, `run_validation`, `test`, ...) that calls a model in a loop and has nothing
+      that needs gradients (`backward`, `autograd.grad`, `requires_grad`, `enable_grad`); a
+      parameter the function calls `.eval()` on counts as a model even when its class is unknown
+      (`model.eval()` ... `model(**batch)`);
     - in any loop without `backward()` over a model that is in eval mode there (`model.eval()`
-      before it, followed as TL625 does); this case has no fix.
+      before it, followed as TL625 does) or that follows a loop of the same scope training the
+      same model (the test pass at the end of a script); this case has no fix.
 
     ## Why is this bad?
     Every output computed with autograd on holds its graph, with all the activations the forward
@@ -84,7 +92,7 @@ class InferenceWithoutNoGrad(Rule):
     severity = "warning"
     default_enabled = False
     fix_safety = ("unsafe",)
-    trigger_tokens = ("eval", "valid", "predict", "infer")
+    trigger_tokens = ("eval", "valid", "predict", "infer", "backward")
     scope_tokens = ("for ", "while ")  # an evaluation pass is a loop; the name may be in the def line only
 
     valid = (
@@ -110,8 +118,27 @@ class InferenceWithoutNoGrad(Rule):
         T + NET + "model = Net()\nmodel.eval()\nfor x in loader:\n    out = model(x)\n    out.sum().backward()\n",
         T + NET + "model = Net()\npreds = []\nfor x in loader:\n    preds.append(model(x))\n",
         T + NET + "def test_forward_shape():\n    model = Net()\n    for n in (1, 2):\n        out = model(torch.zeros(n, 4))\n",
+        # `.eval()` on a parameter, outputs kept detached; an `eval` that takes an argument is not a module's
+        T + "def evaluate(model, loader):\n    model.eval()\n    outs = []\n    for b in loader:\n"
+        "        outs.append(model(**b).logits.detach())\n",
+        T + "def evaluate(env, policy):\n    env.eval(policy)\n    outs = []\n    for s in range(3):\n        outs.append(env(s))\n",
+        # after training, the test pass runs under no_grad, or keeps only numbers
+        T + NET + "model = Net()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor x in loader:\n"
+        "    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\nscores = []\nfor x in test_loader:\n"
+        "    scores.append(model(x).sum().item())\n",
     )
     invalid = (
+        Invalid(
+            T + "def evaluate(model, loader):\n    model.eval()\n    outs = []\n    for b in loader:\n"
+            "        outs.append(model(**b).logits)\n",
+            T + "@torch.no_grad()\ndef evaluate(model, loader):\n    model.eval()\n    outs = []\n    for b in loader:\n"
+            "        outs.append(model(**b).logits)\n",
+        ),
+        Invalid(
+            T + NET + "model = Net()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor x in loader:\n"
+            "    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\nlogits = []\nfor x in test_loader:\n"
+            "    logits.append(model(x))\n"
+        ),
         Invalid(
             T + NET + "def evaluate(loader):\n    model = Net()\n    outs = []\n    for x in loader:\n"
             "        outs.append(model(x))\n    return outs\n",
@@ -158,20 +185,19 @@ class InferenceWithoutNoGrad(Rule):
             if path is None or grad_disabled_at(self.ctx, [*self.ctx.stack, *path[1:-1]]):
                 continue
             inner = next(node for node in reversed(path) if isinstance(node, (cst.For, cst.While)))
-            if not _kept(path[-2], path[-3] if len(path) > 2 else None, inner):
+            if not _kept(*_holders(path), inner):
                 continue
-            if self.modes.at(scope, call, call.func) == {EVAL}:
-                self.report(call, "This evaluation loop keeps outputs with autograd on, holding every batch's "
-                                  "graph; wrap it in `with torch.no_grad():`")
+            if self.modes.at(scope, call, call.func) == {EVAL} or follows_training(self.ctx, scope, loop, call.func):
+                self.report(call, "This loop keeps outputs with autograd on, holding every batch's graph; use `torch.no_grad()`")
                 return
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if not _EVAL_FUNCTION.search(node.name.value) or _uses_gradients(node) or self._module_method():
             return
-        for call in model_calls(self.ctx, node.body):
+        for call in model_calls(self.ctx, node.body, put_in_eval_mode(node)):
             if self._kept_in_loop(node, call):
-                self.report(call, "Outputs kept with autograd on hold every batch's graph and activations; "
-                                  "run evaluation under `torch.no_grad()`", self._fix(node))
+                self.report(call, "Outputs kept with autograd on hold every batch's graph; evaluate under `torch.no_grad()`",
+                            self._fix(node))
                 return
 
     def _kept_in_loop(self, function: cst.FunctionDef, call: cst.Call) -> bool:
@@ -181,7 +207,7 @@ class InferenceWithoutNoGrad(Rule):
         if grad_disabled_at(self.ctx, [*self.ctx.stack, *path[1:-1]]):
             return False
         loop = next(node for node in reversed(path) if isinstance(node, (cst.For, cst.While)))
-        return _kept(path[-2], path[-3] if len(path) > 2 else None, loop)
+        return _kept(*_holders(path), loop)
 
     def _module_method(self) -> bool:
         """A method of an nn.Module subclass: its callers (a trainer's evaluate loop) set the
@@ -198,6 +224,18 @@ class InferenceWithoutNoGrad(Rule):
 
 
 _GRAPH_CUTTERS = frozenset({"detach", "item", "tolist", "numpy", "argmax", "argmin"})
+
+
+def _holders(path: list[cst.CSTNode]) -> tuple[cst.CSTNode, cst.CSTNode | None]:
+    """The parent and grandparent of the call at the end of `path`, seen through the fields read
+    from its output (`model(**batch).logits`, `model(x)[0]`)."""
+    index = len(path) - 1
+    while index > 1 and (
+        (isinstance(path[index - 1], cst.Attribute) and path[index - 1].value is path[index])
+        or (isinstance(path[index - 1], cst.Subscript) and path[index - 1].value is path[index])
+    ):
+        index -= 1
+    return path[index - 1], path[index - 2] if index > 1 else None
 
 
 def _kept(parent: cst.CSTNode, grandparent: cst.CSTNode | None, loop: cst.CSTNode) -> bool:

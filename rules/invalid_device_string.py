@@ -70,8 +70,8 @@ class InvalidDeviceString(Rule):
     name = "invalid-device-string"
     summary = "A device string torch rejects (`gpu`, `cuda0`, `rocm`)"
     severity = "error"
-    trigger_tokens = ("device", ".to(")
-    scope_tokens = ("device", ".to(")
+    trigger_tokens = ("device", ".to(", "map_location")
+    scope_tokens = ("device", ".to(", "map_location")
 
     valid = (
         T + "d = torch.device('cuda:1')\nx = torch.zeros(3, device='cpu')\n",
@@ -96,6 +96,7 @@ class InvalidDeviceString(Rule):
         Invalid(T + "x = torch.ones(2).to('CUDA')\n"),
         Invalid(T + "t = torch.randn(2)\nt = t.to(device='cuda:')\n"),
         Invalid(T + "d = torch.device('cuda_1')\n"),
+        Invalid(T + "state = torch.load('model.pt', map_location='gpu')\n"),
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -118,3 +119,8 @@ class InvalidDeviceString(Rule):
         for arg in call.args:
             if (to and arg is call.args[0] and arg.keyword is None) or (arg.keyword and arg.keyword.value == "device"):
                 yield arg
+            elif arg.keyword and arg.keyword.value == "map_location" and self.ctx.qualify(call.func) in _LOADERS:
+                yield arg
+
+
+_LOADERS = frozenset({"torch.load", "torch.serialization.load", "torch.jit.load"})

@@ -81,8 +81,7 @@ class LogOfProbability(Rule):
             bound = produced_by(self.ctx, argument)
             direct = activation_of(self.ctx, bound, SIGMOID | SOFTMAX, "", "torch.nn.Sigmoid") if bound is not argument else None
         if direct is not None:
-            self.report(node, "The log of a probability is -inf where it underflows to 0; add an epsilon or use "
-                              "logsigmoid/log_softmax")
+            self.report(node, "The log of a probability is -inf once it underflows to 0; add an epsilon or clamp it")
 
     def _logged(self, call: cst.Call) -> cst.BaseExpression | None:
         if self.ctx.qualify(call.func) == "torch.log" and len(call.args) == 1:

@@ -56,7 +56,8 @@ class ModulesInPlainContainer(Rule):
 
     Not flagged: containers of existing attributes (`[self.conv1, self.conv2]`, already
     registered), containers later handed to a call that may register them
-    (`nn.Sequential(*self.layers)`), plain values (`[3, 4]`), local lists, and classes that are
+    (`nn.Sequential(*self.layers)`; a tensor function such as `torch.stack(self.prompts)` only
+    reads it, so it does not count), plain values (`[3, 4]`), local lists, and classes that are
     not modules.
 
     Off by default: measured on 3,693 files of real training code, 1 finding, 1 judged correct;
@@ -91,6 +92,13 @@ class ModulesInPlainContainer(Rule):
         _net("        self.blocks = nn.ModuleList()\n        self.blocks.append(nn.Linear(4, 4))\n"),
     )
     invalid = (
+        # `torch.stack` reads the list of Parameters; it does not register them
+        Invalid(
+            _net("        self.prompts = [nn.Parameter(torch.ones(4)) for _ in range(n)]\n"
+                 "        self.mean = torch.stack(self.prompts).mean(0)\n"),
+            _net("        self.prompts = nn.ParameterList([nn.Parameter(torch.ones(4)) for _ in range(n)])\n"
+                 "        self.mean = torch.stack(self.prompts).mean(0)\n"),
+        ),
         Invalid(
             _net("        self.layers = [nn.Linear(4, 4) for _ in range(n)]\n"),
             _net("        self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(n)])\n"),
@@ -209,6 +217,9 @@ class ModulesInPlainContainer(Rule):
         for call in descendants(owner):
             if not isinstance(call, cst.Call) or (isinstance(call.func, cst.Name) and call.func.value in _READERS):
                 continue
+            qualified = self.ctx.qualify(call.func) or ""
+            if qualified.startswith("torch.") and (not qualified.startswith("torch.nn.") or ".functional." in qualified):
+                continue  # `torch.stack(self.prompts)`: a tensor function reads the list, it does not register it
             for arg in call.args:
                 value = arg.value
                 if isinstance(value, cst.Attribute) and value.attr.value == attribute and isinstance(value.value, cst.Name):

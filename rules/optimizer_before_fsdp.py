@@ -23,9 +23,10 @@ T = "import torch\nfrom torch.distributed.fsdp import FullyShardedDataParallel a
 class OptimizerBeforeFsdp(Rule):
     """
     ## What it does
-    Flags `FSDP(model)` / `fully_shard(model)` when, earlier in the same function (or module),
-    an optimizer of `torch.optim` was built from `model.parameters()` (or
-    `model.named_parameters()`) of the same `model`.
+    Flags an optimizer of `torch.optim` built from `model.parameters()` (or
+    `model.named_parameters()`) when `FSDP(model)` / `fully_shard(model)` of the same `model`
+    comes later in the same function (or module). The finding is on the optimizer, the
+    statement to move.
 
     ## Why is this bad?
     FSDP replaces the module's parameters: FSDP1 flattens them into `FlatParameter`s, FSDP2
@@ -95,8 +96,7 @@ class OptimizerBeforeFsdp(Rule):
             if call is node:
                 return
             if self._optimizer_over(call, wrapped.value):
-                self.report(node, "The optimizer was built before sharding and holds the unsharded parameters; "
-                                  "build it after FSDP/fully_shard")
+                self.report(call, "An optimizer built before FSDP/fully_shard holds the unsharded parameters; build it after")
                 return
 
     def _optimizer_over(self, call: cst.Call, model: str) -> bool:

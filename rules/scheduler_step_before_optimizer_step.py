@@ -11,6 +11,7 @@ from torchlint.rules._training import (
     is_scheduler,
     method_of,
     stepped_optimizer,
+    trains,
 )
 from torchlint.rules.registry import register
 
@@ -25,8 +26,9 @@ class SchedulerStepBeforeOptimizerStep(Rule):
     """
     ## What it does
     Flags `scheduler.step()` on a `torch.optim.lr_scheduler` scheduler inside a loop when the same
-    loop steps an optimizer (`opt.step()` or `scaler.step(opt)`) later in the iteration and not
-    before it.
+    loop steps an optimizer (`opt.step()` or `scaler.step(opt)`, or a call of a function or
+    `self.` method of the file that backpropagates and steps, such as `train_one_epoch(...)`)
+    later in the iteration and not before it.
 
     ## Why is this bad?
     Since PyTorch 1.1.0 the scheduler must be stepped after the optimizer. Stepping it first skips
@@ -76,7 +78,7 @@ class SchedulerStepBeforeOptimizerStep(Rule):
     severity = "warning"
     default_enabled = False
     fix_safety = ("unsafe",)
-    trigger_tokens = ("lr_scheduler",)
+    trigger_tokens = (".step(",)  # the scheduler may come from a caller in another file
     scope_tokens = (".step(",)
 
     valid = (
@@ -88,10 +90,20 @@ class SchedulerStepBeforeOptimizerStep(Rule):
         "    model(x).sum().backward()\n    opt.step()\n",
         "for x in data:\n    scheduler.step()\n    optimizer.step()\n",
         SETUP + "for x in data:\n    sched.step()\n",
+        # the epoch's training function runs before the scheduler steps
+        SETUP + "def train(model, opt):\n    for x in data:\n        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n" + "for epoch in range(3):\n    train(model, opt)\n    sched.step()\n",
+        # a function that only evaluates does not step an optimizer
+        SETUP + "def evaluate(model):\n    return model(x)\nfor epoch in range(3):\n    sched.step()\n"
+        "    evaluate(model)\n",
         SETUP + "for x in data:\n    model(x).sum().backward()\n    opt.step()\n    sched.step()\n    if done:\n"
         "        opt.step()\n",
     )
     invalid = (
+        # the pre-1.1 order: the scheduler first, then the epoch's training function (which steps)
+        Invalid(
+            SETUP + "def train(model, opt):\n    for x in data:\n        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n" + "for epoch in range(3):\n    sched.step()\n    train(model, opt)\n",
+            SETUP + "def train(model, opt):\n    for x in data:\n        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n" + "for epoch in range(3):\n    train(model, opt)\n    sched.step()\n",
+        ),
         Invalid(
             SETUP + "for x in data:\n    opt.zero_grad()\n    model(x).sum().backward()\n    sched.step()\n    opt.step()\n",
             SETUP + "for x in data:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n    sched.step()\n",
@@ -118,13 +130,13 @@ class SchedulerStepBeforeOptimizerStep(Rule):
         position = next((index for index, call in enumerate(calls) if call is node), None)
         if position is None:
             return  # in the loop's header or else-clause, not its body
-        steps = [index for index, call in enumerate(calls) if stepped_optimizer(self.ctx, call) is not None]
+        steps = [index for index, call in enumerate(calls)
+                 if stepped_optimizer(self.ctx, call) is not None or (index > position and trains(self.ctx, call))]
         if not steps or steps[0] < position:
             return
         self.report(
             node,
-            "`scheduler.step()` runs before `optimizer.step()`, so the first learning rate is skipped; "
-            "step the optimizer first",
+            "`scheduler.step()` runs before `optimizer.step()`, skipping the first learning rate; swap them",
             self._fix(node, calls[steps[0]]),
         )
 

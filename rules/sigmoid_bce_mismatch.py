@@ -12,13 +12,17 @@ from torchlint.rules._training import (
     SIGMOID,
     activation_of,
     forward_returns,
+    local_class,
+    method_of,
     loss_called,
     produced_by,
 )
 from torchlint.rules.registry import register
+from torchlint.walk import SCOPE_NODES, descendants
 
 T = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 # Layers whose output is an unbounded score: given to BCELoss it is not a probability.
+_RESHAPES = frozenset({"view", "reshape", "squeeze", "flatten", "unsqueeze"})
 _LOGIT_LAYERS = frozenset({"torch.nn.Linear", "torch.nn.Bilinear", "torch.nn.Conv1d", "torch.nn.Conv2d", "torch.nn.Conv3d"})
 
 
@@ -32,7 +36,9 @@ class SigmoidBceMismatch(Rule):
       fix) given to `nn.BCEWithLogitsLoss` / `F.binary_cross_entropy_with_logits`, which apply
       the sigmoid themselves;
     - the raw output of an `nn.Linear`/`nn.Conv*` layer given to `nn.BCELoss` /
-      `F.binary_cross_entropy`, which expect probabilities in [0, 1].
+      `F.binary_cross_entropy`, which expect probabilities in [0, 1]: the layer called directly,
+      an `nn.Sequential` that ends in one, or a model whose class in the file returns from
+      `forward` only such a layer's output (`return self.fc(x)`), reshaped or not.
 
     ## Why is this bad?
     A sigmoid applied twice maps every score into (0.5, 0.73): the loss can never reach its
@@ -73,7 +79,7 @@ class SigmoidBceMismatch(Rule):
     severity = "error"
     default_enabled = False
     fix_safety = ("unsafe",)
-    trigger_tokens = ("binary_cross_entropy", "BCE")
+    trigger_tokens = ("binary_cross_entropy", "BCE", "sigmoid")
     scope_tokens = None  # a criterion of any name may take a model whose forward returns sigmoid
 
     valid = (
@@ -82,6 +88,14 @@ class SigmoidBceMismatch(Rule):
         T + "fc = nn.Linear(4, 1)\nloss = nn.BCELoss()(torch.sigmoid(fc(x)), y)\n",
         T + "loss = nn.BCELoss()(model(x), y)\n",
         T + "loss = F.binary_cross_entropy_with_logits(x, torch.sigmoid(teacher))\n",
+        # a Sequential or a forward that ends in a sigmoid gives probabilities (DCGAN's discriminator)
+        T + "netD = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())\nloss = nn.BCELoss()(netD(x).view(-1), y)\n",
+        T + "class D(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 1)\n"
+        "    def forward(self, x):\n        return torch.sigmoid(self.fc(x))\nloss = nn.BCELoss()(D()(x), y)\n",
+        # a forward with another return that is not a layer's output
+        T + "class D(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 1)\n"
+        "    def forward(self, x):\n        if self.training:\n            return self.fc(x)\n        return x.sigmoid()\n"
+        "loss = nn.BCELoss()(D()(x), y)\n",
     )
     invalid = (
         Invalid(
@@ -98,6 +112,11 @@ class SigmoidBceMismatch(Rule):
             T + "class Net(nn.Module):\n    def forward(self, x):\n        return torch.sigmoid(x.sum(1))\n"
             "net = Net()\nloss = nn.BCEWithLogitsLoss()(net(x), y)\n"
         ),
+        Invalid(T + "netD = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))\n"
+                "loss = nn.BCELoss()(netD(x).view(-1), y)\n"),
+        Invalid(T + "class D(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.main = nn.Sequential(nn.Linear(4, 1))\n    def forward(self, x):\n        return self.main(x)\n"
+                "def step(net, x, y):\n    return nn.BCELoss()(net(x), y)\nstep(D(), x, y)\n"),
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -113,14 +132,61 @@ class SigmoidBceMismatch(Rule):
             return
         arg = loss_called(self.ctx, node, *BCE)
         if arg is not None and self._is_logits(produced_by(self.ctx, arg.value)):
-            self.report(arg.value, "BCELoss expects probabilities; this is a layer's raw output: apply a sigmoid "
-                                   "or use BCEWithLogitsLoss")
+            self.report(arg.value, "BCELoss expects probabilities, not a layer's raw output; use BCEWithLogitsLoss")
 
     def _is_logits(self, expr: cst.CSTNode) -> bool:
+        """A call of a logit layer (`nn.Linear`), of a Sequential that ends in one, or of a module
+        whose class (in this file) returns from `forward` only such a call on one of its layers;
+        reshapes (`.view(-1)`, `.squeeze(1)`) of these too."""
+        while isinstance(expr, cst.Call) and method_of(expr) in _RESHAPES:
+            expr = expr.func.value
         if not isinstance(expr, cst.Call):
             return False
         kind = self.ctx.kind(expr.func)
-        return kind is not None and kind.base == MODULE and kind.origin in _LOGIT_LAYERS
+        if kind is None or kind.base != MODULE:
+            return False
+        if kind.origin in _LOGIT_LAYERS:
+            return True
+        built = produced_by(self.ctx, expr.func)
+        if isinstance(built, cst.Call) and self._logit_layer(built):
+            return True
+        cls = local_class(self.ctx, kind)
+        return cls is not None and self._forward_returns_logits(cls)
+
+    def _logit_layer(self, built: cst.Call) -> bool:
+        """`nn.Linear(...)`, or `nn.Sequential(..., nn.Linear(...))`."""
+        qualified = self.ctx.qualify(built.func)
+        if qualified in _LOGIT_LAYERS:
+            return True
+        if qualified != "torch.nn.Sequential" or not built.args or built.args[-1].star:
+            return False
+        last = built.args[-1].value
+        return isinstance(last, cst.Call) and self.ctx.qualify(last.func) in _LOGIT_LAYERS
+
+    def _forward_returns_logits(self, cls: cst.ClassDef) -> bool:
+        layers = {}
+        for node in descendants(cls.body, prune=lambda n: isinstance(n, cst.ClassDef)):
+            if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call):
+                target = node.targets[0].target
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+                    layers.setdefault(target.attr.value, []).append(node.value)
+        forward = next((item for item in cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None)
+        if forward is None:
+            return False
+        returned = [node.value for node in descendants(forward.body, prune=lambda n: isinstance(n, SCOPE_NODES))
+                    if isinstance(node, cst.Return)]
+        if not returned:
+            return False
+        for value in returned:
+            while isinstance(value, cst.Call) and method_of(value) in _RESHAPES:
+                value = value.func.value
+            if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                    and isinstance(value.func.value, cst.Name) and value.func.value.value == "self"):
+                return False
+            assigned = layers.get(value.func.attr.value, [])
+            if len(assigned) != 1 or not self._logit_layer(assigned[0]):
+                return False
+        return True
 
     def _drop_fix(self, sigmoid: cst.Call):
         if isinstance(sigmoid.func, cst.Attribute) and sigmoid.func.attr.value == "sigmoid" and self.ctx.is_tensor(sigmoid.func.value):

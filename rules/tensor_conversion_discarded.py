@@ -21,7 +21,10 @@ class TensorConversionDiscarded(Rule):
     ## What it does
     Flags a statement that converts a tensor and drops the result: `x.to(device)`, `x.cuda()`,
     `x.cpu()`, `x.half()`, `x.float()`, `x.detach()`, `x.contiguous()`, ..., where `x` is known to
-    be a tensor.
+    be a tensor, or is unpacked from a torch `DataLoader`'s batch (`for x, y in loader:`, through
+    `enumerate`/`tqdm`, or `x, y = batch`): default collation makes every element that has a
+    `.to()` a tensor. A whole batch (`for batch in loader: batch.to(device)`) is not flagged: a
+    collate function may return an object whose `.to()` works in place (`BatchEncoding`).
 
     ## Why is this bad?
     Unlike `nn.Module.to()`, which moves a module's parameters in place, `Tensor.to()` and its
@@ -77,6 +80,10 @@ class TensorConversionDiscarded(Rule):
         T + "x = torch.zeros(2)\ny = x.cuda()\n",
         T + "x = torch.zeros(2)\nx.zero_()\n",
         "batch.to(device)\n",
+        T + "from torch.utils.data import DataLoader\nloader = DataLoader(ds)\nfor batch in loader:\n    batch.to('cuda')\n",
+        T + "from torch.utils.data import DataLoader\nloader = DataLoader(ds)\nfor i, (x, y) in enumerate(loader):\n"
+        "    x = x.to('cuda')\n    i.to('cuda')\n",
+        T + "for x, y in pairs:\n    x.to('cuda')\n",
         T + "x = torch.zeros(2)\nprint(x.float())\n",
         T + "x = torch.zeros(2)\nreturn_value = [x.cpu()]\n",
         T + "class Net(torch.nn.Module):\n    def setup(self):\n        self.cuda()\n",
@@ -93,6 +100,12 @@ class TensorConversionDiscarded(Rule):
         # a module's parameter: assigning a plain tensor to it raises, so no fix
         Invalid(T + "m = torch.nn.Linear(2, 2)\nm.weight.half()\n"),
         Invalid(T + "x = torch.zeros(2)\n(x + 1).float()\n"),
+        Invalid(
+            T + "from torch.utils.data import DataLoader\nfrom tqdm import tqdm\nloader = DataLoader(ds)\n"
+            "for i, (x, y) in enumerate(tqdm(loader)):\n    x.to('cuda')\n",
+            T + "from torch.utils.data import DataLoader\nfrom tqdm import tqdm\nloader = DataLoader(ds)\n"
+            "for i, (x, y) in enumerate(tqdm(loader)):\n    x = x.to('cuda')\n",
+        ),
     )
 
     def visit_Expr(self, node: cst.Expr) -> None:
@@ -101,10 +114,49 @@ class TensorConversionDiscarded(Rule):
             return
         method = call.func.attr.value
         receiver = call.func.value
-        if method not in _OUT_OF_PLACE or not self.ctx.is_tensor(receiver):
+        if method not in _OUT_OF_PLACE or not (self.ctx.is_tensor(receiver) or self._batch_element(receiver)):
             return
         fix = None
         if isinstance(receiver, cst.Name):
             assign = cst.Assign(targets=[cst.AssignTarget(receiver)], value=call)
             fix = self.replace(node, assign, "Assign the result back", "unsafe")
-        self.report(call, f"`Tensor.{method}()` returns a new tensor; the result is discarded, so `x` is unchanged", fix)
+        name = f"`{receiver.value}`" if isinstance(receiver, cst.Name) and len(receiver.value) <= 20 else "the tensor"
+        self.report(call, f"`Tensor.{method}()` returns a new tensor; the result is discarded, so {name} is unchanged", fix)
+
+    def _batch_element(self, receiver: cst.CSTNode) -> bool:
+        """A name unpacked from a torch DataLoader's batch (`for x, y in loader:`, through
+        `enumerate`/`tqdm`, or `x, y = batch` of such a loop): default collation makes every
+        element that has a `.to()` a tensor."""
+        if not isinstance(receiver, cst.Name):
+            return False
+        bindings = self.ctx.oracle.bindings_of(receiver.value, self.ctx.stack)
+        if not bindings or len(bindings) != 1:
+            return False
+        binding = bindings[0]
+        if binding.how == "value" and binding.path and isinstance(binding.value, cst.Name):
+            outer = self.ctx.oracle.bindings_of(binding.value.value, self.ctx.stack)
+            if not outer or len(outer) != 1 or outer[0].how != "for":
+                return False
+            binding, path = outer[0], outer[0].path + binding.path
+        elif binding.how == "for":
+            path = binding.path
+        else:
+            return False
+        iterated = binding.value
+        while isinstance(iterated, cst.Call) and iterated.args and self._iteration_wrapper(iterated.func):
+            if self._iteration_wrapper(iterated.func) == "enumerate":
+                if not path or path[0] != 1:
+                    return False
+                path = path[1:]
+            iterated = iterated.args[0].value
+        kind = self.ctx.kind(iterated)
+        return bool(path) and kind is not None and kind.origin in _DATA_LOADERS
+
+    def _iteration_wrapper(self, func: cst.CSTNode) -> str | None:
+        qualified = self.ctx.qualify(func) or (func.value if isinstance(func, cst.Name) else None)
+        if qualified in ("enumerate", "builtins.enumerate"):
+            return "enumerate"
+        return "tqdm" if qualified is not None and qualified.split(".")[0] == "tqdm" else None
+
+
+_DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})

@@ -9,11 +9,11 @@ import libcst as cst
 
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._modes import EVAL, TRAIN, ModeTracker, mode_free
-from torchlint.rules._training import grad_disabled_at, is_backward, method_of, path_to
+from torchlint.rules._training import follows_training, grad_disabled_at, is_backward, method_of, path_to
 from torchlint.rules.registry import register
 from torchlint.walk import SCOPE_NODES, descendants
 
-_EVAL_FUNCTION = re.compile(r"(?i)(eval|valid|predict|infer)")
+_EVAL_FUNCTION = re.compile(r"(?i)(eval|valid|predict|infer)|^(test|test_epoch|test_one_epoch|test_model|run_test)$")
 T = (
     "import torch\nimport torch.nn as nn\n"
     "model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5), nn.Linear(4, 1))\n"
@@ -40,8 +40,9 @@ class TrainModeEvaluation(Rule):
     ## What it does
     Follows `model.train()`/`model.eval()` through a function (or a script) and flags
     - an evaluation pass, a loop that calls the model without `backward()` under
-      `torch.no_grad()`/`inference_mode()` or in a function named like `evaluate`/`validate`/
-      `predict`/`infer`, when the model is in train mode there: built in this scope (modules
+      `torch.no_grad()`/`inference_mode()`, in a function named like `evaluate`/`validate`/
+      `predict`/`infer`/`test`, or after a loop of the same scope that trains the same model
+      (the test pass at the end of a script), when the model is in train mode there: built in this scope (modules
       start in train mode) or set by `model.train()`, with no `eval()` on the way;
     - a training loop (one that calls the model and `backward()`) reached in eval mode: after
       `model.eval()` with no `model.train()` back, including the next epoch of an epoch loop whose
@@ -82,9 +83,11 @@ class TrainModeEvaluation(Rule):
     function or the script's top level, and for an epoch loop the mode its previous iteration
     left. Across the file's top-level functions: a call `validate(model)` leaves the model in the
     mode `validate`'s body last sets on that parameter, and a function's model parameter enters
-    in the modes its callers in the file pass it in. For a training loop only the first model call
-    with autograd on is judged (the forward being trained), and an `eval()` just before it in the
-    same iteration is taken as deliberate
+    in the modes its callers in the file pass it in. Within a class, for a model held by `self`
+    (`self.model`): a call `self.evaluate()` has the effect that method's body has on it, and a
+    method enters in the modes the class's other methods call it in. For a training loop only the
+    first model call with autograd on is judged (the forward being trained), and an `eval()` just
+    before it in the same iteration is taken as deliberate
     (frozen batch-norm statistics, adversarial steps). A call that passes the model to a function
     not defined in the file (`load(model)`) makes the mode unknown there, and unknown means silent.
     An evaluation pass whose outputs are thrown away (`model(x)` as a statement) is a batch-norm
@@ -105,7 +108,7 @@ class TrainModeEvaluation(Rule):
     summary = "Evaluation in train mode, or training after eval() without train()"
     severity = "warning"
     default_enabled = False
-    trigger_tokens = ("no_grad", "inference_mode", "eval", "valid", "predict", "infer")
+    trigger_tokens = ("no_grad", "inference_mode", "eval", "valid", "predict", "infer", "backward")
     scope_tokens = ("for ", "while ")  # it visits loops
 
     valid = (
@@ -138,6 +141,20 @@ class TrainModeEvaluation(Rule):
         FUNCS.format(train_mode="    model.train()\n", eval_mode="    model.eval()\n"),
         # a loop that trains: not an evaluation pass
         T + "for x, y in train_loader:\n    model(x).sum().backward()\n    opt.step()\n    opt.zero_grad()\n",
+        # the transfer-learning tutorial's phases: the mode depends on the branch taken
+        T + "for epoch in range(3):\n    for phase in ['train', 'val']:\n        if phase == 'train':\n"
+        "            model.train()\n        else:\n            model.eval()\n        for x, y in loaders[phase]:\n"
+        "            opt.zero_grad()\n            with torch.set_grad_enabled(phase == 'train'):\n"
+        "                loss = model(x).sum()\n                if phase == 'train':\n"
+        "                    loss.backward()\n                    opt.step()\n",
+        # a pytest test named after what it tests (ultralytics' test_predict_gray_and_4ch)
+        T + "def test_predict_shapes():\n    for n in (1, 2):\n        out = model(torch.zeros(n, 4))\n        assert out.shape[0] == n\n",
+        # after the training loop, eval() before the test pass
+        T + "for x, y in train_loader:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n"
+        "model.eval()\nfor x, y in test_loader:\n    correct = (model(x).argmax(1) == y).sum()\n",
+        # a method whose class's other methods set eval mode before calling it
+        "import torch\nimport torch.nn as nn\nclass Learner:\n    def __init__(self):\n        self.model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))\n        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)\n    @torch.no_grad()\n    def evaluate(self, loader):\n        for x in loader:\n            out = self.model(x)\n    def fit(self, loader):\n        for epoch in range(3):\n            self.model.train()\n            for x in loader:\n                self.opt.zero_grad()\n                self.model(x).sum().backward()\n                self.opt.step()\n            self.model.eval()\n            self.evaluate(loader)\n",
+        "import torch\nimport torch.nn as nn\nclass Learner:\n    def __init__(self):\n        self.model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))\n        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)\n    @torch.no_grad()\n    def evaluate(self, loader):\n        self.model.eval()\n        for x in loader:\n            out = self.model(x)\n    def fit(self, loader):\n        for epoch in range(3):\n            self.model.train()\n            for x in loader:\n                self.opt.zero_grad()\n                self.model(x).sum().backward()\n                self.opt.step()\n            self.evaluate(loader)\n",
     )
     invalid = (
         Invalid(T + "for epoch in range(3):\n    model.train()\n" + TRAIN_LOOP + EVAL_LOOP),
@@ -151,6 +168,11 @@ class TrainModeEvaluation(Rule):
             "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n"
             "def predict(loader):\n    net = Net()\n    for x in loader:\n        yield net(x)\n"
         ),
+        # the test pass after the training loop of a script, with no eval() between
+        Invalid(T + "for x, y in train_loader:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n"
+                "for x, y in test_loader:\n    correct = (model(x).argmax(1) == y).sum()\n"),
+        # `fit` calls `self.evaluate()` after `self.model.train()`
+        Invalid("import torch\nimport torch.nn as nn\nclass Learner:\n    def __init__(self):\n        self.model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))\n        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)\n    @torch.no_grad()\n    def evaluate(self, loader):\n        for x in loader:\n            out = self.model(x)\n    def fit(self, loader):\n        for epoch in range(3):\n            self.model.train()\n            for x in loader:\n                self.opt.zero_grad()\n                self.model(x).sum().backward()\n                self.opt.step()\n            self.evaluate(loader)\n"),
     )
 
     def __init__(self, ctx):
@@ -176,7 +198,10 @@ class TrainModeEvaluation(Rule):
             calls = [call for call in calls if not self._grad_disabled_in(loop, call)][:1]
         if not training:
             if not self._is_evaluation(loop):
-                return
+                # the pass that follows a training loop of the same model in this scope
+                calls = [call for call in calls if follows_training(self.ctx, self._scope(), loop, call.func)]
+                if not calls:
+                    return
             # outputs thrown away: a batch-norm recalibration pass (`update_bn`), run in train mode on purpose
             calls = [call for call in calls if not isinstance((path_to(loop, call) or [None, None])[-2], cst.Expr)]
         scope = self._scope()
@@ -190,12 +215,12 @@ class TrainModeEvaluation(Rule):
             modes = self.modes.at(scope, call, model, training)
             if training and EVAL in modes:
                 self._reported.add(key)
-                self.report(loop, f"This training loop runs with `{key[1]}` in eval mode (after `.eval()` with no "
-                                  "`.train()` back); call `.train()` before it")
+                self.report(loop, f"Training runs with {_short(key[1])} in eval mode (`.eval()` above, no `.train()`); "
+                                  "call `.train()` first")
             elif not training and TRAIN in modes:
                 self._reported.add(key)
-                self.report(loop, f"This evaluation pass runs with `{key[1]}` in train mode (dropout and batch "
-                                  "norm active); call `.eval()` before it")
+                self.report(loop, f"Evaluation runs with {_short(key[1])} in train mode (dropout, batch norm on); "
+                                  "call `.eval()` first")
 
     def _grad_disabled_in(self, loop: cst.CSTNode, call: cst.Call) -> bool:
         path = path_to(loop, call) or [loop, call]
@@ -205,11 +230,18 @@ class TrainModeEvaluation(Rule):
         if grad_disabled_at(self.ctx, self.ctx.stack):
             return True
         function = self.ctx.enclosing(cst.FunctionDef)
-        return function is not None and bool(_EVAL_FUNCTION.search(function.name.value))
+        # a pytest test (`test_predict_shapes`) checks behaviour, it is not an evaluation pass (ultralytics)
+        return function is not None and bool(_EVAL_FUNCTION.search(function.name.value)) and not (
+            function.name.value.startswith("test_"))
 
     def _scope(self) -> cst.CSTNode:
         function = self.ctx.enclosing(cst.FunctionDef)
         return function.body if function is not None else self.ctx.module
+
+
+def _short(model: str) -> str:
+    """The model as the message names it: its expression when short, else "the model"."""
+    return f"`{model}`" if len(model) <= 16 else "the model"
 
 
 def _own_iteration_ends(node: cst.CSTNode) -> bool:

@@ -27,7 +27,7 @@ class ZeroGradMissing(Rule):
     - nothing in the loop resets the gradients (`opt.zero_grad()`, `model.zero_grad()`,
       `p.grad = None`, `p.grad.zero_()`, or a call named like `zero_grad`), or
     - `zero_grad()` is a statement of the same block between the `backward()` and the step, so the
-      step applies zeroed gradients.
+      step applies zeroed gradients (the finding is on that `zero_grad()`).
 
     ## Why is this bad?
     `backward()` adds into `.grad`; it does not overwrite. Without a reset, each step applies the
@@ -115,11 +115,9 @@ class ZeroGradMissing(Rule):
         if loop is None:
             return
         if not resets_gradients(loop.body):
-            self.report(node, "Nothing in this loop resets the gradients, so each step applies their running sum; "
-                              "call `optimizer.zero_grad()` each iteration")
-        elif self._zeroed_before_step():
-            self.report(node, "`zero_grad()` between `backward()` and `step()` discards the gradients before "
-                              "the step; reset them before `backward()` or after `step()`")
+            self.report(node, "Nothing in this loop resets the gradients, so each step applies their sum; call `zero_grad()`")
+        elif (reset := self._reset_before_step()) is not None:
+            self.report(reset, "`zero_grad()` between `backward()` and `step()` discards the gradients; move it before `backward()`")
 
     def _training_loop(self) -> cst.CSTNode | None:
         """The innermost loop around the step whose body calls `backward()` (directly, or in a
@@ -131,17 +129,18 @@ class ZeroGradMissing(Rule):
                 return node
         return None
 
-    def _zeroed_before_step(self) -> bool:
+    def _reset_before_step(self) -> cst.CSTNode | None:
+        """The statement between `backward()` and the step that resets the gradients, or None."""
         found = enclosing_statement_block(self.ctx)
         if found is None:
-            return False
+            return None
         block, statement = found
         before = list(block.body)[: list(block.body).index(statement)]
         backward_at = max(
             (i for i, s in enumerate(before) if any(is_backward(c) for c in calls_in_order(s))), default=None
         )
         if backward_at is None:
-            return False
-        return any(
-            isinstance(s, cst.SimpleStatementLine) and resets_gradients(s) for s in before[backward_at + 1:]
+            return None
+        return next(
+            (s for s in before[backward_at + 1:] if isinstance(s, cst.SimpleStatementLine) and resets_gradients(s)), None
         )

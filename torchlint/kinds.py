@@ -121,6 +121,8 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return tensor(graph)
     if qualified in PARAMETER_CLASSES:
         return tensor(True)
+    if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+        return Kind(OBJECT, origin=qualified)  # a torch class that is not a module: a known non-module
     return None
 
 
