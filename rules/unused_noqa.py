@@ -46,6 +46,9 @@ class UnusedNoqa(Rule):
     severity = "info"
     fix_safety = ("safe",)
     trigger_tokens = ("noqa", "NOQA", "Noqa")
+    # No visitor: the engine judges the comments from the text and the findings they hid, so no
+    # function body needs parsing for this rule.
+    scope_tokens = ()
     # The engine reports it from the findings the other rules made (see suppression.unused_noqa);
     # the examples run with these rules beside it.
     example_rules = ("TL005",)

@@ -17,7 +17,7 @@ from torchlint.selection import selectable_rules
 REPO = Path(__file__).resolve().parent.parent
 TORCH = Path(torch.__file__).parent
 FILES = sorted(
-    [*TORCH.glob("nn/utils/*.py"), *TORCH.glob("nn/modules/*.py"), *TORCH.glob("optim/*.py"),
+    [*TORCH.glob("nn/utils/*.py"), *TORCH.glob("nn/modules/*.py"), *TORCH.glob("optim/*.py"), *TORCH.glob("utils/data/*.py"),
      *REPO.glob("examples/*.py"), *REPO.glob("fixtures/*/*/program.py")]
 )
 RULES = selectable_rules()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections import deque
 from dataclasses import dataclass, field
 
 Descriptor = tuple | None
@@ -101,6 +102,7 @@ class _Summarizer:
         self._spans: dict[str, tuple[int, int]] = {}
         self._lines: list[str] | None = None
         self._scopes_by_line: list[tuple[str | None, frozenset[str]]] | None = None
+        self.walrus = ":=" in text  # most files have none: no statement needs walking for one
 
     def module(self, tree: ast.Module) -> ModuleSummary:
         stars = []
@@ -127,7 +129,7 @@ class _Summarizer:
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(statement, statement.name, None)
             else:
-                for name, value in _bindings(statement, None, frozenset()):
+                for name, value in _bindings(statement, None, frozenset(), walrus=self.walrus):
                     names.setdefault(name, []).append(value)
                     if name == "__all__":
                         self.summary.exported = _string_list(statement)
@@ -165,13 +167,13 @@ class _Summarizer:
         bound = set(params) | set(kwonly)
         bound |= {arg.arg for arg in (args.vararg, args.kwarg) if arg is not None}
         for statement in _statements(node.body):
-            bound |= {name for name, _ in _bindings(statement, None, frozenset(), describe=False)}
+            bound |= {name for name, _ in _bindings(statement, None, frozenset(), describe=False, walrus=self.walrus)}
         local_names = frozenset(bound) - _declared_global(node)
         locals_: dict[str, list[Descriptor]] = {}
         for index, param in enumerate(params):
             locals_.setdefault(param, []).append(("param", key, index))
         for statement in _statements(node.body):
-            for name, value in _bindings(statement, key, local_names):
+            for name, value in _bindings(statement, key, local_names, walrus=self.walrus):
                 locals_.setdefault(name, []).append(value)
         positional_defaults = args.defaults
         defaults = {
@@ -190,7 +192,7 @@ class _Summarizer:
             returns=tuple(returns),
             locals={name: tuple(values) for name, values in locals_.items()},
             decorators=tuple(_dotted(d.func if isinstance(d, ast.Call) else d) or "?" for d in node.decorator_list),
-            called=tuple(sorted({_dotted(c.func) or "?" for c in ast.walk(node) if isinstance(c, ast.Call)})),
+            called=tuple(sorted({_dotted(c.func) or "?" for c in _walk(node) if isinstance(c, ast.Call)})),
             line=node.lineno,
         )
         self.summary.functions[key] = summary
@@ -203,8 +205,12 @@ class _Summarizer:
     def _scan_uses(self, tree: ast.AST, key: str | None, local_names: frozenset[str]) -> None:
         """Calls that may reach the project's functions, and names used other than as callees."""
         callees: set[int] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call):
+        loads: list[ast.Name | ast.Attribute] = []
+        for node in _walk(tree):
+            if isinstance(node, (ast.Name, ast.Attribute)):
+                if isinstance(node.ctx, ast.Load):
+                    loads.append(node)
+            elif isinstance(node, ast.Call):
                 callees.add(id(node.func))
                 func = node.func
                 if isinstance(func, ast.Attribute) and func.attr == "apply" and len(node.args) == 1:
@@ -214,10 +220,12 @@ class _Summarizer:
                         self.applied.append(argument.id)
                 if isinstance(func, (ast.Name, ast.Attribute)) and _dotted(func):
                     self._record_call(node)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in callees:
+        for node in loads:  # names used other than as callees (all of them are seen before this)
+            if id(node) in callees:
+                continue
+            if isinstance(node, ast.Name):
                 self.escapes.add(node.id)
-            elif isinstance(node, ast.Attribute) and id(node) not in callees and isinstance(node.ctx, ast.Load):
+            else:
                 dotted = _dotted(node)
                 if dotted:
                     self.escapes.add(dotted)
@@ -266,6 +274,22 @@ class _Summarizer:
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
+def _walk(node: ast.AST):
+    """Every node below `node` (and itself), in `ast.walk`'s order, without its generator of
+    generators per node (the summaries walk every file several times)."""
+    pending = deque([node])
+    AST = ast.AST
+    while pending:
+        node = pending.popleft()
+        yield node
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, AST):
+                pending.append(value)
+            elif isinstance(value, list):
+                pending.extend(item for item in value if isinstance(item, AST))
+
+
 def _statements(body: list[ast.stmt]):
     """The statements of a body and of its nested blocks, not entering functions or classes."""
     pending = list(reversed(body))
@@ -284,7 +308,8 @@ def _statements(body: list[ast.stmt]):
         pending.extend(reversed(nested))
 
 
-def _bindings(statement: ast.stmt, key: str | None, local_names: frozenset[str], describe: bool = True):
+def _bindings(statement: ast.stmt, key: str | None, local_names: frozenset[str], describe: bool = True,
+              walrus: bool = True):
     """(name, descriptor) for each name the statement binds (not entering nested scopes)."""
     d = (lambda value: _describe(value, key, local_names)) if describe else (lambda value: None)
     if isinstance(statement, ast.Assign):
@@ -313,8 +338,8 @@ def _bindings(statement: ast.stmt, key: str | None, local_names: frozenset[str],
         for handler in statement.handlers:
             if handler.name:
                 yield handler.name, None
-    if True:  # walrus targets bind in the enclosing scope
-        for node in ast.walk(statement) if not isinstance(statement, _COMPOUND) else ():
+    if walrus and not isinstance(statement, _COMPOUND):  # walrus targets bind in the enclosing scope
+        for node in _walk(statement):
             if isinstance(node, ast.NamedExpr):
                 yield node.target.id, d(node.value) if describe else None
 
