@@ -143,3 +143,22 @@ def test_a_dataset_class_of_another_file_does_not_crash_the_rules_that_read_clas
     result = cli("check", "--no-cache", "--select", "ALL", "--preview", "--output-format", "json", "run.py")
     assert result.exit_code in (0, 1), result.output
     assert "internal error" not in result.output
+
+
+def test_a_broken_configuration_in_another_folder_does_not_stop_the_run(cli, tmp_path):
+    _project(tmp_path)
+    (tmp_path / "scratch").mkdir()
+    (tmp_path / "scratch" / "pyproject.toml").write_text("[tool.torchlint]\nselectt = ['TL001']\n")
+    (tmp_path / "scratch" / "other.py").write_text("x = 1\n")
+    # the index makes do with the named file: `Net` is unknown, `model` a module only by its use
+    # (`.parameters()`), which reaches no call site of `train`
+    assert _findings(cli, "train.py") == [("TL001", 7), ("TL003", 16), ("TL004", 24)]
+
+
+def test_a_use_inside_a_match_case_is_judged(cli, tmp_path):
+    (tmp_path / "save.py").write_text(
+        "import torch\nimport torch.nn as nn\n\ndef save(mode):\n    model = nn.Linear(2, 2)\n"
+        "    match mode:\n        case 'a':\n            torch.save(model, 'a.pt')\n"
+        "        case _:\n            model.forward(torch.ones(1, 2))\n"
+    )
+    assert _findings(cli, "save.py") == [("TL004", 8), ("TL005", 10)]

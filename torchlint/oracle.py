@@ -299,7 +299,9 @@ class TypeOracle:
                 if own and isinstance(parent, cst.For):
                     return reaching + own  # the loop target, rebound at each iteration's start
                 reaching += [b for b in bindings if id(parent) in b.chain]  # the previous iteration's
-            if isinstance(parent, cst.BaseCompoundStatement) and node in (parent.body, getattr(parent, "orelse", None)):
+            # (a `match` has cases, not a body: its subject binds no name the cases could see first)
+            if isinstance(parent, cst.BaseCompoundStatement) and node in (getattr(parent, "body", None),
+                                                                          getattr(parent, "orelse", None)):
                 # the header (a walrus in the test, `with ... as name`) runs before the body or else
                 header = [b for b in bindings if b.chain and b.chain[-1] == id(parent) and b.how != "for"]
                 if header:

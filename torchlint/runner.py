@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from torchlint.config import Settings
+from torchlint.config import ConfigError, Settings
 from torchlint.diagnostics import Diagnostic
 from torchlint.engine import InternalError, fix_text, lint_text, syntax_error
 from torchlint.sourcefile import DecodedSource, SourceError, decode_source, read_source, write_through
@@ -65,7 +65,13 @@ def build_run_projects(sources, resolver, jobs: int, cache_folder: Path | None, 
     from torchlint.project.load import build_projects
 
     def project_files(root: Path) -> list[Path]:
-        found, _ = Discovery(resolver).files([str(root)])
+        try:
+            found, _ = Discovery(resolver).files([str(root)])
+        except ConfigError:
+            # A broken configuration in another folder of the project (a scratch copy, a fixture)
+            # must not stop this run: its own files are reported when they are linted, and the
+            # index makes do with the files named here.
+            return [source.path for source in sources if root in source.path.resolve().parents]
         return [source.path for source in found if source.path.suffix in (".py", ".pyi")]
 
     bases = frozenset(resolver.default().module_base_classes)
