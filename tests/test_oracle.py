@@ -36,6 +36,10 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m)\n", "module", id="torch-nn-class"),
         pytest.param(HEAD + "from torch.nn import Conv2d as C\nprobe(C(1, 1, 3))\n", "module", id="alias"),
         pytest.param(HEAD + "p = nn.Parameter(torch.zeros(2))\nprobe(p)\n", "tensor+graph", id="parameter"),
+        # the tensor classes are tensors, not known non-tensors like the other torch classes
+        pytest.param(HEAD + "probe(torch.FloatTensor(2))\n", "tensor", id="typed-tensor-class"),
+        pytest.param(HEAD + "from torch.autograd import Variable\nprobe(Variable(x))\n", "tensor", id="variable"),
+        pytest.param(HEAD + "probe(torch.Generator())\n", "object", id="other-torch-class"),
         pytest.param(NET + "probe(Net())\n", "module", id="local-subclass"),
         pytest.param(NET + "class Deeper(Net):\n    pass\nprobe(Deeper())\n", "module", id="transitive-base"),
         pytest.param(HEAD + "class A:\n    pass\nprobe(A())\n", "object", id="plain-class"),

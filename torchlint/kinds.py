@@ -21,6 +21,7 @@ from torchlint.torch_api import (
     SELF_RETURNING_METHODS,
     constructor_returns_tensor_module,
     is_model_constructor,
+    is_tensor_class,
     is_tensor_function,
 )
 
@@ -121,6 +122,8 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return tensor(graph)
     if qualified in PARAMETER_CLASSES:
         return tensor(True)
+    if is_tensor_class(qualified):
+        return tensor(graph)
     if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
         return Kind(OBJECT, origin=qualified)  # a torch class that is not a module: a known non-module
     return None

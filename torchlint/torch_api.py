@@ -189,6 +189,17 @@ def looks_like_pretrained_model_class(name: str) -> bool:
     return bool(_PRETRAINED_MODEL_CLASS.search(last)) and not _PRETRAINED_NON_MODEL.search(last)
 
 
+_VARIABLE_CLASSES = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
+
+
+def is_tensor_class(qualified: str) -> bool:
+    """A torch class whose instances are tensors: `torch.Tensor`, the typed `torch.FloatTensor`
+    family (also under `torch.cuda`), legacy `Variable`: unlike the other torch classes, not a
+    known non-tensor."""
+    namespace, _, name = qualified.rpartition(".")
+    return qualified in _VARIABLE_CLASSES or (namespace in ("torch", "torch.cuda") and name.endswith("Tensor"))
+
+
 def is_tensor_function(qualified: str) -> bool:
     namespace, _, name = qualified.rpartition(".")
     if namespace not in _TENSOR_FUNCTION_NAMESPACES:
