@@ -25,7 +25,8 @@ class LossAccumulatedWithGraph(Rule):
     Flags `total += loss`, `total = total + loss` and `history.append(loss)` inside a loop when
     `loss` is a tensor that carries an autograd graph (a criterion or `F.*loss` result, a module's
     output, arithmetic on those, a model output's `.loss`) and the accumulator is bound before the
-    loop, so it outlives the iteration. The accumulator may also be an element of a container the
+    loop, so it outlives the iteration. The accumulating statement names a loss (`loss`,
+    `criterion` or `logit` in it): outputs collected in an evaluation loop are TL626's. The accumulator may also be an element of a container the
     scope builds itself and nothing else holds (`totals["mse"] += loss`, `hist["G"].append(loss)`),
     when no element of it is assigned in the loop.
 
@@ -106,6 +107,8 @@ class LossAccumulatedWithGraph(Rule):
         return super().could_fire(text) and _a_line_accumulates_a_loss(text)
 
     valid = (
+        # not a loss: outputs collected without no_grad are TL626's (inference-without-no-grad)
+        SETUP + "preds = []\nfor x in test_loader:\n    preds.append(model(x))\n",
         # gradient accumulation: the accumulator is backpropagated
         SETUP + "total = 0\nfor x, y in batches:\n    total = total + criterion(model(x), y)\ntotal.backward()\n",
         SETUP + "total = 0\nfor x, y in batches:\n    total += criterion(model(x), y)\n"
@@ -308,6 +311,8 @@ class LossAccumulatedWithGraph(Rule):
         loop = self.ctx.innermost_loop()
         if loop is None or self.ctx.grad_disabled() or not self.ctx.is_tensor(value, graph=True):
             return
+        if not _LOSS_WORD.search(self.ctx.module.code_for_node(report_at)):
+            return  # the rule is about losses: the accumulation names one (as the file gate asks)
         function = self.ctx.enclosing(cst.FunctionDef)
         scope_body = function.body if function is not None else self.ctx.module
         if not _bound_before(accumulator, loop, scope_body) or _reset_in(accumulator, loop, self.ctx.stack):

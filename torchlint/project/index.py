@@ -398,8 +398,8 @@ class ProjectIndex:
     def _argument_kind(self, path: str, key: str, index: int, offset: int, caller: str, site: CallSite) -> Kind | None:
         function = self._function(path, key)
         position = index - offset
-        if function is None or site.spread or position < 0:
-            return None
+        if function is None or site.spread or position < 0 or index >= len(function.params):
+            return None  # (a name defined twice: the summary holds the last `def`, the use may see another)
         name = function.params[index]
         keywords = dict(site.keywords)
         if position < len(site.args):
