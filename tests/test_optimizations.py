@@ -71,3 +71,17 @@ def test_fixed_sources_are_the_same_with_each_speed_up(monkeypatch, module, flag
         fixed[on] = [fix_text(p.read_text(), p.name, RULES, unsafe_fixes=True).text for p in FILES]
     assert fixed[True] == fixed[False]
     assert any(p.read_text() != text for p, text in zip(FILES, fixed[True])), "some file must be fixed"
+
+
+def test_local_edits_inside_a_match_case_are_indented_as_whole_module_edits(monkeypatch):
+    source = (
+        "import torch\nfrom torch import nn\n\ndef build(kind):\n    match kind:\n        case 'mlp':\n"
+        "            m = nn.Linear(2, 2)\n            def reset():\n                m.bias.data.zero_()\n"
+        "        case _:\n            pass\n"
+    )
+    fixed = {}
+    for on in (True, False):
+        monkeypatch.setattr(torchlint.context, "LOCAL_EDITS", on)
+        fixed[on] = fix_text(source, "build.py", RULES, unsafe_fixes=True).text
+    assert fixed[True] == fixed[False]
+    assert "                with torch.no_grad():\n                    m.bias.zero_()\n" in fixed[True]

@@ -236,10 +236,10 @@ class FileContext:
             return []  # expressions and small statements carry their own whitespace
         for depth, ancestor in enumerate(self.stack):
             if ancestor is node:
-                return [
+                return [  # a `match` indents its cases as a block indents its body
                     block.indent if block.indent is not None else self.module.default_indent
                     for block in self.stack[:depth]
-                    if isinstance(block, cst.IndentedBlock)
+                    if isinstance(block, (cst.IndentedBlock, cst.Match))
                 ]
         return None
 
