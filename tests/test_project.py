@@ -162,3 +162,30 @@ def test_a_use_inside_a_match_case_is_judged(cli, tmp_path):
         "        case _:\n            model.forward(torch.ones(1, 2))\n"
     )
     assert _findings(cli, "save.py") == [("TL004", 8), ("TL005", 10)]
+
+
+def test_an_unchanged_project_reads_no_summary_until_one_is_needed(tmp_path):
+    from torchlint.project.load import CACHED_FROM, build_projects
+
+    project = tmp_path / "proj"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "models.py").write_text(MODELS)
+    for n in range(CACHED_FROM):
+        (project / f"m{n}.py").write_text(f"from pkg.models import Net\nnet{n} = Net()\n")
+    files = sorted(project.rglob("*.py"))
+    cache = tmp_path / "cache"
+
+    def index():
+        return next(iter(build_projects(files, lambda root: files, cache, 1).indexes.values()))
+
+    first = index()
+    second = index()
+    assert second.digests == first.digests and second.files_digest == first.files_digest
+    assert getattr(second.summaries, "_summaries", "eager") is None  # nothing unpickled yet
+    models = str((project / "pkg" / "models.py").resolve())
+    assert second.summaries[models] == first.summaries[models]
+    (project / "pkg" / "models.py").write_text(MODELS + "\nclass Other(nn.Module):\n    pass\n")
+    third = index()
+    assert "Other" in third.summaries[models].classes and third.digests[models] != first.digests[models]

@@ -8,7 +8,7 @@ import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from torchlint.project.index import ProjectIndex
@@ -55,17 +55,30 @@ def content_digest(data: bytes) -> str:
 def _summaries(root: Path, paths: list[str], cache_folder: Path | None, jobs: int):
     """(path -> summary, path -> content digest) for every file of a project."""
     cache_file = _cache_file(cache_folder, root) if cache_folder is not None and len(paths) >= CACHED_FROM else None
-    cached = _load(cache_file)
-    found: dict[str, ModuleSummary] = {}
-    entries: dict[str, tuple] = {}
+    stamps = _load(_stamps_file(cache_file)) if cache_file is not None else {}
+    unchanged: dict[str, tuple] = {}
     missing: list[str] = []
     for path in paths:
         try:
             stat = os.stat(path)
         except OSError:
             continue
+        stamp = stamps.get(path)
+        if stamp is not None and stamp[0] == stat.st_mtime_ns and stamp[1] == stat.st_size:
+            unchanged[path] = stamp
+        else:
+            missing.append(path)
+    if not missing and len(unchanged) == len(stamps):
+        # Nothing changed: the summaries are read only if a file has to be linted (a warm run
+        # whose results are all cached reads none of them).
+        lazy = _LazySummaries(list(unchanged), lambda: _load(cache_file))
+        return lazy, {path: stamp[2] for path, stamp in unchanged.items()}
+    cached = _load(cache_file)
+    found: dict[str, ModuleSummary] = {}
+    entries: dict[str, tuple] = {}
+    for path, stamp in unchanged.items():
         entry = cached.get(path)
-        if entry is not None and entry[0] == stat.st_mtime_ns and entry[1] == stat.st_size:
+        if entry is not None and entry[:3] == stamp:
             found[path], entries[path] = entry[3], entry
         else:
             missing.append(path)
@@ -105,6 +118,40 @@ def _summarise_all(paths: list[str], cached: dict, jobs: int):
         return list(pool.map(_summarise_one, paths, [cached.get(p) for p in paths], chunksize=16))
 
 
+class _LazySummaries(Mapping):
+    """path -> summary for an unchanged project, unpickled on first use."""
+
+    def __init__(self, paths: list[str], load):
+        self._paths = paths
+        self._known = frozenset(paths)
+        self._load = load
+        self._summaries: dict[str, ModuleSummary] | None = None
+
+    def _all(self) -> dict[str, ModuleSummary]:
+        if self._summaries is None:
+            entries = self._load()  # (a summary missing from an unreadable cache is made afresh)
+            self._summaries = {
+                path: entries[path][3] if path in entries else _summarise_one(path)[1][2] for path in self._paths
+            }
+        return self._summaries
+
+    def __getitem__(self, path: str) -> ModuleSummary:
+        return self._all()[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._known
+
+
+def _stamps_file(cache_file: Path) -> Path:
+    return cache_file.with_suffix(".stamps")
+
+
 def _cache_file(folder: Path, root: Path) -> Path:
     from torchlint.cache import code_fingerprint
 
@@ -131,5 +178,11 @@ def _save(cache_file: Path, entries: dict) -> None:
         with os.fdopen(handle, "wb") as stream:
             pickle.dump(entries, stream, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temp, cache_file)
+        # (mtime, size, digest) per path, small: what a run with nothing changed needs
+        handle, temp = tempfile.mkstemp(dir=cache_file.parent, suffix=".tmp")
+        with os.fdopen(handle, "wb") as stream:
+            pickle.dump({path: entry[:3] for path, entry in entries.items()}, stream,
+                        protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temp, _stamps_file(cache_file))
     except OSError as error:
         print(f"torchlint: warning: cannot write the index cache in {cache_file.parent}: {error}", file=sys.stderr)
