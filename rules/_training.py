@@ -193,6 +193,16 @@ BCE_WITH_LOGITS = (
 BCE = (frozenset({"torch.nn.functional.binary_cross_entropy"}), frozenset({"torch.nn.BCELoss"}))
 
 
+def activation_input(ctx, call: cst.Call, method: str) -> cst.BaseExpression | None:
+    """What an activation call is applied to: the tensor of `x.softmax(1)`, the first argument of
+    `torch.softmax(x, 1)`; None when neither form is plain."""
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == method and ctx.is_tensor(call.func.value):
+        return call.func.value
+    if call.args and call.args[0].keyword is None and not call.args[0].star:
+        return call.args[0].value
+    return None
+
+
 def last_assignment_before(ctx, name: str) -> cst.BaseExpression | None:
     """The value last assigned to `name` by a plain `name = value` statement before the current
     node, looking back through the enclosing blocks of its function; None when there is none or

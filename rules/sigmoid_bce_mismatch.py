@@ -10,11 +10,12 @@ from torchlint.rules._training import (
     BCE,
     BCE_WITH_LOGITS,
     SIGMOID,
+    activation_input,
     activation_of,
     forward_returns,
     local_class,
-    method_of,
     loss_called,
+    method_of,
     produced_by,
 )
 from torchlint.rules.registry import register
@@ -189,10 +190,5 @@ class SigmoidBceMismatch(Rule):
         return True
 
     def _drop_fix(self, sigmoid: cst.Call):
-        if isinstance(sigmoid.func, cst.Attribute) and sigmoid.func.attr.value == "sigmoid" and self.ctx.is_tensor(sigmoid.func.value):
-            inner = sigmoid.func.value
-        elif sigmoid.args and sigmoid.args[0].keyword is None and not sigmoid.args[0].star:
-            inner = sigmoid.args[0].value
-        else:
-            return None
-        return self.replace(sigmoid, inner, "Pass the logits", "unsafe")
+        inner = activation_input(self.ctx, sigmoid, "sigmoid")
+        return None if inner is None else self.replace(sigmoid, inner, "Pass the logits", "unsafe")

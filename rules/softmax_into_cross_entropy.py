@@ -10,6 +10,7 @@ from torchlint.rules._training import (
     CROSS_ENTROPY,
     NLL,
     SOFTMAX,
+    activation_input,
     activation_of,
     forward_returns,
     loss_called,
@@ -145,13 +146,8 @@ class SoftmaxIntoCrossEntropy(Rule):
             return
 
     def _drop_fix(self, softmax: cst.Call):
-        if isinstance(softmax.func, cst.Attribute) and softmax.func.attr.value == "softmax" and self.ctx.is_tensor(softmax.func.value):
-            inner = softmax.func.value
-        elif softmax.args and softmax.args[0].keyword is None and not softmax.args[0].star:
-            inner = softmax.args[0].value
-        else:
-            return None
-        return self.replace(softmax, inner, "Pass the logits", "unsafe")
+        inner = activation_input(self.ctx, softmax, "softmax")
+        return None if inner is None else self.replace(softmax, inner, "Pass the logits", "unsafe")
 
     def _log_fix(self, softmax: cst.Call):
         if not (isinstance(softmax.func, cst.Attribute) and softmax.func.attr.value == "softmax"):
