@@ -4,7 +4,6 @@ filter suppressions, and apply fixes until nothing fixable is left."""
 from __future__ import annotations
 
 import ast
-import gc
 import sys
 import warnings
 from collections import Counter
@@ -14,7 +13,7 @@ from functools import cache
 
 import libcst as cst
 
-from torchlint import parsing
+from torchlint import collector, parsing
 from torchlint.context import FileContext, LintSettings
 from torchlint.diagnostics import Diagnostic, Edit
 from torchlint.parsing import ElisionFailed, parse_elided, parse_trusted
@@ -205,22 +204,6 @@ def _handler_names(rule_type: type[Rule]) -> tuple[str, ...]:
     )
 
 
-@contextmanager
-def _collector_paused():
-    """Parsing builds millions of objects in trees without cycles, which reference counting frees
-    once the file is done; the cyclic collector would scan them again and again while they are
-    built (a tenth of parsing time). It is paused for one file and resumes after the file's trees
-    are gone, so it then sees only what outlives the file."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 # Deep expressions (a long `a + b + ...` chain) recurse once per operand in libcst's codegen. The
 # usual limit of 1000 stops at a few hundred operands; this one lets the longest chains CPython
 # compiles be linted, and stays well inside the 8 MB stack of a main thread or worker.
@@ -242,7 +225,7 @@ def lint_text(
     project: ProjectIndex | None = None,
 ) -> LintResult:
     """`project`: the index of the file's project (None: the file is its own project)."""
-    with _collector_paused():
+    with collector.paused():
         try:
             return _lint_checked(text, path, rules, settings, prefilter, project)
         finally:

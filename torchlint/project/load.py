@@ -11,6 +11,7 @@ import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
+from torchlint import collector
 from torchlint.project.index import ProjectIndex
 from torchlint.project.roots import is_installable, project_root
 from torchlint.project.summary import FORMAT, ModuleSummary, summarize
@@ -103,7 +104,9 @@ def _summarise_one(path: str, previous: tuple | None = None):
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-    return path, ((stat.st_mtime_ns, stat.st_size), digest, summarize(text, path))
+    with collector.paused():
+        summary = summarize(text, path)
+    return path, ((stat.st_mtime_ns, stat.st_size), digest, summary)
 
 
 def _summarise_all(paths: list[str], cached: dict, jobs: int):

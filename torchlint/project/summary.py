@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 Descriptor = tuple | None
 
-FORMAT = 2  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 3  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,6 @@ class FunctionSummary:
     returns: tuple[Descriptor, ...]  # every returned value; a bare `return` is ("none",)
     locals: dict[str, tuple[Descriptor, ...]]
     decorators: tuple[str, ...]
-    called: tuple[str, ...]  # dotted names of what the body calls (for "never backpropagates")
     line: int
 
 
@@ -106,7 +105,8 @@ class _Summarizer:
 
     def module(self, tree: ast.Module) -> ModuleSummary:
         stars = []
-        for statement in _statements(tree.body):
+        module_statements = list(_statements(tree.body))
+        for statement in module_statements:
             if isinstance(statement, ast.Import):
                 for alias in statement.names:
                     if alias.asname:
@@ -123,7 +123,7 @@ class _Summarizer:
                         self.summary.imports[local] = (statement.level, statement.module or "", alias.name)
         self.summary.stars = tuple(stars)
         names: dict[str, list[Descriptor]] = {}
-        for statement in _statements(tree.body):
+        for statement in module_statements:
             if isinstance(statement, ast.ClassDef):
                 self._class(statement)
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -166,13 +166,14 @@ class _Summarizer:
         kwonly = tuple(arg.arg for arg in args.kwonlyargs)
         bound = set(params) | set(kwonly)
         bound |= {arg.arg for arg in (args.vararg, args.kwarg) if arg is not None}
-        for statement in _statements(node.body):
+        statements = list(_statements(node.body))
+        for statement in statements:
             bound |= {name for name, _ in _bindings(statement, None, frozenset(), describe=False, walrus=self.walrus)}
-        local_names = frozenset(bound) - _declared_global(node)
+        local_names = frozenset(bound) - _declared_global(statements)
         locals_: dict[str, list[Descriptor]] = {}
         for index, param in enumerate(params):
             locals_.setdefault(param, []).append(("param", key, index))
-        for statement in _statements(node.body):
+        for statement in statements:
             for name, value in _bindings(statement, key, local_names, walrus=self.walrus):
                 locals_.setdefault(name, []).append(value)
         positional_defaults = args.defaults
@@ -181,7 +182,7 @@ class _Summarizer:
             for i, d in enumerate(positional_defaults)
         }
         returns = []
-        for statement in _statements(node.body):
+        for statement in statements:
             if isinstance(statement, ast.Return):
                 returns.append(_describe(statement.value, key, local_names) if statement.value else ("none",))
         summary = FunctionSummary(
@@ -192,12 +193,11 @@ class _Summarizer:
             returns=tuple(returns),
             locals={name: tuple(values) for name, values in locals_.items()},
             decorators=tuple(_dotted(d.func if isinstance(d, ast.Call) else d) or "?" for d in node.decorator_list),
-            called=tuple(sorted({_dotted(c.func) or "?" for c in _walk(node) if isinstance(c, ast.Call)})),
             line=node.lineno,
         )
         self.summary.functions[key] = summary
         self._spans[key] = (node.lineno, node.end_lineno or node.lineno)
-        for statement in _statements(node.body):  # nested functions, by a key of their own
+        for statement in statements:  # nested functions, by a key of their own
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(statement, f"{key}.<locals>.{statement.name}", None)
         return summary
@@ -276,18 +276,30 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 def _walk(node: ast.AST):
     """Every node below `node` (and itself), in `ast.walk`'s order, without its generator of
-    generators per node (the summaries walk every file several times)."""
+    generators per node, and without the nodes no summary reads (a name's `Load`/`Store`
+    context, strings and numbers): the summaries walk every file of a project."""
     pending = deque([node])
-    AST = ast.AST
+    next_node, add, AST = pending.popleft, pending.append, ast.AST
     while pending:
-        node = pending.popleft()
+        node = next_node()
         yield node
-        for field in node._fields:
+        fields = _CHILD_FIELDS.get(type(node))
+        if fields is None:
+            fields = _CHILD_FIELDS[type(node)] = tuple(f for f in node._fields if f not in _LEAF_FIELDS)
+        for field in fields:
             value = getattr(node, field, None)
-            if isinstance(value, AST):
-                pending.append(value)
-            elif isinstance(value, list):
-                pending.extend(item for item in value if isinstance(item, AST))
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, AST):
+                        add(item)
+            elif isinstance(value, AST):
+                add(value)
+
+
+# Fields that never hold a node a summary reads (`ctx` holds the shared Load/Store instances).
+_LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "kind", "type_comment", "conversion", "level",
+                          "module", "simple", "is_async"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _statements(body: list[ast.stmt]):
@@ -437,10 +449,9 @@ def _is_static(function) -> bool:
     return any(_dotted(d) in ("staticmethod", "classmethod") for d in function.decorator_list)
 
 
-def _declared_global(function) -> frozenset[str]:
+def _declared_global(statements: list[ast.stmt]) -> frozenset[str]:
     return frozenset(
-        name for statement in _statements(function.body) if isinstance(statement, (ast.Global, ast.Nonlocal))
-        for name in statement.names
+        name for statement in statements if isinstance(statement, (ast.Global, ast.Nonlocal)) for name in statement.names
     )
 
 
