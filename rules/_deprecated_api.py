@@ -4,6 +4,7 @@ torch version, with the table's fixes."""
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 import libcst as cst
@@ -19,17 +20,31 @@ _GENERIC = frozenset({"range", "grad", "norm", "lu", "eig", "svd", "qr", "ger", 
 
 
 def trigger_tokens() -> tuple[str, ...]:
-    tokens = {"functorch", "torch import", "amp import"}
+    tokens = {"functorch"}
     for name in deprecations():
         last = name.rsplit(".", 1)[1]
         tokens.add("." + last if last in _GENERIC else last)
     return tuple(sorted(tokens))
 
 
+def generic_import_pattern() -> re.Pattern:
+    """`from torch... import ..., range`: the other way a file can reach a symbol whose last name
+    is too common to be a token (the import names it without its module)."""
+    roots = sorted({name.split(".")[0] for name in deprecations()})
+    names = sorted({name.rsplit(".", 1)[1] for name in deprecations()} & _GENERIC)
+    return re.compile(rf"from\s+(?:{'|'.join(roots)})(?:\.\w+)*\s+import\s+(?:\([^)]*|[\w \t,\\]*)"
+                      rf"\b(?:{'|'.join(names)})\b")
+
+
 def scope_tokens() -> tuple[str, ...]:
-    """Words without which a function body can hold no finding: every symbol's last name (a body
-    may call a name imported from torch, `range(0, 5)` after `from torch import range`)."""
-    return tuple(sorted({"functorch", *(name.rsplit(".", 1)[1] for name in deprecations())}))
+    """Words without which a function body can hold no finding: every symbol's last name, with a
+    dot before the common ones (a body that calls `range` imported from torch is kept by the
+    elision, which adds the names a token's symbol is imported under)."""
+    return tuple(sorted({"functorch", *(("." + last if last in _GENERIC else last)
+                                        for last in (name.rsplit(".", 1)[1] for name in deprecations()))}))
+
+
+_GENERIC_IMPORT = generic_import_pattern()
 
 
 def _version(version: tuple[int, ...]) -> str:
@@ -58,6 +73,10 @@ class DeprecatedApiRule(Rule):
 
     removed: ClassVar[bool]
     preview = False
+
+    @classmethod
+    def could_fire(cls, text: str) -> bool:
+        return any(token in text for token in cls.trigger_tokens) or _GENERIC_IMPORT.search(text) is not None
 
     def _entry(self, qualified: str | None) -> Deprecation | None:
         entry = deprecations().get(qualified) if qualified else None

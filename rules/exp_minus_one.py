@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from torchlint.rule import Invalid
+from torchlint.rule import Invalid, call_patterns
 from torchlint.rules._numerics import NumericsRule, TORCH_EXP, is_one, only_positional, sibling
 from torchlint.rules.registry import register
 
@@ -45,6 +45,7 @@ class ExpMinusOne(NumericsRule):
     name = "exp-minus-one"
     summary = "`torch.exp(x) - 1` loses precision for small `x`; use `torch.expm1(x)`"
     trigger_tokens = ("exp",)
+    trigger_patterns = call_patterns("exp")
     scope_tokens = ("exp",)
 
     valid = (

@@ -7,7 +7,7 @@ import libcst as cst
 
 from torchlint.analysis import argument
 from torchlint.codemod import with_keyword
-from torchlint.rule import Invalid, Rule
+from torchlint.rule import Invalid, Rule, call_patterns
 from torchlint.rules.registry import register
 
 _LOADS = frozenset({"torch.load", "torch.serialization.load"})
@@ -61,6 +61,7 @@ class LoadWithoutWeightsOnly(Rule):
     preview = False
     fix_safety = ("unsafe",)
     trigger_tokens = ("load",)
+    trigger_patterns = call_patterns("load")
     scope_tokens = ("load",)
 
     valid = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from torchlint.rule import Invalid
+from torchlint.rule import Invalid, call_patterns
 from torchlint.rules._numerics import NumericsRule, TORCH_LOG, is_one, only_positional, sibling
 from torchlint.rules.registry import register
 
@@ -46,6 +46,7 @@ class LogOnePlus(NumericsRule):
     name = "log-one-plus"
     summary = "`torch.log(1 + x)` loses precision for small `x`; use `torch.log1p(x)`"
     trigger_tokens = ("log",)
+    trigger_patterns = call_patterns("log")
     scope_tokens = ("log",)
 
     valid = (

@@ -3,6 +3,8 @@ where `torch.utils.data.default_collate` is public (TorchFix TOR104, TOR105)."""
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from torchlint.analysis import dotted_name
@@ -52,6 +54,7 @@ class NonpublicCollate(Rule):
     preview = False
     fix_safety = ("safe",)
     trigger_tokens = ("_utils",)
+    trigger_patterns = (re.compile(r"default_co(?:llate|nvert)"),)
     scope_tokens = ("default_collate", "default_convert")
 
     valid = (

@@ -222,12 +222,17 @@ class _Outline:
         self._kept_lines = sorted(kept_lines)
 
     def aliases_of(self, tokens: frozenset[str]) -> frozenset[str]:
-        """Names a token is imported under (`from torch.nn import DataParallel as DP`): a body can
-        use it by that name."""
-        return frozenset(
-            alias.asname for statement in self.imports for alias in statement.names
-            if alias.asname and any(token in alias.name for token in tokens)
-        )
+        """Names a token is imported under (`from torch.nn import DataParallel as DP`; for a
+        token with a leading dot, `from torch import range` for `.range`): a body can use it by
+        that name."""
+        names = set()
+        for statement in self.imports:
+            for alias in statement.names:
+                if alias.asname and any(token in alias.name for token in tokens):
+                    names.add(alias.asname)
+                elif isinstance(statement, ast.ImportFrom) and any(token in "." + alias.name for token in tokens):
+                    names.add(alias.asname or alias.name)
+        return frozenset(names)
 
     def holds_kept_statement(self, first_line: int, last_line: int) -> bool:
         index = bisect_left(self._kept_lines, first_line)

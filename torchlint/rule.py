@@ -21,6 +21,13 @@ if TYPE_CHECKING:
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "References")
 
 
+def call_patterns(*names: str) -> tuple[re.Pattern, ...]:
+    """Trigger patterns of a rule that flags calls of `names` reached through the imports: a file
+    can only call one where it writes the call (`exp(`, `exp (`) or imports it under an alias
+    (`exp as e`)."""
+    return tuple(re.compile(rf"{re.escape(name)}(?:\s*\(|\s+as\s)") for name in names)
+
+
 @dataclass(frozen=True)
 class Invalid:
     """Source the rule must flag; `fixed` is the source after `--fix --unsafe-fixes` (None: no fix)."""
