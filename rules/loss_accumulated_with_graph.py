@@ -100,7 +100,9 @@ class LossAccumulatedWithGraph(Rule):
     severity = "warning"
     fix_safety = ("safe",)
     trigger_tokens = ("loss", "criterion", "logit")
-    scope_tokens = ("+", "append")  # it visits `+=`, `x = x + ...` and `.append(...)`
+    # It visits `+=`, `x = x + ...` and `.append(...)`, and reports only a statement that names a
+    # loss (`_LOSS_WORD`, any case): a body without one of these spellings holds no finding.
+    scope_tokens = ("loss", "Loss", "LOSS", "criterion", "Criterion", "CRITERION", "logit", "Logit", "LOGIT")
 
     @classmethod
     def could_fire(cls, text: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 import libcst as cst
 
@@ -70,9 +71,15 @@ class RequireGradTypo(Rule):
         Invalid("import torch\nx = torch.zeros(3)\nx.require_grad = True\n", "import torch\nx = torch.zeros(3)\nx.requires_grad = True\n"),
     )
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    @cached_property
+    def _only_assigned(self) -> bool:
+        """Every use of the name in the file is an assignment (counted once per file, not per
+        assignment: the text is the whole file)."""
         text = self.ctx.text
-        if len(_ANY.findall(text)) != len(_ASSIGNED.findall(text)):
+        return len(_ANY.findall(text)) == len(_ASSIGNED.findall(text))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if not self._only_assigned:
             return
         for target in node.targets:
             attribute = target.target
