@@ -189,3 +189,47 @@ def test_an_unchanged_project_reads_no_summary_until_one_is_needed(tmp_path):
     (project / "pkg" / "models.py").write_text(MODELS + "\nclass Other(nn.Module):\n    pass\n")
     third = index()
     assert "Other" in third.summaries[models].classes and third.digests[models] != first.digests[models]
+
+
+def test_index_paths_resolve_through_symlinked_folders_and_files(tmp_path):
+    from torchlint.project.load import _resolved
+
+    real = tmp_path / "real"
+    (real / "pkg").mkdir(parents=True)
+    (real / "pkg" / "models.py").write_text(MODELS)
+    (tmp_path / "elsewhere.py").write_text("x = 1\n")
+    (real / "linked.py").symlink_to(tmp_path / "elsewhere.py")
+    (tmp_path / "view").symlink_to(real)
+    paths = [tmp_path / "view" / "pkg" / "models.py", tmp_path / "view" / "linked.py", real / "pkg" / "models.py"]
+    assert _resolved(paths) == {str(p.resolve()) for p in paths}
+    assert _resolved(paths) == {str(real / "pkg" / "models.py"), str(tmp_path / "elsewhere.py")}
+
+
+def test_a_symlinked_project_folder_lints_as_the_real_one(cli, tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    _project(real)
+    (tmp_path / "view").symlink_to(real)
+    assert _findings(cli, "view") == EXPECTED
+    assert _findings(cli, "view/train.py") == EXPECTED
+
+
+def test_the_index_reuses_the_files_the_run_walked(tmp_path, monkeypatch):
+    """A folder named on the command line is walked once: the index takes its files from that walk."""
+    from torchlint.config import CliOverrides, ConfigResolver
+    from torchlint.discovery import Discovery
+    from torchlint.runner import build_run_projects
+
+    _project(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("")
+    monkeypatch.chdir(tmp_path)
+    resolver = ConfigResolver(CliOverrides(), None, tmp_path)
+    discovery = Discovery(resolver)
+    files, _ = discovery.files([str(tmp_path)])
+    walks = []
+    monkeypatch.setattr(Discovery, "files", lambda self, arguments: walks.append(arguments) or ([], []))
+    projects = build_run_projects(files, resolver, 1, None, tmp_path, discovery.walked)
+    assert walks == []
+    index = projects.for_file(tmp_path / "train.py")
+    assert sorted(index.summaries) == sorted(str(p.resolve()) for p in (tmp_path / "pkg" / "__init__.py",
+                                                                       tmp_path / "pkg" / "models.py", tmp_path / "train.py"))

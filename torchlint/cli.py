@@ -150,7 +150,8 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
             _fail(f"no such file or directory: {missing[0]}")
         outcomes.extend(_skipped_by_discovery(discovery.skipped))
         started = time.perf_counter()
-        projects = build_run_projects(files, resolver, options.jobs, _cache_folder(options), _top_folder(paths))
+        projects = build_run_projects(files, resolver, options.jobs, _cache_folder(options), _top_folder(paths),
+                                      discovery.walked)
         use_projects(projects)
         if options.verbose:
             modules = sum(len(index.summaries) for index in projects.indexes.values())

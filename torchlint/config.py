@@ -260,10 +260,13 @@ class ConfigResolver:
     def for_directory(self, directory: Path) -> Settings:
         if self._explicit is not None:
             return self._explicit
-        directory = directory.resolve()
-        if directory not in self._by_dir:
-            self._by_dir[directory] = self._find(directory)
-        return self._by_dir[directory]
+        found = self._by_dir.get(directory)  # by the path as given too: resolving costs a stat per part
+        if found is None:
+            resolved = directory.resolve()
+            if resolved not in self._by_dir:
+                self._by_dir[resolved] = self._find(resolved)
+            found = self._by_dir[directory] = self._by_dir[resolved]
+        return found
 
     def for_file(self, path: Path) -> Settings:
         return self.for_directory(path.parent)

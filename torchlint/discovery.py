@@ -90,6 +90,8 @@ class Discovery:
         self.resolver = resolver
         self.force_exclude = force_exclude
         self.skipped: list[tuple[str, str]] = []  # (path as shown, why it was not linted)
+        # Each folder walked (as resolved) -> the files found in it, for the project index to reuse.
+        self.walked: dict[Path, list[Path]] = {}
 
     def files(self, arguments: list[str]) -> tuple[list[SourcePath], list[str]]:
         """The files to lint, sorted and deduplicated, and the arguments that do not exist."""
@@ -103,8 +105,10 @@ class Discovery:
                 ignore_files = _ancestor_gitignores(path)
                 start = path.resolve()
                 walk = self._walk(argument, start, ignore_files, self._exclusion_base(start), frozenset({str(start)}))
+                walked = self.walked.setdefault(start, [])
                 for source in walk:
                     found.setdefault(source.path, source)
+                    walked.append(source.path)
             elif path.exists():
                 if self.force_exclude and self._excluded(path.resolve(), False):
                     continue

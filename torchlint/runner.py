@@ -59,12 +59,16 @@ def _dependencies(project, consulted: frozenset[str], path: Path | None) -> dict
     return {module: project.digests.get(module, "") for module in consulted if module != own}
 
 
-def build_run_projects(sources, resolver, jobs: int, cache_folder: Path | None, fallback: Path | None):
-    """The index of every project the files belong to (their other modules read from disk)."""
+def build_run_projects(sources, resolver, jobs: int, cache_folder: Path | None, fallback: Path | None,
+                       walked: dict[Path, list[Path]] | None = None):
+    """The index of every project the files belong to (their other modules read from disk).
+    `walked`: folders the run's discovery walked already, with the files it found there."""
     from torchlint.discovery import Discovery
     from torchlint.project.load import build_projects
 
     def project_files(root: Path) -> list[Path]:
+        if walked and root in walked:
+            return [path for path in walked[root] if path.suffix in (".py", ".pyi")]
         try:
             found, _ = Discovery(resolver).files([str(root)])
         except ConfigError:

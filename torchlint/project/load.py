@@ -26,10 +26,15 @@ class Projects:
     def __init__(self, indexes: dict[Path, ProjectIndex], fallback: Path | None):
         self.indexes = indexes
         self.fallback = fallback
+        self._by_folder: dict[Path, ProjectIndex | None] = {}
 
     def for_file(self, path: Path) -> ProjectIndex | None:
-        root = project_root(path.resolve().parent, self.fallback)
-        return self.indexes.get(root)
+        if path.is_symlink():  # its project is where it points
+            return self.indexes.get(project_root(path.resolve().parent, self.fallback))
+        folder = path.parent  # resolving costs a stat per part of the path: once per folder
+        if folder not in self._by_folder:
+            self._by_folder[folder] = self.indexes.get(project_root(folder.resolve(), self.fallback))
+        return self._by_folder[folder]
 
 
 def build_projects(files: Iterable[Path], list_project_files, cache_folder: Path | None, jobs: int,
@@ -40,13 +45,29 @@ def build_projects(files: Iterable[Path], list_project_files, cache_folder: Path
         roots.setdefault(project_root(path.resolve().parent, fallback))
     indexes = {}
     for root in roots:
-        paths = sorted({str(p.resolve()) for p in list_project_files(root)})
+        paths = sorted(_resolved(list_project_files(root)))
         summaries, digests = _summaries(root, paths, cache_folder, jobs)
         index = ProjectIndex(root, summaries, is_installable(root), module_bases)
         index.digests = digests
         index.files_digest = content_digest("\0".join(sorted(summaries)).encode())
         indexes[root] = index
     return Projects(indexes, fallback)
+
+
+def _resolved(paths: Iterable[Path]) -> set[str]:
+    """Each path resolved as `Path.resolve` would, with a stat per part of the path only once
+    per folder (a file that is not a symlink resolves to its folder's real path and its name)."""
+    folders: dict[Path, Path] = {}
+    found = set()
+    for path in paths:
+        if path.is_symlink():
+            found.add(str(path.resolve()))
+            continue
+        folder = folders.get(path.parent)
+        if folder is None:
+            folder = folders[path.parent] = path.parent.resolve()
+        found.add(str(folder / path.name))
+    return found
 
 
 def content_digest(data: bytes) -> str:

@@ -39,14 +39,23 @@ class RunReport:
 
     def source_of(self, diagnostic: Diagnostic) -> str:
         """The text a finding's lines count in: its file, or its cell for a notebook."""
-        if diagnostic.cell is not None:
-            return self.cell_sources.get(diagnostic.path, {}).get(diagnostic.cell, "")
-        return self.sources.get(diagnostic.path, "")
+        return self._text(diagnostic.path, diagnostic.cell)
+
+    def _text(self, path: str, cell: int | None) -> str:
+        return self.cell_sources.get(path, {}).get(cell, "") if cell is not None else self.sources.get(path, "")
 
     def line_text(self, diagnostic: Diagnostic) -> str:
         """The source line a finding starts on (in its cell, for a notebook)."""
-        lines = physical_lines(self.source_of(diagnostic))
+        lines = self._lines(diagnostic.path, diagnostic.cell)
         return lines[diagnostic.line - 1] if 0 < diagnostic.line <= len(lines) else ""
+
+    def _lines(self, path: str, cell: int | None) -> list[str]:
+        """A file's (or cell's) lines, split once for all its findings."""
+        cache = self.__dict__.setdefault("_lines_by_source", {})
+        key = (path, cell)
+        if key not in cache:
+            cache[key] = physical_lines(self._text(path, cell))
+        return cache[key]
 
     def file_line(self, diagnostic: Diagnostic, line: int) -> int:
         """The line of the file on disk: for a notebook finding, the .ipynb line that holds the
