@@ -6,6 +6,7 @@ Exit codes: 0 nothing left to report, 1 findings remain (or `--diff` shows chang
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -153,6 +154,9 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
         projects = build_run_projects(files, resolver, options.jobs, _cache_folder(options), _top_folder(paths),
                                       discovery.walked)
         use_projects(projects)
+        # The index lives until the run ends: the collector need not scan it again, nor touch
+        # (and so copy) its pages in the forked workers.
+        gc.freeze()
         if options.verbose:
             modules = sum(len(index.summaries) for index in projects.indexes.values())
             click.echo(f"project index: {modules} modules in {time.perf_counter() - started:.2f} s", err=True)

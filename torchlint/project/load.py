@@ -138,7 +138,8 @@ def _summarise_all(paths: list[str], cached: dict, jobs: int):
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    # The summaries arrive as millions of new objects: the collector would scan them over and over.
+    with collector.paused(), ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         return list(pool.map(_summarise_one, paths, [cached.get(p) for p in paths], chunksize=16))
 
 
