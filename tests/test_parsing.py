@@ -193,3 +193,20 @@ def test_a_body_joined_to_its_header_by_a_backslash_is_parsed_whole():
 def test_a_file_that_spells_the_placeholder_is_parsed_whole():
     source = "def f(x):\n" + FILLER + "    return __torchlint_elided_0\n"
     assert parse_elided(source, frozenset({".data"})) is None
+
+
+def test_a_global_rebinding_is_read_without_parsing_bodies_that_never_say_global(monkeypatch):
+    """The module scope reads `global` declarations in function bodies: only the bodies whose text
+    says `global` are parsed for it (here the word also sits in a comment, as in most big files)."""
+    source = (
+        "import torch.nn as nn\n# the global model, rebound by reset()\nnet = None\n"
+        "def reset():\n    global net\n" + FILLER + "    net = nn.Linear(2, 2)\n"
+        "def unrelated(x):\n" + FILLER + "    return value_7\n"
+        "def use():\n    return net.weight.data\n"
+    )
+    parsed = []
+    parse = torchlint.parsing._ElidedBody.parse
+    monkeypatch.setattr(torchlint.parsing._ElidedBody, "parse", lambda self, *a: parsed.append(self.text) or parse(self, *a))
+    codes = [d.code for d in lint_text(source, "m.py", [r for r in selectable_rules() if r.code == "TL001"]).diagnostics]
+    assert codes == ["TL001"]
+    assert len(parsed) == 1 and "global net" in parsed[0]

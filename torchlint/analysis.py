@@ -5,7 +5,7 @@ Everything here walks statements only, never expressions, so it stays cheap next
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cached_property
 
 import libcst as cst
@@ -24,12 +24,14 @@ _BLOCK_TYPES = (
 )
 
 
-def walk_statements(node: cst.CSTNode, into_scopes: bool = True, into_elided: bool = True) -> Iterator[cst.CSTNode]:
+def walk_statements(node: cst.CSTNode, into_scopes: bool = True,
+                    into_elided: bool | Callable[[ElidedBlock], bool] = True) -> Iterator[cst.CSTNode]:
     """Every statement below `node` (compound ones, except clauses, and the small statements).
 
     With `into_scopes=False` the bodies of nested functions and classes are not entered, which is
     what collecting one scope's bindings needs. With `into_elided=False` function bodies left
-    unparsed stay so (see torchlint.parsing for what they cannot hold).
+    unparsed stay so (see torchlint.parsing for what they cannot hold); a predicate chooses which
+    such bodies are entered.
     """
     for child in children(node):
         if isinstance(child, cst.SimpleStatementLine):
@@ -40,7 +42,7 @@ def walk_statements(node: cst.CSTNode, into_scopes: bool = True, into_elided: bo
                 yield child
                 if not into_scopes and isinstance(child, (cst.FunctionDef, cst.ClassDef)):
                     continue
-            elif not into_elided and type(child) is ElidedBlock:
+            elif type(child) is ElidedBlock and into_elided is not True and not (into_elided and into_elided(child)):
                 continue
             yield from walk_statements(child, into_scopes, into_elided)
 

@@ -80,6 +80,8 @@ class TypeOracle:
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
         self._applied: set[str] | None = None
         classes.project_status = self._project_base_status
+        # Looked up once: asking the whole text per statement is quadratic in the file's size.
+        self._words = {word: word in text for word in ("global", "nonlocal", ":=")}
 
     @property
     def project(self) -> ProjectIndex:
@@ -151,9 +153,9 @@ class TypeOracle:
             return
         body = node.body if isinstance(node, cst.FunctionDef) else node
         self._bind_block(scope, body, ())
-        if isinstance(node, cst.Module) and "global" in self.text:
+        if isinstance(node, cst.Module) and self._words["global"]:
             self._bind_from_inner_scopes(scope, cst.Global)
-        elif isinstance(node, cst.FunctionDef) and "nonlocal" in self.text:
+        elif isinstance(node, cst.FunctionDef) and self._words["nonlocal"]:
             self._bind_from_inner_scopes(scope, cst.Nonlocal)
 
     def _bind_block(self, scope: Scope, block: cst.CSTNode, chain: tuple[int, ...]) -> None:
@@ -205,7 +207,7 @@ class TypeOracle:
             for node in descendants(statement.pattern):
                 if isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
                     scope.add(node.name.value, Binding("opaque", scope, None, (), chain))
-        if ":=" in self.text:
+        if self._words[":="]:
             self._bind_walruses(scope, statement, chain)
 
     def _bind_walruses(self, scope: Scope, statement: cst.CSTNode, chain: tuple[int, ...]) -> None:
@@ -220,8 +222,14 @@ class TypeOracle:
         """Assignments in nested functions that declare the name `global` (for the module scope)
         or `nonlocal` (for their enclosing function) rebind it here."""
         outer = scope.node
-        for statement in walk_statements(outer.body if isinstance(outer, cst.FunctionDef) else outer):
+        keyword = "global" if declaration is cst.Global else "nonlocal"
+        # A body left unparsed that never says the keyword declares nothing: it stays unparsed.
+        worth_parsing = lambda block: block.is_parsed or block.mentions(keyword)  # noqa: E731
+        body = outer.body if isinstance(outer, cst.FunctionDef) else outer
+        for statement in walk_statements(body, into_elided=worth_parsing):
             if not isinstance(statement, cst.FunctionDef) or statement is outer:
+                continue
+            if type(statement.body) is ElidedBlock and not worth_parsing(statement.body):
                 continue
             declared = {
                 item.name.value for small in walk_statements(statement.body, into_scopes=False)
@@ -238,9 +246,14 @@ class TypeOracle:
         return any(statement is inner for statement in walk_statements(outer.body, into_scopes=False))
 
     def _scope_chain_to(self, function: cst.FunctionDef, outer: Scope) -> Scope:
-        """The scope a nested function's scope hangs from (its enclosing function's, or `outer`)."""
-        for statement in walk_statements(outer.node.body if isinstance(outer.node, cst.FunctionDef) else outer.node):
+        """The scope a nested function's scope hangs from (its enclosing function's, or `outer`).
+        A body still unparsed cannot hold `function` (a node of a parsed tree): it stays unparsed."""
+        parsed = lambda block: block.is_parsed  # noqa: E731
+        body = outer.node.body if isinstance(outer.node, cst.FunctionDef) else outer.node
+        for statement in walk_statements(body, into_elided=parsed):
             if isinstance(statement, cst.FunctionDef) and statement is not outer.node:
+                if type(statement.body) is ElidedBlock and not statement.body.is_parsed:
+                    continue
                 if any(s is function for s in walk_statements(statement.body, into_scopes=False)):
                     return self._scope(statement, self._scope_chain_to(statement, outer))
         return outer
