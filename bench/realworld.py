@@ -1,14 +1,17 @@
 """Real-world precision run: every rule over real PyTorch code, crashes, fixes that compile.
 
-    python bench/realworld.py [--triage docs/triage-sample.md]
+    python bench/realworld.py [--select CODES] [--preview] [--no-fix] [--sample N]
+                              [--triage docs/triage-sample.md]
 
 Installs pinned releases of PyTorch-using packages with --no-deps into throwaway venvs (their
 sources only), adds the installed torch package's own .py files, and runs
-`torchlint check --output-format json --select ALL` over each. It prints, per package and per
-rule: files, findings, crashes (internal errors: any exception inside a rule) and wall time. Then
-it runs `--fix --unsafe-fixes` on a copy of every package and checks that each changed file still
-compiles (when it compiled before) and that a second `--fix` changes nothing. With --triage it
-writes every finding of each rule (or a seeded random sample of 30) with its source, for reading.
+`torchlint check --output-format json --select ALL` over each (`--select CODES` limits the run to
+those rules, `--preview` passes `--preview` so rules in preview run too). It prints, per package
+and per rule: files, findings, crashes (internal errors: any exception inside a rule) and wall
+time. Then, unless --no-fix, it runs `--fix --unsafe-fixes` (same selection) on a copy of every
+package and checks that each changed file still compiles (when it compiled before) and that a
+second `--fix` changes nothing. With --triage it writes every finding of each rule (or a seeded
+random sample of --sample findings, default 30) with its source, for reading.
 """
 
 from __future__ import annotations
@@ -41,12 +44,13 @@ PACKAGES = {
 }
 SAMPLE = 30
 INTERNAL_ERROR = re.compile(r"internal error in (TL\d+)")
+SELECTION = ["--select", "ALL"]
 
 
 def run_torchlint(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess, float]:
     started = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-m", "torchlint", "check", "--select", "ALL", "--no-cache", *args],
+        [sys.executable, "-m", "torchlint", "check", *SELECTION, "--no-cache", *args],
         cwd=cwd, capture_output=True, text=True,
     )
     return result, time.perf_counter() - started
@@ -98,8 +102,13 @@ def corpora() -> dict[str, Path]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--triage", type=Path, help="write the findings to read (all, or 30 per rule)")
+    parser.add_argument("--triage", type=Path, help="write the findings to read (all, or --sample per rule)")
+    parser.add_argument("--sample", type=int, default=SAMPLE, help="findings shown per rule in --triage")
+    parser.add_argument("--select", default="ALL", help="the rules to run (comma-separated codes; default ALL)")
+    parser.add_argument("--preview", action="store_true", help="pass --preview: rules in preview run too")
+    parser.add_argument("--no-fix", action="store_true", help="skip the --fix phase")
     options = parser.parse_args()
+    SELECTION[:] = ["--select", options.select, *(["--preview"] if options.preview else [])]
     WORK.mkdir(parents=True, exist_ok=True)
     rows, per_rule, everything, fixes = [], Counter(), [], {}
     for name, root in corpora().items():
@@ -114,11 +123,12 @@ def main() -> None:
         per_rule.update(codes)
         rows.append((name, len(files), len(findings), len(crashes), seconds, codes))
         log(f"{name}: {len(files)} files, {len(findings)} findings, {len(crashes)} crashes, {seconds:.1f} s")
-        fixes[name] = fix_check(name, root)
+        if not options.no_fix:
+            fixes[name] = fix_check(name, root)
     print(render(rows, per_rule, fixes))
     (WORK / "findings.json").write_text(json.dumps(everything, indent=1))
     if options.triage:
-        options.triage.write_text(triage(everything))
+        options.triage.write_text(triage(everything, options.sample))
         log(f"wrote {options.triage}")
 
 
@@ -138,12 +148,12 @@ def render(rows, per_rule: Counter, fixes: dict) -> str:
     return "\n".join(out)
 
 
-def triage(findings: list[dict]) -> str:
+def triage(findings: list[dict], sample: int = SAMPLE) -> str:
     rng = random.Random(0)
     out = ["# Findings to triage", ""]
     for code in sorted({f["code"] for f in findings}):
         of_rule = [f for f in findings if f["code"] == code]
-        chosen = of_rule if len(of_rule) <= SAMPLE else rng.sample(of_rule, SAMPLE)
+        chosen = of_rule if len(of_rule) <= sample else rng.sample(of_rule, sample)
         out += [f"## {code}: {len(of_rule)} findings, {len(chosen)} shown", ""]
         for number, finding in enumerate(sorted(chosen, key=lambda f: (f["package"], f["path"], f["line"])), 1):
             lines = (Path(finding["root"]) / finding["path"]).read_text(errors="replace").splitlines()

@@ -44,7 +44,8 @@ class DataLoaderSamplerWithShuffle(Rule):
     This rule is on by default (in preview): the pattern always raises at run time.
 
     On by default (once preview is on): the pattern raises at run time. Measured on 3,693 files of
-    real training code: 0 findings. See docs/new-rules-precision.md.
+    real training code and 7,167 files of library code (bench/realworld.py): 0 findings. See
+    docs/new-rules-precision.md.
 
     ## References
     - [torch.utils.data.DataLoader: "shuffle ... sampler: If specified, shuffle must not be specified"](https://pytorch.org/docs/stable/data.html#torch.utils.data.DataLoader)

@@ -64,8 +64,9 @@ class GradientAccumulationUnscaled(Rule):
     condition, `accelerator.backward(loss)` (Accelerate scales inside `accumulate()`), and
     optimizers of unknown type.
 
-    Off by default: measured on 3,693 files of real training code, no findings; fewer than the 10
-    judged findings a rule needs to be on by default. See docs/new-rules-precision.md.
+    Off by default: measured on 3,693 files of real training code and 7,167 files of library code
+    (bench/realworld.py), no findings; fewer than the 10 judged findings a rule needs to be on by
+    default. See docs/new-rules-precision.md.
 
     ## References
     - [AMP examples: gradient accumulation ("loss = loss / iters_to_accumulate")](https://pytorch.org/docs/stable/notes/amp_examples.html#gradient-accumulation)
