@@ -20,11 +20,26 @@ _GENERIC = frozenset({"range", "grad", "norm", "lu", "eig", "svd", "qr", "ger", 
 
 
 def trigger_tokens() -> tuple[str, ...]:
-    tokens = {"functorch"}
+    """A symbol's last name; for a common one, its parent's last name with it (`torch.norm`,
+    `amp.autocast`): every spelling of the symbol writes that, except through an import alias of a
+    torch module or an import of the name itself (`aliased_import_pattern`, `generic_import_pattern`).
+    For a package other than torch, its name: a file reaches its symbols only by importing it."""
+    tokens = set()
     for name in deprecations():
-        last = name.rsplit(".", 1)[1]
-        tokens.add("." + last if last in _GENERIC else last)
+        parent, last = name.rsplit(".", 1)
+        if not name.startswith("torch."):
+            tokens.add(name.split(".")[0])  # names are qualified through imports: `functorch` is written
+        else:
+            tokens.add(f"{parent.rsplit('.', 1)[-1]}.{last}" if last in _GENERIC else last)
     return tuple(sorted(tokens))
+
+
+def aliased_import_pattern() -> re.Pattern:
+    """`import torch as th`, `from torch.cuda import amp as A`: a common name is then reached as
+    `th.norm`, `A.autocast`."""
+    roots = "|".join(sorted({name.split(".")[0] for name in deprecations()}))
+    return re.compile(rf"(?:from\s+(?:{roots})[\w.]*\s+import\s+(?:\([^)]*?|[^\n]*?)|"
+                      rf"import\s+[\w., \t]*?\b(?:{roots})[\w.]*\s+)\bas\s")
 
 
 def generic_import_pattern() -> re.Pattern:
@@ -45,6 +60,8 @@ def scope_tokens() -> tuple[str, ...]:
 
 
 _GENERIC_IMPORT = generic_import_pattern()
+_ALIASED_IMPORT = aliased_import_pattern()
+_GENERIC_USES = tuple(sorted({"." + name.rsplit(".", 1)[1] for name in deprecations()} & {"." + g for g in _GENERIC}))
 
 
 def _version(version: tuple[int, ...]) -> str:
@@ -76,7 +93,9 @@ class DeprecatedApiRule(Rule):
 
     @classmethod
     def could_fire(cls, text: str) -> bool:
-        return any(token in text for token in cls.trigger_tokens) or _GENERIC_IMPORT.search(text) is not None
+        if any(token in text for token in cls.trigger_tokens) or _GENERIC_IMPORT.search(text) is not None:
+            return True
+        return any(use in text for use in _GENERIC_USES) and _ALIASED_IMPORT.search(text) is not None
 
     def _entry(self, qualified: str | None) -> Deprecation | None:
         entry = deprecations().get(qualified) if qualified else None

@@ -27,6 +27,22 @@ from torchlint.rules.registry import rule_by_code
         ("TL004", "np.save(p, a)\n", False),
         ("TL005", "y = m.forward (x)\n", True),
         ("TL005", "f = m.forward\n", False),
+        # a deprecated symbol with a common last name: each way a file can spell it
+        ("TL302", "y = torch.norm(x)\n", True),
+        ("TL302", "import torch as th\ny = th.norm(x)\n", True),
+        ("TL302", "import os, torch as th\nr = th.range(3)\n", True),
+        ("TL302", "from torch.cuda import amp as A\nwith A.autocast():\n    pass\n", True),
+        ("TL302", "from torch import (\n    Tensor,\n    norm,\n)\n", True),
+        ("TL302", "from functorch import vmap\n", True),
+        ("TL302", "import numpy as np\ny = np.linalg.norm(x)\n", False),
+        ("TL302", "import torch\ny = x.norm()\nfor i in range(3):\n    pass\n", False),
+        ("TL302", "from torch import Tensor\nfor i in range(3):\n    pass\n", False),
+        ("TL502", "from torch import exp as e\ny = e(x) - 1\n", True),
+        ("TL502", "import torch\ny = torch.exp (x) - 1\n", True),
+        ("TL502", "y = x.expand(3) - 1\n", False),
+        ("TL501", "import logging\nlogger = logging.getLogger()\n", False),
+        ("TL201", "import json\nwith open(p) as f:\n    cfg = json.load(f)\n", True),
+        ("TL201", "from x import loader\ndownload_url(u)\n", False),
     ],
 )
 def test_trigger_patterns(code, text, passes):
