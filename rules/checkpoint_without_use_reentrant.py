@@ -6,7 +6,7 @@ import libcst as cst
 
 from torchlint.analysis import argument
 from torchlint.codemod import with_keyword
-from torchlint.rule import Invalid, Rule
+from torchlint.rule import Invalid, Rule, call_patterns, call_tokens
 from torchlint.rules.registry import register
 
 _CHECKPOINTS = frozenset({"torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential"})
@@ -55,7 +55,8 @@ class CheckpointWithoutUseReentrant(Rule):
     preview = False
     fix_safety = ("safe",)
     trigger_tokens = ("checkpoint",)
-    scope_tokens = ("checkpoint",)
+    trigger_patterns = call_patterns("checkpoint")
+    scope_tokens = call_tokens("checkpoint")
 
     valid = (
         T + "h = checkpoint(block, x, use_reentrant=False)\n",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from torchlint.rule import Invalid, call_patterns
+from torchlint.rule import Invalid, call_patterns, call_tokens
 from torchlint.rules._numerics import NumericsRule, TORCH_EXP, is_one, only_positional, sibling
 from torchlint.rules.registry import register
 
@@ -46,7 +46,7 @@ class ExpMinusOne(NumericsRule):
     summary = "`torch.exp(x) - 1` loses precision for small `x`; use `torch.expm1(x)`"
     trigger_tokens = ("exp",)
     trigger_patterns = call_patterns("exp")
-    scope_tokens = ("exp",)
+    scope_tokens = call_tokens("exp")
 
     valid = (
         T + "y = torch.expm1(x)\n",

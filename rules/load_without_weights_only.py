@@ -7,7 +7,7 @@ import libcst as cst
 
 from torchlint.analysis import argument
 from torchlint.codemod import with_keyword
-from torchlint.rule import Invalid, Rule, call_patterns
+from torchlint.rule import Invalid, Rule, call_patterns, call_tokens
 from torchlint.rules.registry import register
 
 _LOADS = frozenset({"torch.load", "torch.serialization.load"})
@@ -62,7 +62,7 @@ class LoadWithoutWeightsOnly(Rule):
     fix_safety = ("unsafe",)
     trigger_tokens = ("load",)
     trigger_patterns = call_patterns("load")
-    scope_tokens = ("load",)
+    scope_tokens = call_tokens("load")
 
     valid = (
         T + "state = torch.load('model.pt')\n",  # the default target (2.13) loads weights only

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from torchlint.rule import Invalid, call_patterns
+from torchlint.rule import Invalid, call_patterns, call_tokens
 from torchlint.rules._numerics import NumericsRule, TORCH_LOG, is_one, only_positional, sibling
 from torchlint.rules.registry import register
 
@@ -47,7 +47,7 @@ class LogOnePlus(NumericsRule):
     summary = "`torch.log(1 + x)` loses precision for small `x`; use `torch.log1p(x)`"
     trigger_tokens = ("log",)
     trigger_patterns = call_patterns("log")
-    scope_tokens = ("log",)
+    scope_tokens = call_tokens("log")
 
     valid = (
         T + "y = torch.log1p(x)\n",

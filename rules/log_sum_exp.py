@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from torchlint.analysis import argument
-from torchlint.rule import Invalid, call_patterns
+from torchlint.rule import Invalid, call_patterns, call_tokens
 from torchlint.rules._numerics import NumericsRule, TORCH_EXP, TORCH_LOG, TORCH_SUM, only_positional, sibling
 from torchlint.rules.registry import register
 
@@ -50,7 +50,7 @@ class LogSumExp(NumericsRule):
     summary = "`log(sum(exp(x), dim))` overflows; use `torch.logsumexp(x, dim)`"
     trigger_tokens = ("exp",)
     trigger_patterns = call_patterns("exp")
-    scope_tokens = ("exp",)
+    scope_tokens = call_tokens("exp")
 
     valid = (
         T + "lse = torch.logsumexp(x, dim=1)\n",

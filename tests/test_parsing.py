@@ -105,9 +105,7 @@ def test_trailing_comments_after_a_body_keep_their_text():
     "body",
     [
         "    w = p.data\n",  # a token
-        "    import numpy\n",  # imports are read up front
-        "    if x: from os import path\n",
-        "    class Local:\n        pass\n",  # so are classes
+        "    class Local:\n        pass\n",  # classes are read up front
         "    return DP(x)\n",  # a name a token is imported under
     ],
 )
@@ -210,3 +208,39 @@ def test_a_global_rebinding_is_read_without_parsing_bodies_that_never_say_global
     codes = [d.code for d in lint_text(source, "m.py", [r for r in selectable_rules() if r.code == "TL001"]).diagnostics]
     assert codes == ["TL001"]
     assert len(parsed) == 1 and "global net" in parsed[0]
+
+
+def test_a_body_holding_an_import_stays_unparsed_and_the_import_still_counts():
+    """The import table comes from CPython's tree: a function's import is known without parsing
+    the function (the table is file-wide, as it always was)."""
+    source = ("import torch\ndef setup():\n    import torch.nn as tnn\n    if x: from os import path\n" + FILLER
+              + "model = tnn.DataParallel(torch.nn.Linear(2, 2))\n")
+    assert _elided_unparsed(parse_elided(source, frozenset({"DataParallel"}))) == ["setup"]
+    rules = [r for r in selectable_rules() if r.code == "TL002"]
+    elided = [d.to_json() for d in lint_text(source, "m.py", rules).diagnostics]
+    torchlint.parsing.ELIDE = False
+    try:
+        whole = [d.to_json() for d in lint_text(source, "m.py", rules).diagnostics]
+    finally:
+        torchlint.parsing.ELIDE = True
+    assert [d["code"] for d in elided] == ["TL002"] and elided == whole
+
+
+@pytest.mark.parametrize(
+    ("source", "code"),
+    [
+        ("from torch import load as tload\ndef restore(p):\n" + FILLER + "    return tload(p, weights_only=False)\n", "TL201"),
+        ("import torch\ndef restore(p):\n" + FILLER + "    return torch.load (p, weights_only=False)\n", "TL201"),
+        ("import torch as th\ndef f(x):\n" + FILLER + "    return th.log(1 + x)\n", "TL501"),
+    ],
+)
+def test_a_rule_of_calls_sees_its_call_however_it_is_spelled(source, code):
+    """Call tokens (`load(`, `load (`) keep the body; a name imported under an alias keeps it too."""
+    rules = [r for r in selectable_rules() if r.code == code]
+    assert [d.code for d in lint_text(source, "m.py", rules).diagnostics] == [code]
+
+
+def test_a_body_that_only_mentions_a_called_name_stays_unparsed():
+    source = "import torch\ndef f(loader):\n" + FILLER + "    download(loader)\n    return torch.load(p)\n" \
+             "def g(loader):\n" + FILLER + "    return next(iter(loader))\n"
+    assert _elided_unparsed(parse_elided(source, frozenset(("load(", "load (")))) == ["g"]

@@ -5,6 +5,7 @@ Everything here walks statements only, never expressions, so it stays cheap next
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterator
 from functools import cached_property
 
@@ -80,13 +81,37 @@ def _module_path(node: cst.BaseExpression | None) -> str:
 class ImportTable:
     """Local name → fully qualified name, from every import statement in the file."""
 
-    def __init__(self, module: cst.Module):
+    def __init__(self, module: cst.Module | None):
         self.aliases: dict[str, str] = {}
-        for statement in walk_statements(module, into_elided=False):  # elided bodies hold no import
+        if module is None:
+            return
+        for statement in walk_statements(module):
             if isinstance(statement, cst.Import):
                 self._add_import(statement)
             elif isinstance(statement, cst.ImportFrom):
                 self._add_import_from(statement)
+
+    @classmethod
+    def from_python(cls, tree: ast.Module) -> ImportTable:
+        """The same table from CPython's tree of the file, which holds the imports of function
+        bodies the elided parse leaves unparsed (so a body with an import need not be parsed)."""
+        table = cls(None)
+        imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+        for statement in sorted(imports, key=lambda node: (node.lineno, node.col_offset)):
+            if isinstance(statement, ast.Import):
+                for alias in statement.names:
+                    if alias.asname is not None:
+                        table.aliases[alias.asname] = alias.name
+                    else:
+                        head = alias.name.split(".")[0]
+                        table.aliases[head] = head
+            else:
+                package = "." * statement.level + (statement.module or "")
+                separator = "" if package.endswith(".") else "."
+                for alias in statement.names:
+                    if alias.name != "*":
+                        table.aliases[alias.asname or alias.name] = f"{package}{separator}{alias.name}"
+        return table
 
     def _add_import(self, statement: cst.Import) -> None:
         for alias in statement.names:

@@ -12,6 +12,7 @@ from libcst._nodes.internal import CodegenState
 
 from pathlib import Path
 
+from torchlint import parsing
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
 from torchlint.diagnostics import Diagnostic, Edit, Fix, make_edit
 from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
@@ -68,7 +69,10 @@ class FileContext:
     # ---- shared analysis, built on first use ----------------------------------------------
     @cached_property
     def imports(self) -> ImportTable:
-        return ImportTable(self.module)
+        # From CPython's tree (the one the engine checked the file with): it holds the imports
+        # of function bodies the elided parse left unparsed.
+        tree = parsing.python_tree(self.text)
+        return ImportTable.from_python(tree) if tree is not None else ImportTable(self.module)
 
     @cached_property
     def classes(self) -> ClassIndex:

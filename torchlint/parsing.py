@@ -186,6 +186,12 @@ def forget_python_tree() -> None:
     _checked_tree = None
 
 
+def python_tree(text: str) -> ast.Module | None:
+    """CPython's tree of `text`: the one the engine checked it with, else parsed now; None when
+    CPython rejects it."""
+    return _python_tree(text)
+
+
 def _python_tree(text: str) -> ast.Module | None:
     if _checked_tree is not None and _checked_tree[0] is text:
         return _checked_tree[1]
@@ -199,9 +205,9 @@ def _python_tree(text: str) -> ast.Module | None:
 
 class _Outline:
     """From a walk over CPython's statements only: every function (outer ones first), every
-    import, and the lines of the statements the shared analysis reads up front (imports and
-    class definitions: the import table and the class index see the whole file), which keep the
-    body holding them parsed."""
+    import, and the lines of the statements the shared analysis reads up front from libcst's tree
+    (class definitions: the class index sees the whole file), which keep the body holding them
+    parsed. The import table is read from CPython's tree, so an import keeps no body."""
 
     def __init__(self, tree: ast.Module):
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
@@ -212,7 +218,6 @@ class _Outline:
             statement = pending.pop()
             if isinstance(statement, (ast.Import, ast.ImportFrom)):
                 self.imports.append(statement)
-                kept_lines.append(statement.lineno)
             elif isinstance(statement, ast.ClassDef):
                 kept_lines.append(statement.lineno)
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -224,13 +229,14 @@ class _Outline:
     def aliases_of(self, tokens: frozenset[str]) -> frozenset[str]:
         """Names a token is imported under (`from torch.nn import DataParallel as DP`; for a
         token with a leading dot, `from torch import range` for `.range`): a body can use it by
-        that name."""
+        that name. A call token (`load(`) counts by its name."""
+        words = {token.rstrip(" (") for token in tokens} - {""}  # a call token `load(` names `load`
         names = set()
         for statement in self.imports:
             for alias in statement.names:
-                if alias.asname and any(token in alias.name for token in tokens):
+                if alias.asname and any(word in alias.name for word in words):
                     names.add(alias.asname)
-                elif isinstance(statement, ast.ImportFrom) and any(token in "." + alias.name for token in tokens):
+                elif isinstance(statement, ast.ImportFrom) and any(word in "." + alias.name for word in words):
                     names.add(alias.asname or alias.name)
         return frozenset(names)
 

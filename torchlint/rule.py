@@ -28,6 +28,12 @@ def call_patterns(*names: str) -> tuple[re.Pattern, ...]:
     return tuple(re.compile(rf"{re.escape(name)}(?:\s*\(|\s+as\s)") for name in names)
 
 
+def call_tokens(*names: str) -> tuple[str, ...]:
+    """Scope tokens of a rule that only visits calls of `names`: a body that calls one writes
+    `name(` or `name (` (a name imported under an alias is added by the elision)."""
+    return tuple(f"{name}{space}(" for name in names for space in ("", " "))
+
+
 @dataclass(frozen=True)
 class Invalid:
     """Source the rule must flag; `fixed` is the source after `--fix --unsafe-fixes` (None: no fix)."""
