@@ -183,7 +183,7 @@ def test_an_unchanged_project_reads_no_summary_until_one_is_needed(tmp_path):
     first = index()
     second = index()
     assert second.digests == first.digests and second.files_digest == first.files_digest
-    assert getattr(second.summaries, "_summaries", "eager") is None  # nothing unpickled yet
+    assert second.summaries._packed is None  # nothing read yet
     models = str((project / "pkg" / "models.py").resolve())
     assert second.summaries[models] == first.summaries[models]
     (project / "pkg" / "models.py").write_text(MODELS + "\nclass Other(nn.Module):\n    pass\n")

@@ -8,7 +8,7 @@ oracle uses (torchlint.kinds); unknown stays unknown.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +17,9 @@ from torchlint.kinds import (
     library_call_kind, merge, method_call_kind, subscript_kind, with_evidence,
 )
 from torchlint.project.roots import search_folders
-from torchlint.project.summary import CallSite, Descriptor, FunctionSummary, ModuleSummary, summarize
+from torchlint.project.summary import (
+    CallSite, Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, summarize,
+)
 from torchlint.torch_api import KNOWN_NON_MODULE_BASES, is_module_base, is_torch_module_class
 
 _MAX_DEPTH = 40
@@ -58,7 +60,7 @@ class ProjectIndex:
         self._folders = search_folders(root)
         self._memo: dict[tuple, Kind | None] = {}
         self._in_progress: set[tuple] = set()
-        self._calls_by_name: dict[str, list[tuple[str, CallSite]]] | None = None
+        self._calls_by_name: dict[str, list[str]] | None = None
         self._escapes_by_name: dict[str, list[str]] | None = None
         self.consulted: set[str] = set()  # the modules whose summaries an answer rested on
         self._base: ProjectIndex | None = None  # the run's index this view of one file derives from
@@ -74,12 +76,26 @@ class ProjectIndex:
     def for_file(self, path: str, text: str) -> ProjectIndex:
         """A view for linting `path` as `text` (which may differ from the disk: stdin, fix passes),
         with answers memoised afresh and the modules consulted recorded for the cache."""
-        summaries = dict(self.summaries)
-        summaries[path] = summarize(text, path)
-        view = ProjectIndex(self.root, summaries, self.installable, self.module_bases)
+        view = ProjectIndex(self.root, _WithOwn(self.summaries, path, self._summary_of(path, text)),
+                            self.installable, self.module_bases)
         view._base, view._own = (self._base or self), path
         view.digests, view.files_digest = self.digests, self.files_digest
         return view
+
+    def _summary_of(self, path: str, text: str) -> ModuleSummary:
+        """The index's summary of `path` when `text` is what it summarised, else a new one."""
+        if path in self.summaries and self.digests.get(path):
+            try:
+                same = content_digest(text.encode("utf-8")) == self.digests[path]
+            except UnicodeEncodeError:
+                same = False
+            if same:
+                return self.summaries[path]
+        return summarize(text, path)
+
+    def _lookup_names(self, path: str) -> tuple[frozenset[str], frozenset[str]]:
+        names = getattr(self.summaries, "lookup_names", None)
+        return names(path) if names is not None else lookup_names(self.summaries[path])
 
     # ---- names and modules ------------------------------------------------------------------
     def display(self, path: str) -> str:
@@ -435,11 +451,15 @@ class ProjectIndex:
     def _calls_named(self, name: str) -> list[tuple[str, CallSite]]:
         """Calls whose callee's last name is `name`: the run's table, with this view's file as it is now."""
         if self._base is None:
-            return self._tables()[0].get(name, [])
-        own = self.summaries[self._own]
-        shared = [(path, site) for path, site in self._base._tables()[0].get(name, []) if path != self._own]
-        return shared + [(self._own, site) for site in own.calls
-                         if site.callee is not None and site.callee[0] == "ref" and site.callee[1].rsplit(".", 1)[-1] == name]
+            return [pair for path in self._tables()[0].get(name, []) for pair in self._sites_named(path, name)]
+        base = self._base
+        shared = [pair for path in base._tables()[0].get(name, []) if path != self._own
+                  for pair in base._sites_named(path, name)]
+        return shared + self._sites_named(self._own, name)
+
+    def _sites_named(self, path: str, name: str) -> list[tuple[str, CallSite]]:
+        return [(path, site) for site in self.summaries[path].calls
+                if site.callee is not None and site.callee[0] == "ref" and site.callee[1].rsplit(".", 1)[-1] == name]
 
     def _modules_where_escaping(self, name: str) -> list[str]:
         if self._base is None:
@@ -450,13 +470,15 @@ class ProjectIndex:
         return shared + ([own] if mentioned else [])
 
     def _tables(self):
+        """Last name -> the modules that call something by it, and that let it escape: read from
+        the names each module is looked up by, so only the modules found are unpickled."""
         if self._calls_by_name is None:
             calls, escapes = {}, {}
-            for path, summary in self.summaries.items():
-                for site in summary.calls:
-                    if site.callee is not None and site.callee[0] == "ref":
-                        calls.setdefault(site.callee[1].rsplit(".", 1)[-1], []).append((path, site))
-                for name in {local.rsplit(".", 1)[-1] for local in summary.escapes}:
+            for path in self.summaries:
+                called, escaped = self._lookup_names(path)
+                for name in called:
+                    calls.setdefault(name, []).append(path)
+                for name in escaped:
                     escapes.setdefault(name, []).append(path)
             self._calls_by_name, self._escapes_by_name = calls, escapes
         return self._calls_by_name, self._escapes_by_name
@@ -466,6 +488,27 @@ class ProjectIndex:
         `.models.Net` for a relative import) refers to."""
         stripped = qualified.lstrip(".")
         return self._resolve_absolute(importer, len(qualified) - len(stripped), stripped, frozenset())
+
+
+class _WithOwn(Mapping):
+    """The run's summaries with the linted file's own (its text as linted) in place of the disk's."""
+
+    def __init__(self, base: Mapping, path: str, own: ModuleSummary):
+        self._base, self._path, self._own = base, path, own
+
+    def __getitem__(self, path: str) -> ModuleSummary:
+        return self._own if path == self._path else self._base[path]
+
+    def __contains__(self, path: object) -> bool:
+        return path == self._path or path in self._base
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._base
+        if self._path not in self._base:
+            yield self._path
+
+    def __len__(self) -> int:
+        return len(self._base) + (self._path not in self._base)
 
 
 def _is_init(key: str) -> bool:

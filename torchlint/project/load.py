@@ -9,12 +9,13 @@ import pickle
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from torchlint import collector
 from torchlint.project.index import ProjectIndex
 from torchlint.project.roots import is_installable, project_root
-from torchlint.project.summary import FORMAT, ModuleSummary, summarize
+from torchlint.project.summary import FORMAT, ModuleSummary, content_digest, lookup_names, summarize
 
 PARALLEL_FROM = 64  # summarise in a process pool when at least this many files are new
 CACHED_FROM = 32  # a smaller project is summarised afresh in milliseconds: no cache file for it
@@ -70,10 +71,6 @@ def _resolved(paths: Iterable[Path]) -> set[str]:
     return found
 
 
-def content_digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=12).hexdigest()
-
-
 def _summaries(root: Path, paths: list[str], cache_folder: Path | None, jobs: int):
     """(path -> summary, path -> content digest) for every file of a project."""
     cache_file = _cache_file(cache_folder, root) if cache_folder is not None and len(paths) >= CACHED_FROM else None
@@ -91,12 +88,12 @@ def _summaries(root: Path, paths: list[str], cache_folder: Path | None, jobs: in
         else:
             missing.append(path)
     if not missing and len(unchanged) == len(stamps):
-        # Nothing changed: the summaries are read only if a file has to be linted (a warm run
-        # whose results are all cached reads none of them).
-        lazy = _LazySummaries(list(unchanged), lambda: _load(cache_file))
-        return lazy, {path: stamp[2] for path, stamp in unchanged.items()}
+        # Nothing changed: the cache is read only if a file has to be linted (a warm run whose
+        # results are all cached reads none of it).
+        store = SummaryStore(list(unchanged), lambda: {path: entry[3] for path, entry in _load(cache_file).items()})
+        return store, {path: stamp[2] for path, stamp in unchanged.items()}
     cached = _load(cache_file)
-    found: dict[str, ModuleSummary] = {}
+    found: dict[str, PackedSummary] = {}
     entries: dict[str, tuple] = {}
     for path, stamp in unchanged.items():
         entry = cached.get(path)
@@ -104,12 +101,26 @@ def _summaries(root: Path, paths: list[str], cache_folder: Path | None, jobs: in
             found[path], entries[path] = entry[3], entry
         else:
             missing.append(path)
-    for path, (stat_key, digest, summary) in _summarise_all(missing, cached, jobs):
-        found[path] = summary
-        entries[path] = (*stat_key, digest, summary)
+    for path, (stat_key, digest, packed) in _summarise_all(missing, cached, jobs):
+        found[path] = packed
+        entries[path] = (*stat_key, digest, packed)
     if cache_file is not None and (missing or len(entries) != len(cached)):
         _save(cache_file, entries)
-    return found, {path: entry[2] for path, entry in entries.items()}
+    return SummaryStore(list(found), lambda: found), {path: entry[2] for path, entry in entries.items()}
+
+
+@dataclass(frozen=True)
+class PackedSummary:
+    """A module's summary as pickled bytes (what crosses from the workers and into the cache),
+    with the names the index looks modules up by, readable without unpickling it."""
+
+    blob: bytes
+    called: frozenset[str]
+    escaped: frozenset[str]
+
+    @classmethod
+    def of(cls, summary: ModuleSummary) -> PackedSummary:
+        return cls(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), *lookup_names(summary))
 
 
 def _summarise_one(path: str, previous: tuple | None = None):
@@ -117,7 +128,7 @@ def _summarise_one(path: str, previous: tuple | None = None):
         stat = os.stat(path)
         data = Path(path).read_bytes()
     except OSError:
-        return path, ((0, 0), "", ModuleSummary({}, (), None))
+        return path, ((0, 0), "", PackedSummary.of(ModuleSummary({}, (), None)))
     digest = content_digest(data)
     if previous is not None and previous[2] == digest:
         return path, ((stat.st_mtime_ns, stat.st_size), digest, previous[3])
@@ -126,8 +137,8 @@ def _summarise_one(path: str, previous: tuple | None = None):
     except UnicodeDecodeError:
         text = data.decode("latin-1")
     with collector.paused():
-        summary = summarize(text, path)
-    return path, ((stat.st_mtime_ns, stat.st_size), digest, summary)
+        packed = PackedSummary.of(summarize(text, path))
+    return path, ((stat.st_mtime_ns, stat.st_size), digest, packed)
 
 
 def _summarise_all(paths: list[str], cached: dict, jobs: int):
@@ -138,30 +149,42 @@ def _summarise_all(paths: list[str], cached: dict, jobs: int):
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    # The summaries arrive as millions of new objects: the collector would scan them over and over.
+    # The results are many new objects: the collector would scan them over and over.
     with collector.paused(), ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         return list(pool.map(_summarise_one, paths, [cached.get(p) for p in paths], chunksize=16))
 
 
-class _LazySummaries(Mapping):
-    """path -> summary for an unchanged project, unpickled on first use."""
+class SummaryStore(Mapping):
+    """path -> summary, each unpickled on first use (a run reads the modules its files consult,
+    not the whole project); `load` gives the packed summaries, and is called only when one is
+    needed."""
 
     def __init__(self, paths: list[str], load):
         self._paths = paths
         self._known = frozenset(paths)
         self._load = load
-        self._summaries: dict[str, ModuleSummary] | None = None
+        self._packed: dict[str, PackedSummary] | None = None
+        self._summaries: dict[str, ModuleSummary] = {}
 
-    def _all(self) -> dict[str, ModuleSummary]:
-        if self._summaries is None:
-            entries = self._load()  # (a summary missing from an unreadable cache is made afresh)
-            self._summaries = {
-                path: entries[path][3] if path in entries else _summarise_one(path)[1][2] for path in self._paths
-            }
-        return self._summaries
+    def packed(self, path: str) -> PackedSummary:
+        if self._packed is None:
+            self._packed = self._load()
+        found = self._packed.get(path)
+        if found is None:  # missing from an unreadable cache: made afresh
+            found = self._packed[path] = _summarise_one(path)[1][2]
+        return found
+
+    def lookup_names(self, path: str) -> tuple[frozenset[str], frozenset[str]]:
+        packed = self.packed(path)
+        return packed.called, packed.escaped
 
     def __getitem__(self, path: str) -> ModuleSummary:
-        return self._all()[path]
+        summary = self._summaries.get(path)
+        if summary is None:
+            if path not in self._known:
+                raise KeyError(path)
+            summary = self._summaries[path] = pickle.loads(self.packed(path).blob)
+        return summary
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._paths)

@@ -18,6 +18,7 @@ A value is described by a small tuple (a descriptor):
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 import warnings
 from collections import deque
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 
 Descriptor = tuple | None
 
-FORMAT = 3  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 4  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,19 @@ class ModuleSummary:
     escapes: frozenset[str] = frozenset()
     applied: tuple[str, ...] = ()  # names passed to `<x>.apply(fn)`
     syntax_error: tuple[str, int, int] | None = None
+
+
+def lookup_names(summary: ModuleSummary) -> tuple[frozenset[str], frozenset[str]]:
+    """The last names of what a module calls by name, and of the names it lets escape as values:
+    what the index finds a function's callers by, without reading every module's summary."""
+    called = frozenset(site.callee[1].rsplit(".", 1)[-1] for site in summary.calls
+                       if site.callee is not None and site.callee[0] == "ref")
+    return called, frozenset(local.rsplit(".", 1)[-1] for local in summary.escapes)
+
+
+def content_digest(data: bytes) -> str:
+    """What identifies a module's content (the index cache and the result cache's dependencies)."""
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
 def summarize(text: str, filename: str = "<module>") -> ModuleSummary:
