@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -233,3 +234,22 @@ def test_the_index_reuses_the_files_the_run_walked(tmp_path, monkeypatch):
     index = projects.for_file(tmp_path / "train.py")
     assert sorted(index.summaries) == sorted(str(p.resolve()) for p in (tmp_path / "pkg" / "__init__.py",
                                                                        tmp_path / "pkg" / "models.py", tmp_path / "train.py"))
+
+
+def test_a_file_no_rule_can_fire_in_is_syntax_checked_once_by_the_index(cli, tmp_path, monkeypatch):
+    """The index already parsed each module; the linter asks CPython again only for files a rule
+    may fire in, and for files the index found broken (still TL000)."""
+    import torchlint.engine
+
+    _project(tmp_path)
+    (tmp_path / "util.py").write_text("def add(a, b):\n    return a + b\n")
+    (tmp_path / "broken.py").write_text("def f(:\n    pass\n")
+    checked = []
+    original = torchlint.engine._python_syntax_error
+    monkeypatch.setattr(torchlint.engine, "_python_syntax_error",
+                        lambda text, path: checked.append(Path(path).name) or original(text, path))
+    result = cli("check", "--no-cache", "--output-format", "json", ".")
+    found = sorted((Path(d["path"]).name, d["code"]) for d in json.loads(result.output))
+    assert ("broken.py", "TL000") in found and ("train.py", "TL004") in found
+    assert "util.py" not in checked and "__init__.py" not in checked
+    assert "broken.py" in checked and "train.py" in checked

@@ -10,6 +10,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 import libcst as cst
 
@@ -236,12 +237,15 @@ def _lint_checked(text: str, path: str, rules: list[type[Rule]], settings: LintS
                   project: ProjectIndex | None) -> LintResult:
     # CPython is asked at the usual recursion limit: under a higher one its compiler would recurse
     # deeper in C on a file it rejects today, and could overflow the stack.
-    python_error = _python_syntax_error(text, path)
-    if python_error is not None:
-        return LintResult([python_error])
     unused_noqa_rule = next((rule for rule in rules if rule.code == UNUSED_NOQA), None)
     visitor_rules = [rule for rule in rules if rule.code != UNUSED_NOQA]
     candidates = [rule for rule in visitor_rules if rule.could_fire(text)] if prefilter else visitor_rules
+    # A file no rule can fire in needs only the syntax check, which the project index already
+    # made when it summarised this very text.
+    if candidates or project is None or not project.accepts(str(Path(path).resolve()), text):
+        python_error = _python_syntax_error(text, path)
+        if python_error is not None:
+            return LintResult([python_error])
     if not candidates:
         result = LintResult([])  # no rule can fire, so libcst is skipped
     else:

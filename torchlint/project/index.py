@@ -84,14 +84,25 @@ class ProjectIndex:
 
     def _summary_of(self, path: str, text: str) -> ModuleSummary:
         """The index's summary of `path` when `text` is what it summarised, else a new one."""
-        if path in self.summaries and self.digests.get(path):
-            try:
-                same = content_digest(text.encode("utf-8")) == self.digests[path]
-            except UnicodeEncodeError:
-                same = False
-            if same:
-                return self.summaries[path]
+        if path in self.summaries and self._same_content(path, text):
+            return self.summaries[path]
         return summarize(text, path)
+
+    def accepts(self, path: str, text: str) -> bool:
+        """CPython accepted `text` when the index summarised `path` (the same content): the file
+        needs no syntax check again."""
+        if path not in self.summaries or not self._same_content(path, text):
+            return False
+        parsed = getattr(self.summaries, "parsed", None)
+        return parsed(path) if parsed is not None else self.summaries[path].syntax_error is None
+
+    def _same_content(self, path: str, text: str) -> bool:
+        if not self.digests.get(path):
+            return False
+        try:
+            return content_digest(text.encode("utf-8")) == self.digests[path]
+        except UnicodeEncodeError:
+            return False
 
     def _lookup_names(self, path: str) -> tuple[frozenset[str], frozenset[str]]:
         names = getattr(self.summaries, "lookup_names", None)

@@ -117,10 +117,12 @@ class PackedSummary:
     blob: bytes
     called: frozenset[str]
     escaped: frozenset[str]
+    parsed: bool  # CPython accepted the text
 
     @classmethod
     def of(cls, summary: ModuleSummary) -> PackedSummary:
-        return cls(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), *lookup_names(summary))
+        return cls(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), *lookup_names(summary),
+                   summary.syntax_error is None)
 
 
 def _summarise_one(path: str, previous: tuple | None = None):
@@ -173,6 +175,9 @@ class SummaryStore(Mapping):
         if found is None:  # missing from an unreadable cache: made afresh
             found = self._packed[path] = _summarise_one(path)[1][2]
         return found
+
+    def parsed(self, path: str) -> bool:
+        return self.packed(path).parsed
 
     def lookup_names(self, path: str) -> tuple[frozenset[str], frozenset[str]]:
         packed = self.packed(path)
