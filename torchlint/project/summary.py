@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 Descriptor = tuple | None
 
-FORMAT = 4  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 5  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class ModuleSummary:
     classes: dict[str, ClassSummary] = field(default_factory=dict)
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
     names: dict[str, tuple[Descriptor, ...]] = field(default_factory=dict)
-    calls: tuple[CallSite, ...] = ()
+    calls: tuple[CallSite, ...] = ()  # of names (`train(...)`, `pkg.build(...)`), not of local values
     # Names used other than as the callee of a call (or the argument of `.apply`): a function or
     # class referenced like that can be called from places the index cannot see.
     escapes: frozenset[str] = frozenset()
@@ -245,13 +245,15 @@ class _Summarizer:
                     self.escapes.add(dotted)
 
     def _record_call(self, call: ast.Call) -> None:
-        scope = self._scope_of(call)
-        key, local_names = scope
+        key, local_names = self._scope_of(call)
+        callee = _describe(call.func, key, local_names)
+        if callee is None or callee[0] != "ref":
+            return  # a method of a local value (`self.fit(...)`): never one of the project's functions by name
         args = tuple(_describe(arg, key, local_names) for arg in call.args if not isinstance(arg, ast.Starred))
         spread = any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords)
         keywords = tuple((k.arg, _describe(k.value, key, local_names)) for k in call.keywords if k.arg)
         code = tuple(self._source(arg)[:60] or "?" for arg in call.args)
-        self.calls.append(CallSite(_describe(call.func, key, local_names), args, keywords, spread, call.lineno, code))
+        self.calls.append(CallSite(callee, args, keywords, spread, call.lineno, code))
 
     def _scope_of(self, node: ast.AST) -> tuple[str | None, frozenset[str]]:
         """The innermost function summarised around a line: (its key, its local names). A table by
