@@ -129,6 +129,11 @@ class TensorDataAttribute(Rule):
         "pool2 = nn.AdaptiveMaxPool2d(2, True)\nout2 = pool2(x).data\n",
         # .detach() is already right
         T + "m = nn.Linear(2, 2)\ny = m(x).detach().cpu()\n",
+        # another framework's parameters have `.grad` and `.data` too (chainer): no torch here
+        "import chainer\ndef step(params, lr):\n    for p in params:\n        if p.grad is not None:\n"
+        "            p.data -= lr * p.grad\n",
+        # an instance of a class not seen may have a `.grad` of its own
+        T + "def f():\n    node = Node()\n    if node.grad is not None:\n        return node.data\n",
     )
 
     invalid = (
@@ -240,6 +245,13 @@ class TensorDataAttribute(Rule):
             "def reset():\n    m.weight.data.zero_()\n",
             "from torch import nn\nm = nn.Linear(2, 2)\nm.bias.data.zero_()\nimport torch\n"
             "def reset():\n    with torch.no_grad():\n        m.weight.zero_()\n",
+        ),
+        # a custom optimizer's step: `p` has its `.grad` read, so it is a Parameter
+        Invalid(
+            T + "def step(groups):\n    for group in groups:\n        for p in group['params']:\n"
+            "            if p.grad is None:\n                continue\n            state = torch.zeros_like(p.data)\n",
+            T + "def step(groups):\n    for group in groups:\n        for p in group['params']:\n"
+            "            if p.grad is None:\n                continue\n            state = torch.zeros_like(p.detach())\n",
         ),
         # no name for torch in the file: the read still gets .detach(), the update no fix
         Invalid(

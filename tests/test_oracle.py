@@ -133,12 +133,31 @@ FROM_USE = {
                               "    probe(p)\n", None),
     "chain-of-iterators": (HEAD + "import itertools\ndef f(m):\n    for n, p in itertools.chain(m.named_parameters(), m.named_buffers()):\n"
                            "        probe(p)\n", "tensor"),
+    # iterables of parameters kept in a name first (EMA updates, Polyak averaging)
+    "parameters-through-a-name": (HEAD + "def f(a, b):\n    pa = a.parameters()\n    for p, q in zip(pa, b.parameters()):\n"
+                                  "        probe(p)\n", "tensor+graph"),
+    "chain-through-a-name": (HEAD + "import itertools\ndef f(m):\n    both = itertools.chain(m.parameters(), m.buffers())\n"
+                             "    for t in both:\n        probe(t)\n", "tensor"),
+    "either-iterable": (HEAD + "import itertools\ndef f(m, every):\n    it = (itertools.chain(m.parameters(), m.buffers())"
+                        " if every else m.parameters())\n    for t in it:\n        probe(t)\n", "tensor"),
+    "own-parameters-method-through-a-name": ("class Grid:\n    def parameters(self):\n        return [1]\n"
+                                             "ps = Grid().parameters()\nfor p in ps:\n    probe(p)\n", None),
+    "chain-of-unknown-through-a-name": ("import itertools\ndef f(a, b):\n    both = itertools.chain(a, b)\n"
+                                        "    for x in both:\n        probe(x)\n", None),
     "chain-of-unknown": ("from itertools import chain\ndef f(a, b):\n    for x in chain(a, b):\n        probe(x)\n", None),
     "optional-annotation": (HEAD + "from typing import Optional\ndef f(m: Optional[nn.Module]):\n    probe(m)\n", "module"),
     "or-none-annotation": (HEAD + "def f(t: torch.Tensor | None = None):\n    probe(t)\n", "tensor"),
     "union-annotation": (HEAD + "from typing import Union\ndef f(m: Union[nn.Module, str]):\n    probe(m)\n", None),
     "optional-unknown-annotation": ("from typing import Optional\ndef f(m: Optional[Foo]):\n    probe(m)\n", None),
     "grad-of-unknown": ("def f(x):\n    probe(x.grad)\n", "tensor"),
+    # a read `.grad` (a custom optimizer's step): a Parameter, in a file that uses torch
+    "grad-read-of-unknown": (HEAD + "def step(group):\n    for p in group['params']:\n        if p.grad is None:\n"
+                             "            continue\n        probe(p)\n", "tensor+graph"),
+    "grad-read-without-torch": ("import chainer\ndef step(params):\n    for p in params:\n        p.data -= p.grad\n"
+                                "        probe(p)\n", None),
+    "grad-method-call": (HEAD + "def f(param):\n    g = param.grad()\n    probe(param)\n", None),
+    "grad-stored-on-unknown": (HEAD + "def f(n):\n    n.grad = 0\n    probe(n)\n", None),
+    "grad-read-of-constructed-instance": (HEAD + "def f():\n    n = Node()\n    if n.grad:\n        probe(n)\n", None),
     "grad-of-own-class": ("class Node:\n    def __init__(self):\n        self.grad = 0.0\nn = Node()\nprobe(n.grad)\n", None),
     "built-elements": (HEAD + "heads = nn.ModuleList(nn.Sequential(nn.Conv2d(d, d, 3), nn.Conv2d(d, 4, 1)) for d in dims)\n"
                        "for h in heads:\n    probe(h[-1].bias)\n", "tensor+graph"),

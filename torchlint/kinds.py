@@ -89,10 +89,20 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         output=first.output if all(kind.output == first.output for kind in found) else None,
         origin=first.origin if all(kind.origin == first.origin for kind in found) else None,
         cls=first.cls if all(kind.cls is first.cls for kind in found) else None,
-        element=first.element if all(kind.element == first.element for kind in found) else None,
+        element=_merged_elements(found),
         mapping=first.mapping if all(kind.mapping == first.mapping for kind in found) else False,
         evidence=next((kind.evidence for kind in found if kind.evidence), None),
     )
+
+
+def _merged_elements(kinds: list[Kind]) -> Kind | None:
+    """Containers whose elements agree on a kind hold that kind (a tensor that carries a graph in
+    one branch and not in the other is a tensor)."""
+    if all(kind.element == kinds[0].element for kind in kinds):
+        return kinds[0].element
+    if any(kind.element is None for kind in kinds):
+        return None
+    return merge([kind.element for kind in kinds])
 
 
 def with_evidence(kind: Kind | None, evidence: str | None) -> Kind | None:
@@ -130,7 +140,11 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
 
 
 def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
-    """What `receiver.method(...)` returns, from the receiver's kind alone."""
+    """What `receiver.method(...)` returns, from the receiver's kind alone. `parameters()` and
+    `buffers()` of a module, or of a value not known to be anything else, are iterables of
+    tensors (so `params = model.parameters()` then `zip(params, ...)` yields tensors)."""
+    if method in ELEMENT_KIND_OF_ITERATOR and method in TENSOR_ITERATORS and (receiver is None or receiver.base == MODULE):
+        return Kind(CONTAINER, element=ELEMENT_KIND_OF_ITERATOR[method])
     if receiver is None:
         return None
     if receiver.base == MODULE:

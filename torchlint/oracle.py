@@ -36,6 +36,7 @@ _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm"
 # `loss.backward()` with no positional argument: `accelerator.backward(loss)` is no evidence about `accelerator`.
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
+_GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
 
 
 @dataclass(frozen=True, eq=False)
@@ -650,6 +651,8 @@ class TypeOracle:
         if self._builds_from_model_namespace(func):
             return Kind(MODULE, origin="torchvision.models")
         qualified = self.imports.qualify(func)
+        if qualified == "itertools.chain":
+            return self._chained_kind(call, scope)
         if qualified is not None:
             known = self._library_call_kind(qualified, call, scope)
             if known is not None or is_torch_module_class(qualified) or qualified.startswith("torch."):
@@ -667,6 +670,17 @@ class TypeOracle:
         if isinstance(func, cst.Attribute):
             return method_call_kind(self._kind(func.value, scope, at), func.attr.value)
         return None
+
+    def _chained_kind(self, call: cst.Call, scope: Scope) -> Kind | None:
+        """`itertools.chain(a.parameters(), a.buffers())`: an iterable of what its iterables hold,
+        when each is known to hold one kind."""
+        if not call.args or any(arg.keyword is not None or arg.star for arg in call.args):
+            return None
+        parts = [self._kind(arg.value, scope) for arg in call.args]
+        if not all(part is not None and part.base == CONTAINER and not part.mapping for part in parts):
+            return None
+        element = merge([part.element for part in parts])
+        return Kind(CONTAINER, element=element) if element is not None else None
 
     def _builds_from_model_namespace(self, func: cst.CSTNode) -> bool:
         """`models.__dict__[arch]` or `getattr(models, arch)` with torchvision's or timm's models."""
@@ -821,16 +835,26 @@ class TypeOracle:
     def _usage_evidence(self, name: str, bindings: list[Binding]) -> Kind | None:
         """What is called on a name of unknown kind (every binding unknown): `.parameters()` only
         modules have, `.backward()` only tensors in a graph (`loss = self.compute(batch)` then
-        `loss.backward()`; a class of the project with its own `backward` is a known kind)."""
+        `loss.backward()`; a class of the project with its own `backward` is a known kind), and a
+        read `.grad` in a file that uses torch (`for p in group["params"]: if p.grad is None: ...`).
+        An instance of a class not seen (`n = Node()`) may have any of these: no evidence."""
         owner_scope = bindings[0].scope
         if owner_scope.evidence is None:
             owner_scope.evidence = _collect_method_calls_on_names(owner_scope.node)
         called = owner_scope.evidence.get(name, set())
         if called & MODULE_ONLY_METHODS:
             return Kind(MODULE)
-        if called & _TENSOR_ONLY_METHODS and not any(_constructs_instance(b.value) for b in bindings):
+        if any(_constructs_instance(b.value) for b in bindings):
+            return None
+        if called & _TENSOR_ONLY_METHODS:
             return tensor(True)  # backpropagated in its own scope: a tensor that carries a graph
+        if _GRAD_READ in called and self._imports_torch():
+            return tensor(True)  # its gradient is read: a leaf that requires grad (a Parameter)
         return None
+
+    def _imports_torch(self) -> bool:
+        """Other frameworks' values have `.grad` too (chainer's Variable): the file must use torch."""
+        return any(target.split(".")[0] == "torch" for target in self.imports.aliases.values())
 
 
 def _constructs_instance(value: cst.CSTNode | None) -> bool:
@@ -874,14 +898,23 @@ def _string_arguments(call: cst.Call) -> list[str]:
 
 
 def _collect_method_calls_on_names(scope: cst.CSTNode) -> dict[str, set[str]]:
-    """name -> the methods called on it, in one scope (nested functions and classes left out)."""
+    """name -> the methods called on it, in one scope (nested functions and classes left out),
+    and `.grad` when its gradient is read (`if p.grad is None`)."""
     calls: dict[str, set[str]] = {}
+    not_reads: set[int] = set()  # attributes called or assigned to (a parent is met before its children)
     for node in descendants(scope, outside_nested_scopes):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            called = calls.setdefault(node.func.value.value, set())
-            called.add(node.func.attr.value)
-            if not any(arg.keyword is None for arg in node.args):
-                called.add(node.func.attr.value + "()")  # called with keywords at most
+        if isinstance(node, cst.Call):
+            not_reads.add(id(node.func))
+            if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+                called = calls.setdefault(node.func.value.value, set())
+                called.add(node.func.attr.value)
+                if not any(arg.keyword is None for arg in node.args):
+                    called.add(node.func.attr.value + "()")  # called with keywords at most
+        elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+            not_reads.add(id(node.target))
+        elif (isinstance(node, cst.Attribute) and node.attr.value == "grad" and isinstance(node.value, cst.Name)
+              and id(node) not in not_reads):
+            calls.setdefault(node.value.value, set()).add(_GRAD_READ)
     return calls
 
 
