@@ -13,6 +13,7 @@ from torchlint.analysis import dotted_name
 from torchlint.deprecations import Deprecation, deprecations, rewrite_call
 from torchlint.rule import Rule
 from torchlint.rules._training import spelled
+from torchlint.walk import descendants
 
 # Last name segments too common to use as prefilter tokens on their own.
 _GENERIC = frozenset({"range", "grad", "norm", "lu", "eig", "svd", "qr", "ger", "vjp", "jvp", "solve", "Container",
@@ -59,6 +60,19 @@ def scope_tokens() -> tuple[str, ...]:
                                         for last in (name.rsplit(".", 1)[1] for name in deprecations()))}))
 
 
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+
+
+def _catches_import_error(handler: cst.ExceptHandler) -> bool:
+    caught = handler.type
+    names = [element.value for element in caught.elements] if isinstance(caught, cst.Tuple) else [caught]
+    return any(dotted_name(name) in _IMPORT_ERRORS for name in names if name is not None)
+
+
+def _leading_name(text: str | None) -> str | None:
+    """`torch.linalg.qr` from a replacement written as `torch.linalg.qr(A, mode=...)`."""
+    match = re.match(r"[A-Za-z_][\w.]*", text or "")
+    return match.group(0) if match else None
 _GENERIC_IMPORT = generic_import_pattern()
 _ALIASED_IMPORT = aliased_import_pattern()
 _GENERIC_USES = tuple(sorted({"." + name.rsplit(".", 1)[1] for name in deprecations()} & {"." + g for g in _GENERIC}))
@@ -109,7 +123,7 @@ class DeprecatedApiRule(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         entry = self._entry(self.ctx.qualify(node.func))
-        if entry is None:
+        if entry is None or self._in_compat_branch(entry):
             return
         fix = None
         target = entry.fix_target
@@ -121,12 +135,56 @@ class DeprecatedApiRule(Rule):
             fix = self.replace(node, new, f"Use `{dotted_name(func) or target}`", self._applicability(entry))
         self.report(node, message(entry, self.removed), fix)
 
+    def _in_import_fallback(self) -> bool:
+        """Inside `except ImportError` (or `ModuleNotFoundError`): the old name is what older torch
+        versions offer, and the try above it imports the new one."""
+        handler = self._enclosing_alternative()
+        return isinstance(handler, cst.ExceptHandler) and _catches_import_error(handler)
+
+    def _in_compat_branch(self, entry: Deprecation) -> bool:
+        """The `else` of a version check or the handler of a `try` whose other branch uses the
+        replacement (`if torch >= 2.4: torch.amp.GradScaler("cuda") else: torch.cuda.amp.GradScaler()`):
+        the old API is there for older torch on purpose, and rewriting it would break that branch."""
+        replacement = entry.fix_target or _leading_name(entry.replacement)
+        branch = self._enclosing_alternative()
+        if replacement is None or branch is None:
+            return False
+        return any(replacement in self._names(node) for node in descendants(self._sibling_of(branch)))
+
+    def _enclosing_alternative(self) -> cst.CSTNode | None:
+        """The innermost `else`/`elif` branch (of a statement or a conditional expression) or
+        `except` handler around the node, in its function."""
+        stack = self.ctx.stack
+        for index in range(len(stack) - 1, 0, -1):
+            node, parent = stack[index], stack[index - 1]
+            if isinstance(node, cst.ExceptHandler):
+                return node
+            if isinstance(parent, (cst.If, cst.IfExp)) and node is parent.orelse:
+                return node
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                return None
+        return None
+
+    def _sibling_of(self, branch: cst.CSTNode) -> cst.CSTNode:
+        stack = self.ctx.stack
+        parent = stack[next(i for i in range(len(stack) - 1, 0, -1) if stack[i] is branch) - 1]
+        return parent.body
+
+    def _names(self, node: cst.CSTNode) -> set[str]:
+        """The qualified names a node uses or imports."""
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            return {self.ctx.qualify(node)} - {None}
+        if isinstance(node, cst.ImportFrom) and node.module is not None and not isinstance(node.names, cst.ImportStar):
+            module = dotted_name(node.module)
+            return {f"{module}.{dotted_name(alias.name)}" for alias in node.names}
+        return set()
+
     def visit_Decorator(self, node: cst.Decorator) -> None:
         expr = node.decorator
         if not isinstance(expr, (cst.Name, cst.Attribute)):
             return
         entry = self._entry(self.ctx.qualify(expr))
-        if entry is None:
+        if entry is None or self._in_compat_branch(entry):
             return
         fix = None
         func = spelled(self.ctx, entry.fix_target, where=True) if entry.fix_target else None
@@ -141,9 +199,11 @@ class DeprecatedApiRule(Rule):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
             return
+        if self._in_import_fallback():
+            return  # `except ImportError: from functorch import vmap`: kept for older versions on purpose
         module = dotted_name(node.module)
         found = [(alias, self._entry(f"{module}.{dotted_name(alias.name)}")) for alias in node.names]
-        flagged = [(alias, entry) for alias, entry in found if entry is not None]
+        flagged = [(alias, entry) for alias, entry in found if entry is not None and not self._in_compat_branch(entry)]
         if not flagged:
             return
         fix = None

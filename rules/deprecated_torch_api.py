@@ -18,6 +18,11 @@ class DeprecatedTorchApi(DeprecatedApiRule):
     (`from functorch import vmap`). Every symbol is listed in `torchlint/data/deprecated.toml` with
     the release that deprecated it, its replacement, how it is fixed and where torch states it;
     the table holds TorchFix's list and the deprecations torch 2.13 itself warns about.
+    Not flagged: the old API in a compatibility branch, an `else` (of a statement or a conditional
+    expression) or `except` handler whose other branch uses the replacement
+    (`new() if recent else torch.cuda.amp.GradScaler()` with `new` calling `torch.amp.GradScaler`),
+    and an import in an `except ImportError:` handler (the fallback for older torch; a name the
+    `try` imports is judged by that import). Rewriting them would break what older torch runs.
 
     ## Why is this bad?
     A deprecated API warns on every run, is not maintained, and is removed in a later release;
@@ -70,6 +75,16 @@ class DeprecatedTorchApi(DeprecatedApiRule):
     scope_tokens = scope_tokens()
 
     valid = (
+        # a fallback for older torch: the try imports the current name, which the call uses
+        "try:\n    from torch import vmap\nexcept ImportError:\n    from functorch import vmap\nf = vmap(g)\n",
+        "try:\n    from torch.func import grad\nexcept (ImportError, ModuleNotFoundError):\n"
+        "    from functorch import grad\ndf = grad(f)\n",
+        # the old API kept for older torch beside the new one (accelerate, Lightning, timm)
+        T + "if torch.__version__ >= '2.4':\n    from torch.amp import GradScaler\nelse:\n"
+        "    from torch.cuda.amp import GradScaler\n",
+        T + "s = torch.amp.GradScaler('cuda') if new else torch.cuda.amp.GradScaler()\n",
+        T + "try:\n    s = torch.amp.GradScaler(device='cuda')\nexcept (AttributeError, TypeError):\n"
+        "    s = torch.cuda.amp.GradScaler()\n",
         T + "q, r = torch.linalg.qr(A)\n",
         T + "y = torch.outer(a, b)\n",
         T + "x = torch.arange(0, 10)\n",
@@ -108,6 +123,12 @@ class DeprecatedTorchApi(DeprecatedApiRule):
             T + '@torch.amp.custom_bwd(cast_inputs=torch.float32, device_type="cuda")\ndef backward(ctx, g):\n    return g\n',
         ),
         Invalid("from functorch import vmap, grad\nf = vmap(grad(g))\n", "from torch.func import vmap, grad\nf = vmap(grad(g))\n"),
+        # an `else` whose other branch does not use the replacement is no compatibility branch
+        Invalid(T + "if flag:\n    pass\nelse:\n    s = torch.cuda.amp.GradScaler()\n",
+                T + "if flag:\n    pass\nelse:\n    s = torch.amp.GradScaler(\"cuda\")\n"),
+        # the old name imported first, the handler only covers its absence
+        Invalid("try:\n    from functorch import vmap\nexcept ImportError:\n    vmap = None\n",
+                "try:\n    from torch.func import vmap\nexcept ImportError:\n    vmap = None\n"),
         Invalid("import functorch\nimport torch\nf = functorch.jacrev(g)\n", "import functorch\nimport torch\nf = torch.func.jacrev(g)\n"),
         Invalid(T + "U, S, V = torch.svd(A)\n"),
         Invalid("from torch.nn.utils import weight_norm\nm = weight_norm(m)\n"),

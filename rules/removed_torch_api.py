@@ -17,6 +17,8 @@ class RemovedTorchApi(DeprecatedApiRule):
     `torch.symeig`, `torch.lstsq`, `torch.eig`, `torch.matrix_rank`), and their imports
     (`from torch import solve`). The symbols, the release that deprecated and the one that removed
     each, its replacement and where torch says so are listed in `torchlint/data/deprecated.toml`.
+    Not flagged: the old API in a compatibility branch (an `else` or `except` whose other branch
+    uses the replacement) and an import in an `except ImportError:` handler, as for TL302.
 
     ## Why is this bad?
     These names still exist in torch only as stubs that raise `RuntimeError` when called: the

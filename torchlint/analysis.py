@@ -97,20 +97,25 @@ class ImportTable:
         bodies the elided parse leaves unparsed (so a body with an import need not be parsed)."""
         table = cls(None)
         imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+        # `try: from torch import vmap` / `except ImportError: from functorch import vmap`: the
+        # handler's import is the fallback of older versions; the name is the one the try binds.
+        fallbacks = {id(node) for handler in ast.walk(tree) if isinstance(handler, ast.ExceptHandler)
+                     for node in ast.walk(handler) if isinstance(node, (ast.Import, ast.ImportFrom))}
         for statement in sorted(imports, key=lambda node: (node.lineno, node.col_offset)):
+            bind = table.aliases.setdefault if id(statement) in fallbacks else table.aliases.__setitem__
             if isinstance(statement, ast.Import):
                 for alias in statement.names:
                     if alias.asname is not None:
-                        table.aliases[alias.asname] = alias.name
+                        bind(alias.asname, alias.name)
                     else:
                         head = alias.name.split(".")[0]
-                        table.aliases[head] = head
+                        bind(head, head)
             else:
                 package = "." * statement.level + (statement.module or "")
                 separator = "" if package.endswith(".") else "."
                 for alias in statement.names:
                     if alias.name != "*":
-                        table.aliases[alias.asname or alias.name] = f"{package}{separator}{alias.name}"
+                        bind(alias.asname or alias.name, f"{package}{separator}{alias.name}")
         return table
 
     def _add_import(self, statement: cst.Import) -> None:
