@@ -10,6 +10,7 @@ import torchlint.parsing
 from torchlint.engine import lint_text
 from torchlint.parsing import ElisionFailed, parse_elided, parse_trusted
 from torchlint.positions import Positions
+from torchlint.rule import call_tokens
 from torchlint.selection import selectable_rules
 from torchlint.walk import ElidedBlock, descendants
 
@@ -232,6 +233,8 @@ def test_a_body_holding_an_import_stays_unparsed_and_the_import_still_counts():
         ("from torch import load as tload\ndef restore(p):\n" + FILLER + "    return tload(p, weights_only=False)\n", "TL201"),
         ("import torch\ndef restore(p):\n" + FILLER + "    return torch.load (p, weights_only=False)\n", "TL201"),
         ("import torch as th\ndef f(x):\n" + FILLER + "    return th.log(1 + x)\n", "TL501"),
+        ("from torch import load\ndef restore(p):\n" + FILLER + "    return load(p, weights_only=False)\n", "TL201"),
+        ("from torch import exp\ndef f(x):\n" + FILLER + "    return exp(x) - 1\n", "TL502"),
     ],
 )
 def test_a_rule_of_calls_sees_its_call_however_it_is_spelled(source, code):
@@ -242,5 +245,5 @@ def test_a_rule_of_calls_sees_its_call_however_it_is_spelled(source, code):
 
 def test_a_body_that_only_mentions_a_called_name_stays_unparsed():
     source = "import torch\ndef f(loader):\n" + FILLER + "    download(loader)\n    return torch.load(p)\n" \
-             "def g(loader):\n" + FILLER + "    return next(iter(loader))\n"
-    assert _elided_unparsed(parse_elided(source, frozenset(("load(", "load (")))) == ["g"]
+             "def g(url):\n" + FILLER + "    return download(url) or preload(url)\n"
+    assert _elided_unparsed(parse_elided(source, frozenset(call_tokens("load")))) == ["g"]

@@ -29,9 +29,11 @@ def call_patterns(*names: str) -> tuple[re.Pattern, ...]:
 
 
 def call_tokens(*names: str) -> tuple[str, ...]:
-    """Scope tokens of a rule that only visits calls of `names`: a body that calls one writes
-    `name(` or `name (` (a name imported under an alias is added by the elision)."""
-    return tuple(f"{name}{space}(" for name in names for space in ("", " "))
+    """Scope tokens of a rule that only visits calls of torch functions named `names`: a body that
+    calls one through a module writes `.name(` or `.name (` (`torch.load(`, `th.load (`); a body
+    that calls it by a name imported from torch (`from torch import load [as tload]`) is kept by
+    the elision, which adds that name."""
+    return tuple(f".{name}{space}(" for name in names for space in ("", " "))
 
 
 @dataclass(frozen=True)
