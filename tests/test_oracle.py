@@ -158,6 +158,21 @@ FROM_USE = {
     "grad-method-call": (HEAD + "def f(param):\n    g = param.grad()\n    probe(param)\n", None),
     "grad-stored-on-unknown": (HEAD + "def f(n):\n    n.grad = 0\n    probe(n)\n", None),
     "grad-read-of-constructed-instance": (HEAD + "def f():\n    n = Node()\n    if n.grad:\n        probe(n)\n", None),
+    # attributes a class never assigns come from its bases
+    "attribute-of-local-base": (HEAD + "class Base(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                "        self.conv = nn.Conv2d(1, 1, 1)\nclass Child(Base):\n    def fuse(self):\n"
+                                "        probe(self.conv)\n", "module"),
+    "weight-of-torch-base": (HEAD + "class MyLinear(nn.Linear):\n    def reset(self):\n        probe(self.weight)\n",
+                             "tensor+graph"),
+    "attribute-behind-an-unknown-base": (HEAD + "class Base(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                         "        self.conv = nn.Conv2d(1, 1, 1)\nclass Child(Mixin, Base):\n    def fuse(self):\n"
+                                         "        probe(self.conv)\n", None),
+    "attribute-no-base-sets": (HEAD + "class Base(nn.Module):\n    pass\nclass Child(Base):\n    def f(self):\n"
+                               "        probe(self.conv)\n", None),
+    "attribute-set-by-the-class-itself": (HEAD + "class Base(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                          "        self.conv = nn.Conv2d(1, 1, 1)\nclass Child(Base):\n    def __init__(self):\n"
+                                          "        super().__init__()\n        self.conv = 3\n    def f(self):\n"
+                                          "        probe(self.conv)\n", None),
     "grad-of-own-class": ("class Node:\n    def __init__(self):\n        self.grad = 0.0\nn = Node()\nprobe(n.grad)\n", None),
     "built-elements": (HEAD + "heads = nn.ModuleList(nn.Sequential(nn.Conv2d(d, d, 3), nn.Conv2d(d, 4, 1)) for d in dims)\n"
                        "for h in heads:\n    probe(h[-1].bias)\n", "tensor+graph"),

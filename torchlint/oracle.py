@@ -772,11 +772,35 @@ class TypeOracle:
                     return own
         return attribute_kind(receiver, attribute)
 
-    def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str) -> Kind | None:
+    def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset = frozenset()) -> Kind | None:
         bindings = self._attribute_bindings(owner, attribute)
         if not bindings:
-            return None
+            return self._inherited_attribute_kind(owner, attribute, seen | {owner})
         return merge(self._binding_kind(binding) for binding in bindings)
+
+    def _inherited_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset) -> Kind | None:
+        """An attribute the class never assigns is its bases' (`self.conv` set in the base class's
+        `__init__`, `self.weight` of an `nn.Linear` subclass): the first base, in the order they
+        are written, that gives it decides; a base that cannot be read first makes it unknown."""
+        for arg in owner.bases:
+            if arg.keyword is not None:
+                continue
+            qualified = self.imports.qualify(arg.value)
+            local = dotted_name(arg.value) if qualified is None else None
+            definitions = self.classes.by_name.get(local) if local else None
+            if definitions:
+                if len(definitions) != 1 or definitions[0] in seen:
+                    return None
+                if self._attribute_bindings(definitions[0], attribute) or definitions[0].bases:
+                    return self._class_attribute_kind(definitions[0], attribute, seen)
+                continue  # a base of its own that never sets it: the next base may
+            if qualified is not None and is_torch_module_class(qualified):
+                return attribute_kind(Kind(MODULE, origin=qualified), attribute)
+            cls = self._imported_kind(qualified)
+            if cls is not None and isinstance(cls.cls, ProjectClass):
+                return self.project.class_attribute_kind(cls.cls, attribute)
+            return None  # a base outside what can be read may set it
+        return None
 
     def _subscript_kind(self, expr: cst.Subscript, scope: Scope, at=None) -> Kind | None:
         receiver = self._kind(expr.value, scope, at)
