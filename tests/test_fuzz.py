@@ -131,6 +131,26 @@ def test_a_file_level_noqa_among_the_trailing_lines_still_counts():
     assert lint_text(text, "t.py", all_rules()).diagnostics == []
 
 
+def test_a_fix_in_lines_indented_after_form_feeds_is_applied():
+    """CPython ignores a form feed that starts a line; libcst is given the text without them, and
+    so is the check of a fix's output (which used to refuse this fix)."""
+    text = ("import torch\nclass A:\n\x0c def sgd(model, lr):\n\x0c     for p in model.parameters():\n"
+            "\x0c         p.data.add_(p.grad, alpha=-lr)\n\x0c pass\n")
+    fixed = fix_text(text, "t.py", all_rules(), unsafe_fixes=True)
+    assert fixed.failure is None and "with torch.no_grad():" in fixed.text and "p.add_(" in fixed.text
+    assert fuzz.check_source(text) == []
+
+
+def test_a_name_imported_from_a_module_a_scope_token_names_keeps_its_body():
+    """`from torchvision.models import mobilenet_v2` then `mobilenet_v2(True)` in a function: the
+    body holds none of TL305's tokens, but the name comes from `torchvision.models`."""
+    schedule = "".join(f"    rate_{i} = warmup_rate(step, {i}) * decay_factor(step, total={i * 100})\n" for i in range(4))
+    text = ("from torchvision.models import mobilenet_v2\n\ndef build(step):\n    m = mobilenet_v2(True)\n"
+            + schedule + "    return m\n")
+    assert [d.code for d in lint_text(text, "t.py", all_rules()).diagnostics] == ["TL305"]
+    assert fuzz.check_source(text) == []
+
+
 # ---- the fast subset of the long run ------------------------------------------------------------
 @pytest.mark.parametrize("rule", VISITOR_RULES, ids=lambda rule: rule.code)
 def test_each_rule_planted_into_training_code(rule):

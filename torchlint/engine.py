@@ -130,12 +130,13 @@ def _python_syntax_error(text: str, path: str) -> Diagnostic | None:
 
 
 def fixed_output_parses(fixed: str, original: str, path: str) -> bool:
-    """CPython and libcst must both parse the output."""
+    """CPython and libcst must both parse the output (libcst as the linter gives it a file: without
+    the form feeds that start lines of code, which CPython ignores and libcst cannot take)."""
     if _python_syntax_error(fixed, path) is not None:
         return False
     parsing.forget_python_tree()
     try:
-        parse_trusted(fixed)
+        parse_trusted(parsing.LibcstView.of(fixed).text)
     except (cst.ParserSyntaxError, RecursionError):
         return False
     return True

@@ -229,14 +229,18 @@ class _Outline:
     def aliases_of(self, tokens: frozenset[str]) -> frozenset[str]:
         """Names a token is imported under (`from torch.nn import DataParallel as DP`; for a
         token with a leading dot, `from torch import range` for `.range`): a body can use it by
-        that name. A call token (`load(`) counts by its name."""
+        that name; so is a name imported from a module a token names (`from torchvision.models
+        import resnet50` for `models`). A call token (`.load(`) counts by its name."""
         words = {token.rstrip(" (") for token in tokens} - {""}  # a call token `load(` names `load`
         names = set()
         for statement in self.imports:
             for alias in statement.names:
                 if alias.asname and any(word in alias.name for word in words):
                     names.add(alias.asname)
-                elif isinstance(statement, ast.ImportFrom) and any(word in "." + alias.name for word in words):
+                elif isinstance(statement, ast.ImportFrom) and any(
+                    word in "." + alias.name or (not word.startswith(".") and word in (statement.module or ""))
+                    for word in words
+                ):
                     names.add(alias.asname or alias.name)
         return frozenset(names)
 
