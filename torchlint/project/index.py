@@ -18,7 +18,7 @@ from torchlint.kinds import (
 )
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
-    CallSite, Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, summarize,
+    CallSite, Descriptor, FunctionSummary, ModuleSummary, callee_name, content_digest, lookup_names, summarize,
 )
 from torchlint.torch_api import KNOWN_NON_MODULE_BASES, is_module_base, is_torch_module_class
 
@@ -469,8 +469,7 @@ class ProjectIndex:
         return shared + self._sites_named(self._own, name)
 
     def _sites_named(self, path: str, name: str) -> list[tuple[str, CallSite]]:
-        return [(path, site) for site in self.summaries[path].calls
-                if site.callee is not None and site.callee[0] == "ref" and site.callee[1].rsplit(".", 1)[-1] == name]
+        return [(path, site) for site in self.summaries[path].calls if callee_name(site) == name]
 
     def _modules_where_escaping(self, name: str) -> list[str]:
         if self._base is None:

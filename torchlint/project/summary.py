@@ -77,11 +77,15 @@ class ModuleSummary:
     syntax_error: tuple[str, int, int] | None = None
 
 
+def callee_name(site: CallSite) -> str | None:
+    """The last name of what a call site calls by name (`build` for `pkg.models.build(...)`)."""
+    return site.callee[1].rsplit(".", 1)[-1] if site.callee is not None and site.callee[0] == "ref" else None
+
+
 def lookup_names(summary: ModuleSummary) -> tuple[frozenset[str], frozenset[str]]:
     """The last names of what a module calls by name, and of the names it lets escape as values:
     what the index finds a function's callers by, without reading every module's summary."""
-    called = frozenset(site.callee[1].rsplit(".", 1)[-1] for site in summary.calls
-                       if site.callee is not None and site.callee[0] == "ref")
+    called = frozenset(callee_name(site) for site in summary.calls) - {None}
     return called, frozenset(local.rsplit(".", 1)[-1] for local in summary.escapes)
 
 
