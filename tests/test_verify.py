@@ -91,7 +91,7 @@ def test_shipped_fixtures_pass_on_cpu():
     # A fixture whose contract `requires` a module that is not installed (torchvision, which cannot
     # be installed beside torch 2.13 here) is skipped with its reason; none may fail.
     failures = [r for r in report["results"] if r["verdict"] == "fail" or (r["verdict"] == "skip" and not r["skipped"])]
-    assert failures == [] and result.exit_code == 0
+    assert failures == [] and result.exit_code == 0, json.dumps(failures, indent=1)
     assert report["passed"] is True and report["torch"] and report["devices"] == ["cpu"]
     assert {(r["rule"], r["case"]) for r in report["results"]} == {
         (fixture.code, fixture.case) for fixture in discover(FIXTURES)

@@ -78,6 +78,27 @@ def _module_path(node: cst.BaseExpression | None) -> str:
     return dotted_name(node) or "" if node is not None else ""
 
 
+def _python_imports(body: list[ast.stmt]) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+    """Every import statement of CPython's tree, and whether an except clause holds it. Imports
+    are statements: only statement bodies are entered, never expressions (a tenth of the nodes)."""
+    pending: list[tuple[ast.stmt, bool]] = [(statement, False) for statement in reversed(body)]
+    while pending:
+        statement, in_handler = pending.pop()
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            yield statement, in_handler
+            continue
+        nested: list[tuple[ast.stmt, bool]] = []
+        for name in ("body", "orelse", "finalbody"):
+            value = getattr(statement, name, None)
+            if isinstance(value, list):
+                nested.extend((inner, in_handler) for inner in value)
+        for handler in getattr(statement, "handlers", ()):
+            nested.extend((inner, True) for inner in handler.body)
+        for case in getattr(statement, "cases", ()):
+            nested.extend((inner, in_handler) for inner in case.body)
+        pending.extend(reversed(nested))
+
+
 class ImportTable:
     """Local name → fully qualified name, from every import statement in the file."""
 
@@ -96,13 +117,11 @@ class ImportTable:
         """The same table from CPython's tree of the file, which holds the imports of function
         bodies the elided parse leaves unparsed (so a body with an import need not be parsed)."""
         table = cls(None)
-        imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
         # `try: from torch import vmap` / `except ImportError: from functorch import vmap`: the
         # handler's import is the fallback of older versions; the name is the one the try binds.
-        fallbacks = {id(node) for handler in ast.walk(tree) if isinstance(handler, ast.ExceptHandler)
-                     for node in ast.walk(handler) if isinstance(node, (ast.Import, ast.ImportFrom))}
-        for statement in sorted(imports, key=lambda node: (node.lineno, node.col_offset)):
-            bind = table.aliases.setdefault if id(statement) in fallbacks else table.aliases.__setitem__
+        imports = sorted(_python_imports(tree.body), key=lambda found: (found[0].lineno, found[0].col_offset))
+        for statement, fallback in imports:
+            bind = table.aliases.setdefault if fallback else table.aliases.__setitem__
             if isinstance(statement, ast.Import):
                 for alias in statement.names:
                     if alias.asname is not None:
