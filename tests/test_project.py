@@ -236,9 +236,25 @@ def test_the_index_reuses_the_files_the_run_walked(tmp_path, monkeypatch):
                                                                        tmp_path / "pkg" / "models.py", tmp_path / "train.py"))
 
 
-def test_a_file_no_rule_can_fire_in_is_syntax_checked_once_by_the_index(cli, tmp_path, monkeypatch):
-    """The index already parsed each module; the linter asks CPython again only for files a rule
-    may fire in, and for files the index found broken (still TL000)."""
+def test_text_other_than_the_indexed_file_is_parsed_afresh(cli, tmp_path):
+    """The index's outline of train.py describes the disk's text only: a different text under that
+    name (an editor's buffer on stdin) is checked and outlined from itself, broken or not."""
+    _project(tmp_path)
+    broken = cli("check", "-", "--stdin-filename", "train.py", "--output-format", "json",
+                 input=TRAIN.replace("import torch", "import torch(", 1))
+    assert [d["code"] for d in json.loads(broken.output)] == ["TL000"]
+    # Every line moved down by a function with a long body: the disk's outline would place the
+    # bodies, and so the findings, wrongly.
+    shifted = "def helper():\n" + "    value = 1\n" * 40 + "    return value\n\n\n" + TRAIN
+    moved = cli("check", "-", "--stdin-filename", "train.py", "--output-format", "json", input=shifted)
+    on_disk = _findings(cli, "train.py")
+    assert sorted((d["code"], d["line"] - 44) for d in json.loads(moved.output)) == sorted(on_disk) != []
+
+
+def test_a_file_is_parsed_by_cpython_once_by_the_index(cli, tmp_path, monkeypatch):
+    """The index already parsed each module: the linter asks CPython again only for files the
+    index found broken (still TL000); a file a rule may fire in is linted from the outline the
+    index made of the same text."""
     import torchlint.engine
 
     _project(tmp_path)
@@ -251,5 +267,4 @@ def test_a_file_no_rule_can_fire_in_is_syntax_checked_once_by_the_index(cli, tmp
     result = cli("check", "--no-cache", "--output-format", "json", ".")
     found = sorted((Path(d["path"]).name, d["code"]) for d in json.loads(result.output))
     assert ("broken.py", "TL000") in found and ("train.py", "TL004") in found
-    assert "util.py" not in checked and "__init__.py" not in checked
-    assert "broken.py" in checked and "train.py" in checked
+    assert checked == ["broken.py"]

@@ -5,12 +5,12 @@ Everything here walks statements only, never expressions, so it stays cheap next
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Iterator
 from functools import cached_property
 
 import libcst as cst
 
+from torchlint.outline import Outline
 from torchlint.torch_api import KNOWN_NON_MODULE_BASES, MODULE_BASE_CLASSES, is_module_base
 from torchlint.walk import ElidedBlock, children, descendants
 
@@ -78,27 +78,6 @@ def _module_path(node: cst.BaseExpression | None) -> str:
     return dotted_name(node) or "" if node is not None else ""
 
 
-def _python_imports(body: list[ast.stmt]) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
-    """Every import statement of CPython's tree, and whether an except clause holds it. Imports
-    are statements: only statement bodies are entered, never expressions (a tenth of the nodes)."""
-    pending: list[tuple[ast.stmt, bool]] = [(statement, False) for statement in reversed(body)]
-    while pending:
-        statement, in_handler = pending.pop()
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            yield statement, in_handler
-            continue
-        nested: list[tuple[ast.stmt, bool]] = []
-        for name in ("body", "orelse", "finalbody"):
-            value = getattr(statement, name, None)
-            if isinstance(value, list):
-                nested.extend((inner, in_handler) for inner in value)
-        for handler in getattr(statement, "handlers", ()):
-            nested.extend((inner, True) for inner in handler.body)
-        for case in getattr(statement, "cases", ()):
-            nested.extend((inner, in_handler) for inner in case.body)
-        pending.extend(reversed(nested))
-
-
 class ImportTable:
     """Local name → fully qualified name, from every import statement in the file."""
 
@@ -113,28 +92,27 @@ class ImportTable:
                 self._add_import_from(statement)
 
     @classmethod
-    def from_python(cls, tree: ast.Module) -> ImportTable:
-        """The same table from CPython's tree of the file, which holds the imports of function
+    def from_outline(cls, outline: Outline) -> ImportTable:
+        """The same table from CPython's outline of the file, which holds the imports of function
         bodies the elided parse leaves unparsed (so a body with an import need not be parsed)."""
         table = cls(None)
         # `try: from torch import vmap` / `except ImportError: from functorch import vmap`: the
         # handler's import is the fallback of older versions; the name is the one the try binds.
-        imports = sorted(_python_imports(tree.body), key=lambda found: (found[0].lineno, found[0].col_offset))
-        for statement, fallback in imports:
-            bind = table.aliases.setdefault if fallback else table.aliases.__setitem__
-            if isinstance(statement, ast.Import):
-                for alias in statement.names:
-                    if alias.asname is not None:
-                        bind(alias.asname, alias.name)
+        for shape in outline.imports:
+            bind = table.aliases.setdefault if shape.fallback else table.aliases.__setitem__
+            if not shape.is_from:
+                for name, asname in shape.names:
+                    if asname is not None:
+                        bind(asname, name)
                     else:
-                        head = alias.name.split(".")[0]
+                        head = name.split(".")[0]
                         bind(head, head)
             else:
-                package = "." * statement.level + (statement.module or "")
+                package = "." * shape.level + (shape.from_module or "")
                 separator = "" if package.endswith(".") else "."
-                for alias in statement.names:
-                    if alias.name != "*":
-                        bind(alias.asname or alias.name, f"{package}{separator}{alias.name}")
+                for name, asname in shape.names:
+                    if name != "*":
+                        bind(asname or name, f"{package}{separator}{name}")
         return table
 
     def _add_import(self, statement: cst.Import) -> None:

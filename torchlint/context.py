@@ -69,10 +69,10 @@ class FileContext:
     # ---- shared analysis, built on first use ----------------------------------------------
     @cached_property
     def imports(self) -> ImportTable:
-        # From CPython's tree (the one the engine checked the file with): it holds the imports
+        # From CPython's outline (the one the engine linted the file with): it holds the imports
         # of function bodies the elided parse left unparsed.
-        tree = parsing.python_tree(self.text)
-        return ImportTable.from_python(tree) if tree is not None else ImportTable(self.module)
+        outline = parsing.outline_of(self.text)
+        return ImportTable.from_outline(outline) if outline is not None else ImportTable(self.module)
 
     @cached_property
     def classes(self) -> ClassIndex:

@@ -241,9 +241,14 @@ def _lint_checked(text: str, path: str, rules: list[type[Rule]], settings: LintS
     unused_noqa_rule = next((rule for rule in rules if rule.code == UNUSED_NOQA), None)
     visitor_rules = [rule for rule in rules if rule.code != UNUSED_NOQA]
     candidates = [rule for rule in visitor_rules if rule.could_fire(text)] if prefilter else visitor_rules
-    # A file no rule can fire in needs only the syntax check, which the project index already
-    # made when it summarised this very text.
-    if candidates or project is None or not project.accepts(str(Path(path).resolve()), text):
+    # The project index parsed this very text when it summarised it: CPython accepted it, and
+    # the outline it made then is what the elided parse and the import table need. A file no
+    # rule can fire in needs only that syntax check.
+    resolved = str(Path(path).resolve()) if project is not None else ""
+    outline = project.outline_of(resolved, text) if project is not None and candidates else None
+    if outline is not None:
+        parsing.remember_outline(text, outline)
+    elif candidates or project is None or not project.accepts(resolved, text):
         python_error = _python_syntax_error(text, path)
         if python_error is not None:
             return LintResult([python_error])

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_left
 import threading
 import warnings
 from dataclasses import dataclass, replace
@@ -24,6 +23,7 @@ from dataclasses import field as dataclass_field
 import libcst as cst
 
 from torchlint.diagnostics import Diagnostic, Edit
+from torchlint.outline import FunctionShape, Outline
 from torchlint.walk import ElidedBlock
 
 TRUST_PARSER = True  # off only in tests that compare results with and without it
@@ -156,10 +156,9 @@ class _Region:
 def parse_elided(text: str, tokens: frozenset[str]) -> cst.Module | None:
     """The file's tree with the bodies of functions that contain none of `tokens` left unparsed;
     None when nothing is worth leaving out (or CPython cannot parse the file): parse it whole."""
-    tree = _python_tree(text) if _MARKER not in text else None  # a placeholder must be unmistakable
-    if tree is None:
+    outline = outline_of(text) if _MARKER not in text else None  # a placeholder must be unmistakable
+    if outline is None:
         return None
-    outline = _Outline(tree)
     tokens = tokens | outline.aliases_of(tokens)
     line_starts = [0] + [match.end() for match in _NEWLINE.finditer(text)]
     regions = _elidable_regions(outline, text, line_starts, tokens)
@@ -171,9 +170,11 @@ def parse_elided(text: str, tokens: frozenset[str]) -> cst.Module | None:
     return module
 
 
-# The tree CPython built when the engine checked that the file parses, so that the outline of the
-# same text is not parsed again. Held for one file only (`forget_python_tree`).
+# What the engine knows of the file it lints, so that the same text is not parsed again: the
+# tree CPython built when it checked that the file parses, or the outline the project index made
+# of the same text. Held for one file only (`forget_python_tree`).
 _checked_tree: tuple[str, ast.Module] | None = None
+_known_outline: tuple[str, Outline] | None = None
 
 
 def remember_python_tree(text: str, tree: ast.Module) -> None:
@@ -181,15 +182,34 @@ def remember_python_tree(text: str, tree: ast.Module) -> None:
     _checked_tree = (text, tree)
 
 
+def remember_outline(text: str, outline: Outline) -> None:
+    global _known_outline
+    _known_outline = (text, outline)
+
+
 def forget_python_tree() -> None:
-    global _checked_tree
-    _checked_tree = None
+    global _checked_tree, _known_outline
+    _checked_tree = _known_outline = None
 
 
 def python_tree(text: str) -> ast.Module | None:
     """CPython's tree of `text`: the one the engine checked it with, else parsed now; None when
     CPython rejects it."""
     return _python_tree(text)
+
+
+def outline_of(text: str) -> Outline | None:
+    """The outline of `text` the engine was given or made before, else made now from CPython's
+    tree; None when CPython rejects the text."""
+    global _known_outline
+    if _known_outline is not None and _known_outline[0] is text:
+        return _known_outline[1]
+    tree = _python_tree(text)
+    if tree is None:
+        return None
+    outline = Outline.of(tree)
+    _known_outline = (text, outline)
+    return outline
 
 
 def _python_tree(text: str) -> ast.Module | None:
@@ -203,100 +223,44 @@ def _python_tree(text: str) -> ast.Module | None:
         return None
 
 
-class _Outline:
-    """From a walk over CPython's statements only: every function (outer ones first), every
-    import, and the lines of the statements the shared analysis reads up front from libcst's tree
-    (class definitions: the class index sees the whole file), which keep the body holding them
-    parsed. The import table is read from CPython's tree, so an import keeps no body."""
-
-    def __init__(self, tree: ast.Module):
-        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-        self.imports: list[ast.Import | ast.ImportFrom] = []
-        kept_lines = []
-        pending: list[ast.stmt] = list(tree.body)
-        while pending:
-            statement = pending.pop()
-            if isinstance(statement, (ast.Import, ast.ImportFrom)):
-                self.imports.append(statement)
-            elif isinstance(statement, ast.ClassDef):
-                kept_lines.append(statement.lineno)
-            elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.functions.append(statement)
-            pending.extend(_child_statements(statement))
-        self.functions.sort(key=lambda function: function.lineno)
-        self._kept_lines = sorted(kept_lines)
-
-    def aliases_of(self, tokens: frozenset[str]) -> frozenset[str]:
-        """Names a token is imported under (`from torch.nn import DataParallel as DP`; for a
-        token with a leading dot, `from torch import range` for `.range`): a body can use it by
-        that name; so is a name imported from a module a token names (`from torchvision.models
-        import resnet50` for `models`). A call token (`.load(`) counts by its name."""
-        words = {token.rstrip(" (") for token in tokens} - {""}  # a call token `load(` names `load`
-        names = set()
-        for statement in self.imports:
-            for alias in statement.names:
-                if alias.asname and any(word in alias.name for word in words):
-                    names.add(alias.asname)
-                elif isinstance(statement, ast.ImportFrom) and any(
-                    word in "." + alias.name or (not word.startswith(".") and word in (statement.module or ""))
-                    for word in words
-                ):
-                    names.add(alias.asname or alias.name)
-        return frozenset(names)
-
-    def holds_kept_statement(self, first_line: int, last_line: int) -> bool:
-        index = bisect_left(self._kept_lines, first_line)
-        return index < len(self._kept_lines) and self._kept_lines[index] <= last_line
-
-
-def _child_statements(statement: ast.stmt) -> list[ast.stmt]:
-    nested = []
-    for field in ("body", "orelse", "finalbody"):
-        value = getattr(statement, field, None)
-        if isinstance(value, list):
-            nested.extend(value)
-    for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
-        nested.extend(clause.body)
-    return nested
-
-
-def _elidable_regions(outline: _Outline, text: str, line_starts: list[int], tokens: frozenset[str]) -> list[_Region]:
+def _elidable_regions(outline: Outline, text: str, line_starts: list[int], tokens: frozenset[str]) -> list[_Region]:
+    """The bodies to leave unparsed: outer ones first; a body holding a class statement is kept
+    (the class index reads every class of the file from libcst's tree up front)."""
     regions: list[_Region] = []
     for function in outline.functions:
-        if regions and line_starts[function.lineno - 1] < regions[-1].end:
+        if regions and line_starts[function.line - 1] < regions[-1].end:
             continue  # inside a body already left out
         region = _body_region(function, text, line_starts)
         if (
             region is not None
             and region.end - region.start >= MIN_ELIDED_CHARACTERS
-            and not outline.holds_kept_statement(function.lineno, function.end_lineno)
+            and not outline.holds_class(function.line, function.end_line)
             and not any(token in text[region.start : region.end] for token in tokens)
         ):
             regions.append(region)
     return regions
 
 
-def _body_region(function: ast.FunctionDef | ast.AsyncFunctionDef, text: str, line_starts: list[int]) -> _Region | None:
+def _body_region(function: FunctionShape, text: str, line_starts: list[int]) -> _Region | None:
     """The body's text, when it is an indented block on lines of its own."""
-    def_line = line_starts[function.lineno - 1]
+    def_line = line_starts[function.line - 1]
     if not text[def_line : def_line + 64].lstrip().startswith(("def", "async")):
         return None
-    first = function.body[0]
-    decorators = getattr(first, "decorator_list", ())
-    first_line = min([first.lineno] + [decorator.lineno for decorator in decorators])
+    first_line = function.body_line
     line_start = line_starts[first_line - 1]
     line = text[line_start : line_starts[first_line] if first_line < len(line_starts) else len(text)]
     indentation = line[: len(line) - len(line.lstrip(" \t\f"))]
-    begins_line = line.lstrip(" \t\f").startswith("@") if decorators else len(indentation) == first.col_offset
+    begins_line = (line.lstrip(" \t\f").startswith("@") if function.body_decorated
+                   else len(indentation) == function.body_column)
     if not begins_line or not indentation:
         return None  # `def f(): return x`, or a body on the header's last line
     # Comment and blank lines between the header and the first statement belong to the body.
     header_end = first_line - 1
-    while header_end > function.lineno and _blank_or_comment(text, line_starts, header_end):
+    while header_end > function.line and _blank_or_comment(text, line_starts, header_end):
         header_end -= 1
     if text[line_starts[header_end - 1] : line_starts[header_end]].rstrip("\r\n").endswith("\\"):
         return None  # `def f(x): \` joins the next line: the body is on the header's logical line
-    end = line_starts[function.end_lineno] if function.end_lineno < len(line_starts) else len(text)
+    end = line_starts[function.end_line] if function.end_line < len(line_starts) else len(text)
     body = text[line_starts[header_end] : end]
     newline = next((ending for ending in ("\r\n", "\n", "\r") if body.endswith(ending)), "")
     return _Region(def_line, line_starts[header_end], end, indentation, newline)

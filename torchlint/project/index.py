@@ -16,6 +16,7 @@ from torchlint.kinds import (
     CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NONE, OBJECT, TENSOR, Kind, attribute_kind, element_kind,
     library_call_kind, merge, method_call_kind, subscript_kind, with_evidence,
 )
+from torchlint.outline import Outline
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
     CallSite, Descriptor, FunctionSummary, ModuleSummary, callee_name, content_digest, lookup_names, summarize,
@@ -95,6 +96,14 @@ class ProjectIndex:
             return False
         parsed = getattr(self.summaries, "parsed", None)
         return parsed(path) if parsed is not None else self.summaries[path].syntax_error is None
+
+    def outline_of(self, path: str, text: str) -> Outline | None:
+        """CPython's outline of `text`, made when the index summarised `path` (the same content):
+        the engine lints the file from it, with no second parse by CPython."""
+        outline = getattr(self.summaries, "outline", None)
+        if outline is None or path not in self.summaries or not self._same_content(path, text):
+            return None
+        return outline(path)
 
     def _same_content(self, path: str, text: str) -> bool:
         if not self.digests.get(path):

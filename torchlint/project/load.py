@@ -15,7 +15,10 @@ from pathlib import Path
 from torchlint import collector
 from torchlint.project.index import ProjectIndex
 from torchlint.project.roots import is_installable, project_root
-from torchlint.project.summary import FORMAT, ModuleSummary, content_digest, lookup_names, summarize
+from torchlint.outline import Outline
+from torchlint.project.summary import (
+    FORMAT, ModuleSummary, content_digest, lookup_names, summarize, summarize_and_outline,
+)
 
 PARALLEL_FROM = 64  # summarise in a process pool when at least this many files are new
 CACHED_FROM = 32  # a smaller project is summarised afresh in milliseconds: no cache file for it
@@ -118,11 +121,12 @@ class PackedSummary:
     called: frozenset[str]
     escaped: frozenset[str]
     parsed: bool  # CPython accepted the text
+    outline: Outline | None = None  # CPython's outline of the text, when it accepted it
 
     @classmethod
-    def of(cls, summary: ModuleSummary) -> PackedSummary:
+    def of(cls, summary: ModuleSummary, outline: Outline | None = None) -> PackedSummary:
         return cls(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), *lookup_names(summary),
-                   summary.syntax_error is None)
+                   summary.syntax_error is None, outline)
 
 
 def _summarise_one(path: str, previous: tuple | None = None):
@@ -139,7 +143,7 @@ def _summarise_one(path: str, previous: tuple | None = None):
     except UnicodeDecodeError:
         text = data.decode("latin-1")
     with collector.paused():
-        packed = PackedSummary.of(summarize(text, path))
+        packed = PackedSummary.of(*summarize_and_outline(text, path))
     return path, ((stat.st_mtime_ns, stat.st_size), digest, packed)
 
 
@@ -178,6 +182,9 @@ class SummaryStore(Mapping):
 
     def parsed(self, path: str) -> bool:
         return self.packed(path).parsed
+
+    def outline(self, path: str) -> Outline | None:
+        return self.packed(path).outline
 
     def lookup_names(self, path: str) -> tuple[frozenset[str], frozenset[str]]:
         packed = self.packed(path)
