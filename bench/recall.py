@@ -300,7 +300,8 @@ def write_doc(path: Path, label: str, new_section: str) -> None:
     kept = re.split(r"(?=<!-- recall-run )", text[start:end].strip())
     sections = {RUN_DATA.match(s).group(1): s.strip() + "\n" for s in kept if RUN_DATA.match(s)}
     sections[label] = new_section
-    order = sorted(sections, key=lambda name: (name != "before", name))
+    # `before` first, then the order the runs were made in: a new label goes last
+    order = sorted(sections, key=lambda name: name != "before")
     text = text[:start] + "\n" + "\n".join(sections[name] for name in order) + text[end:]
     runs = {name: json.loads(RUN_DATA.match(sections[name]).group(2)) for name in order}
     start, end = text.index(SUMMARY_START) + len(SUMMARY_START), text.index(SUMMARY_END)

@@ -26,7 +26,10 @@ class TensorDataAttribute(Rule):
     ## What it does
     Flags `.data` on an expression known to be a tensor or parameter: results of torch operations
     and module calls, losses, `.grad`, parameters from `parameters()`/`named_parameters()` loops, and
-    `m.weight`/`m.bias` of a known module (`for m in self.modules()` included).
+    `m.weight`/`m.bias` of a known module (`for m in self.modules()` included), and, in a file that
+    uses torch, a layer parameter (`weight`, `bias`, `weight_g`, `weight_v`, `weight_orig`,
+    `in_proj_weight`, `in_proj_bias`) of a submodule built where it cannot be read
+    (`self.conv.weight.data` with `self.conv` from a factory, `self.head[-1].bias.data`).
 
     ## Why is this bad?
     Since PyTorch 0.4, `.data` returns a tensor that shares storage with the original but is
@@ -134,6 +137,16 @@ class TensorDataAttribute(Rule):
         "            p.data -= lr * p.grad\n",
         # an instance of a class not seen may have a `.grad` of its own
         T + "def f():\n    node = Node()\n    if node.grad is not None:\n        return node.data\n",
+        # a `weight` of something not built by torch: no torch in the file
+        "import chainer\nclass Block(chainer.Chain):\n    def reset(self):\n        self.conv.W.data[...] = 0\n"
+        "        self.fc.weight.data[...] = 0\n",
+        # a class of the file whose `weight` is its own plain field
+        T + "class Edge:\n    def __init__(self, weight):\n        self.weight = weight\n"
+        "def total(edges):\n    e = Edge(1.0)\n    return e.weight.data\n",
+        # other attribute names: a `weights` list, a layer's `out_features`
+        T + "def f(self):\n    w = self.layer.weights.data\n    n = self.layer.out_features.data\n",
+        # a known module's child that is not a parameter name, and a sample weight of a batch
+        T + "def f(batch):\n    return batch.sample_weight.data\n",
     )
 
     invalid = (
@@ -222,6 +235,15 @@ class TensorDataAttribute(Rule):
         Invalid(
             T + "m = nn.Linear(2, 2)\nm.weight.data.copy_(m.bias.data[0]); n = 1\n",
             T + "m = nn.Linear(2, 2)\nm.weight.data.copy_(m.bias.detach()[0]); n = 1\n",
+        ),
+        # a submodule built by a factory: its `weight` is a layer's parameter
+        Invalid(
+            T + "from .factory import make_conv\nclass Block(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.conv = make_conv()\n"
+            "    def reset(self):\n        self.conv.weight.data.zero_()\n",
+            T + "from .factory import make_conv\nclass Block(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.conv = make_conv()\n"
+            "    def reset(self):\n        with torch.no_grad():\n            self.conv.weight.zero_()\n",
         ),
         # assignment: flagged without a fix
         Invalid(T + "m = nn.Linear(2, 2)\nm.weight.data = torch.zeros(2, 2)\n", None),

@@ -70,9 +70,11 @@ def test_write_doc_keeps_each_run_side_by_side(recall, tmp_path):
     run("after", [1, 2])
     run("before", [1])
     run("before", [])  # a re-run replaces its own section
+    run("a-later-run", [2])  # a new label goes after the runs made before it, whatever its name
     text = doc.read_text()
+    assert text.index("### Run: after") < text.index("### Run: a-later-run")
     assert text.startswith("# Recall\n\nMethod.\n") and text.endswith("\nAfter the runs.\n")
     assert text.count("### Run: before") == 1 and text.count("### Run: after") == 1
     assert text.index("### Run: before") < text.index("### Run: after")
-    assert "| TL005 | 0 / 2 | 0% | 0 | - | 2 / 2 | 100% | 2 | 100% |" in text
+    assert "| TL005 | 0 / 2 | 0% | 0 | - | 2 / 2 | 100% | 2 | 100% | 1 / 2 | 50% | 1 | 100% |" in text
     assert "- TL005: function parameter: 2" in text

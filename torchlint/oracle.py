@@ -37,6 +37,9 @@ _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm"
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
+# The parameters torch's layers (and weight_norm, spectral_norm) hold under these names.
+_LAYER_PARAMETERS = frozenset({"weight", "bias", "weight_g", "weight_v", "weight_orig", "in_proj_weight",
+                               "in_proj_bias"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -770,6 +773,10 @@ class TypeOracle:
                 own = self.project.class_attribute_kind(receiver.cls, attribute)
                 if own is not None:
                     return own
+        if receiver is None and attribute in _LAYER_PARAMETERS and self._imports_torch():
+            # `self.conv.weight`, `self.head[-1].bias` of a submodule built where it cannot be
+            # read (a factory, another package): in torch code a layer's parameter.
+            return tensor(True)
         return attribute_kind(receiver, attribute)
 
     def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset = frozenset()) -> Kind | None:
