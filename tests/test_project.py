@@ -192,6 +192,42 @@ def test_an_unchanged_project_reads_no_summary_until_one_is_needed(tmp_path):
     assert "Other" in third.summaries[models].classes and third.digests[models] != first.digests[models]
 
 
+def test_a_few_edited_files_go_to_a_journal_beside_the_index_cache(tmp_path, monkeypatch):
+    """Editing a file of a large project rewrites a small journal, not the whole index cache; the
+    journal is read with the cache, and folded into it once it grows past its limit."""
+    from torchlint.project import load
+
+    project = tmp_path / "proj"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    (project / "pkg" / "models.py").write_text(MODELS)
+    for n in range(load.CACHED_FROM):
+        (project / f"m{n}.py").write_text(f"from pkg.models import Net\nnet{n} = Net()\n")
+    files = sorted(project.rglob("*.py"))
+    cache = tmp_path / "cache"
+
+    def index():
+        return next(iter(load.build_projects(files, lambda root: files, cache, 1).indexes.values()))
+
+    index()
+    cache_file = next(cache.rglob("index-*.pickle"))
+    journal = cache_file.with_suffix(".journal")
+    written = cache_file.read_bytes()
+    models = str((project / "pkg" / "models.py").resolve())
+    (project / "pkg" / "models.py").write_text(MODELS + "\nclass Other(nn.Module):\n    pass\n")
+    assert "Other" in index().summaries[models].classes
+    assert cache_file.read_bytes() == written and journal.exists()
+    unchanged = index()  # nothing changed since: the edit is read from the journal
+    assert unchanged.summaries._packed is None and "Other" in unchanged.summaries[models].classes
+    monkeypatch.setattr(load, "JOURNAL_LIMIT", 1)
+    (project / "m0.py").write_text("from pkg.models import Other\nnet = Other()\n")
+    index()
+    assert not journal.exists() and cache_file.read_bytes() != written
+    folded = index()
+    assert "Other" in folded.summaries[models].classes
+    assert "Other" in folded.summaries[str((project / "m0.py").resolve())].imports
+
+
 def test_index_paths_resolve_through_symlinked_folders_and_files(tmp_path):
     from torchlint.project.load import _resolved
 

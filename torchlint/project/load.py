@@ -93,9 +93,9 @@ def _summaries(root: Path, paths: list[str], cache_folder: Path | None, jobs: in
     if not missing and len(unchanged) == len(stamps):
         # Nothing changed: the cache is read only if a file has to be linted (a warm run whose
         # results are all cached reads none of it).
-        store = SummaryStore(list(unchanged), lambda: {path: entry[3] for path, entry in _load(cache_file).items()})
+        store = SummaryStore(list(unchanged), lambda: {path: entry[3] for path, entry in _load_entries(cache_file).items()})
         return store, {path: stamp[2] for path, stamp in unchanged.items()}
-    cached = _load(cache_file)
+    cached = _load_entries(cache_file)
     found: dict[str, PackedSummary] = {}
     entries: dict[str, tuple] = {}
     for path, stamp in unchanged.items():
@@ -108,7 +108,11 @@ def _summaries(root: Path, paths: list[str], cache_folder: Path | None, jobs: in
         found[path] = packed
         entries[path] = (*stat_key, digest, packed)
     if cache_file is not None and (missing or len(entries) != len(cached)):
-        _save(cache_file, entries)
+        changed = {path: entries[path] for path in missing if path in entries}
+        if entries.keys() == cached.keys() and _journal_fits(cache_file, changed):
+            _save_journal(cache_file, changed, entries)
+        else:
+            _save(cache_file, entries)
     return SummaryStore(list(found), lambda: found), {path: entry[2] for path, entry in entries.items()}
 
 
@@ -212,6 +216,44 @@ def _stamps_file(cache_file: Path) -> Path:
     return cache_file.with_suffix(".stamps")
 
 
+# A run that re-summarised a few edited files (pre-commit, an editor) writes those entries to a
+# small journal beside the cache instead of rewriting the whole cache (tens of MB for a large
+# project); the journal is merged on load, and folded into the cache once it grows past this.
+JOURNAL_LIMIT = 64
+
+
+def _journal_file(cache_file: Path) -> Path:
+    return cache_file.with_suffix(".journal")
+
+
+def _load_entries(cache_file: Path | None) -> dict:
+    """The cache's entries with the journal's over them. Every entry is checked against the
+    file's stamp and digest before use, so a stale one is only summarised again."""
+    entries = _load(cache_file)
+    if cache_file is not None:
+        entries.update(_load(_journal_file(cache_file)))
+    return entries
+
+
+def _journal_fits(cache_file: Path, changed: dict) -> bool:
+    journal = _journal_file(cache_file)
+    if not cache_file.exists():
+        return False
+    written = _load(journal) if journal.exists() else {}
+    return len(written.keys() | changed.keys()) <= JOURNAL_LIMIT
+
+
+def _save_journal(cache_file: Path, changed: dict, entries: dict) -> None:
+    journal = _journal_file(cache_file)
+    written = _load(journal) if journal.exists() else {}
+    written.update(changed)
+    try:
+        _write_pickle(journal, written)
+        _write_pickle(_stamps_file(cache_file), {path: entry[:3] for path, entry in entries.items()})
+    except OSError as error:
+        print(f"torchlint: warning: cannot write the index cache in {cache_file.parent}: {error}", file=sys.stderr)
+
+
 def _cache_file(folder: Path, root: Path) -> Path:
     from torchlint.cache import code_fingerprint
 
@@ -234,15 +276,17 @@ def _load(cache_file: Path | None) -> dict:
 def _save(cache_file: Path, entries: dict) -> None:
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=cache_file.parent, suffix=".tmp")
-        with os.fdopen(handle, "wb") as stream:
-            pickle.dump(entries, stream, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temp, cache_file)
+        _write_pickle(cache_file, entries)
+        _journal_file(cache_file).unlink(missing_ok=True)  # folded into the cache
         # (mtime, size, digest) per path, small: what a run with nothing changed needs
-        handle, temp = tempfile.mkstemp(dir=cache_file.parent, suffix=".tmp")
-        with os.fdopen(handle, "wb") as stream:
-            pickle.dump({path: entry[:3] for path, entry in entries.items()}, stream,
-                        protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temp, _stamps_file(cache_file))
+        _write_pickle(_stamps_file(cache_file), {path: entry[:3] for path, entry in entries.items()})
     except OSError as error:
         print(f"torchlint: warning: cannot write the index cache in {cache_file.parent}: {error}", file=sys.stderr)
+
+
+def _write_pickle(path: Path, data: dict) -> None:
+    """Written beside and renamed over: a reader never sees half a file."""
+    handle, temp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(handle, "wb") as stream:
+        pickle.dump(data, stream, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(temp, path)
