@@ -22,7 +22,7 @@ from torchlint.project.index import ProjectIndex
 from torchlint.rule import Rule
 from torchlint.rules.registry import rule_by_code
 from torchlint.suppression import UNUSED_NOQA, filter_suppressed, unused_noqa
-from torchlint.walk import ElidedBlock, children
+from torchlint.walk import LEAVES, ElidedBlock, children
 
 MAX_FIX_PASSES = 10
 
@@ -174,10 +174,16 @@ class _Dispatcher:
                 stack.pop()
                 continue
             stack.append(node)
-            if type(node) in visitors:
+            node_type = type(node)
+            if node_type in visitors:
                 self._call(visitors, node)
+            if node_type in LEAVES:  # a name, a number, a string: left at once, nothing below
+                if node_type in leavers:
+                    self._call(leavers, node)
+                stack.pop()
+                continue
             pending.append(_LEAVE)
-            if type(node) is not ElidedBlock:  # no rule can fire in a body left unparsed
+            if node_type is not ElidedBlock:  # no rule can fire in a body left unparsed
                 pending.extend(reversed(children(node)))
 
     def _call(self, table: dict[type, list], node: cst.CSTNode) -> None:

@@ -99,15 +99,15 @@ _SEQUENCES = (tuple, list)
 
 
 # Nodes that never hold another node worth visiting.
-_LEAVES = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
-                     cst.Pass, cst.Break, cst.Continue})
+LEAVES = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
+                    cst.Pass, cst.Break, cst.Continue})
 _NO_CHILDREN: list[cst.CSTNode] = []
 
 
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The child nodes that can hold statements or expressions, in field order."""
     node_type = type(node)
-    if node_type in _LEAVES:
+    if node_type in LEAVES:
         return _NO_CHILDREN
     found = []
     node_types = _NODE_TYPES
