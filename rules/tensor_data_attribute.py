@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from torchlint.codemod import method_call, wrap_in_with
-from torchlint.kinds import TENSOR
+from torchlint.kinds import GUESSED_LAYER_PARAMETER, TENSOR
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._training import path_to
 from torchlint.rules.registry import register
@@ -56,7 +56,9 @@ class TensorDataAttribute(Rule):
     ## Fix safety
     - A read (`out.data.cpu()`, `x = y.data`) becomes `.detach()`: **safe**. The values are the
       same; the only difference is that an in-place change which would corrupt a gradient now
-      raises.
+      raises. It is **unsafe** when the receiver is taken for a layer's parameter by its name
+      alone (`self.conv.weight.data` with `self.conv` built where it cannot be read): were the
+      object not a tensor, `.detach()` would not exist on it.
     - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`) becomes the same
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing
       `no_grad`/`inference_mode` block or decorated function); in-place calls chained on it count
@@ -75,7 +77,9 @@ class TensorDataAttribute(Rule):
       holds for `.data` anywhere in what a statement binds or deletes: tuple targets
       (`a.data, b.data = x, y`), annotated assignments, `del p.data`, `p.data.attr = v`.
 
-    Not flagged: `.data` of anything not known to be a tensor (`self.data` in a Dataset,
+    Not flagged: a called `.data()` (MXNet's parameters: a tensor's `.data` is not callable); a
+    `weight`/`bias` of a parameter annotated with another library's class (`ds: xr.Dataset`,
+    `layer: keras.layers.Dense`); `.data` of anything not known to be a tensor (`self.data` in a Dataset,
     torchvision's `dataset.data`, ultralytics `boxes.data`, a PackedSequence's `.data`, numpy
     `arr.data`, `request.data`, dataclass fields), including the output of modules that pass
     their input through (`nn.Identity`, an `nn.Sequential` whose last module is not known to
@@ -147,6 +151,12 @@ class TensorDataAttribute(Rule):
         T + "def f(self):\n    w = self.layer.weights.data\n    n = self.layer.out_features.data\n",
         # a known module's child that is not a parameter name, and a sample weight of a batch
         T + "def f(batch):\n    return batch.sample_weight.data\n",
+        # `.data()` is a call: MXNet's parameters, in a converter that also imports torch
+        T + "import mxnet as mx\ndef convert(net):\n    w = net[0].weight.data().asnumpy()\n"
+        "    return torch.from_numpy(w)\n",
+        # the receiver is annotated with another library's class: xarray's and keras's `weight`
+        T + "import xarray as xr\ndef f(ds: xr.Dataset):\n    return ds.weight.data\n",
+        T + "from keras import layers\ndef g(layer: layers.Dense):\n    return layer.bias.data\n",
     )
 
     invalid = (
@@ -245,6 +255,12 @@ class TensorDataAttribute(Rule):
             "        super().__init__()\n        self.conv = make_conv()\n"
             "    def reset(self):\n        with torch.no_grad():\n            self.conv.weight.zero_()\n",
         ),
+        # an annotation that says nothing against torch keeps the guess
+        Invalid(
+            T + "from typing import Any\ndef scale(block: Any):\n    block.proj.weight.data *= 0.5\n",
+            T + "from typing import Any\ndef scale(block: Any):\n    with torch.no_grad():\n"
+            "        block.proj.weight *= 0.5\n",
+        ),
         # assignment: flagged without a fix
         Invalid(T + "m = nn.Linear(2, 2)\nm.weight.data = torch.zeros(2, 2)\n", None),
         # in-place not at statement level, or sharing its line: no fix
@@ -290,6 +306,8 @@ class TensorDataAttribute(Rule):
         if node.attr.value != "data" or not self.ctx.is_tensor(node.value):
             return
         parent, grandparent = self.ctx.stack[-2], self.ctx.stack[-3]
+        if isinstance(parent, cst.Call) and parent.func is node:
+            return  # `x.data()`: a tensor's `.data` is not callable, so `x` is something else's
         if self._is_in_place_write(node, parent, grandparent):
             self.report(node, _IN_PLACE_MESSAGE, self._in_place_fix(node))
         elif self._in_target():
@@ -297,7 +315,10 @@ class TensorDataAttribute(Rule):
         elif id(node) in self._covered:
             return  # a read in a statement whose in-place fix drops its `.data` too: one finding
         else:
-            fix = self.replace(node, method_call(node.value, "detach"), "Replace `.data` with `.detach()`")
+            # A receiver taken for a layer's parameter by its name alone: the fix is not proven.
+            guessed = self.ctx.kind(node.value).origin == GUESSED_LAYER_PARAMETER
+            fix = self.replace(node, method_call(node.value, "detach"), "Replace `.data` with `.detach()`",
+                               "unsafe" if guessed else "safe")
             self.report(node, _READ_MESSAGE, fix)
 
     def _in_target(self) -> bool:

@@ -205,3 +205,19 @@ def test_tl007_dataset_class_of_another_module_is_silent_not_an_internal_error(c
     )
     result = cli("check", "--no-cache", "--select", "TL007", ".")
     assert (result.exit_code, result.output.strip()) == (0, "All checks passed!")
+
+
+def test_tl001_a_receiver_guessed_by_its_parameter_name_gets_an_unsafe_fix():
+    """`self.conv.weight` of a submodule built elsewhere is taken for a layer's parameter by its
+    name alone: reported, but `.detach()` is applied only with unsafe fixes."""
+    rule = rule_by_code("TL001")
+    source = ("import torch\nfrom .factory import make_conv\n\n\nclass Block(torch.nn.Module):\n"
+              "    def __init__(self):\n        super().__init__()\n        self.conv = make_conv()\n\n"
+              "    def weights(self):\n        return self.conv.weight.data.clone()\n")
+    [finding] = lint_text(source, "block.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    assert fix_text(source, "block.py", [rule]).text == source
+    assert "self.conv.weight.detach().clone()" in fix_text(source, "block.py", [rule], unsafe_fixes=True).text
+    known = source.replace("make_conv()", "torch.nn.Conv2d(3, 8, 3)")
+    [finding] = lint_text(known, "block.py", [rule]).diagnostics
+    assert finding.fix.applicability == "safe"

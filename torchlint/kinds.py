@@ -32,6 +32,9 @@ OBJECT = "object"  # an instance of something else, named by `origin`
 FUNCTION = "function"  # a function of the project, named by `origin`
 CONTAINER = "container"  # a list, tuple or dict literal whose elements agree on `element`
 MODEL_OUTPUT = "model-output"  # origin of what a module returns when it is not known to be a tensor
+# Origin of a tensor taken to be a layer's parameter by its name alone (`x.weight` of a receiver of
+# unknown kind): right in torch code as far as it was measured, but a guess, which fixes respect.
+GUESSED_LAYER_PARAMETER = "guessed-layer-parameter"
 
 
 @dataclass(frozen=True)

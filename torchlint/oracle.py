@@ -17,8 +17,9 @@ import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
-    CLASS, CONTAINER, CYCLE, FUNCTION, MODEL_OUTPUT, MODULE, NONE, OBJECT, TENSOR, Kind, attribute_kind,
-    element_kind, library_call_kind, merge, method_call_kind, public, subscript_kind, tensor, with_evidence,
+    CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, MODEL_OUTPUT, MODULE, NONE, OBJECT, TENSOR, Kind,
+    attribute_kind, element_kind, library_call_kind, merge, method_call_kind, public, subscript_kind, tensor,
+    with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
@@ -37,6 +38,8 @@ _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm"
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
+# Annotations that say nothing against torch (`Any`, `object`, torch's own classes).
+_NEUTRAL_ANNOTATION_MODULES = frozenset({"torch", "typing", "typing_extensions", "builtins"})
 # The parameters torch's layers (and weight_norm, spectral_norm) hold under these names.
 _LAYER_PARAMETERS = frozenset({"weight", "bias", "weight_g", "weight_v", "weight_orig", "in_proj_weight",
                                "in_proj_bias"})
@@ -773,11 +776,27 @@ class TypeOracle:
                 own = self.project.class_attribute_kind(receiver.cls, attribute)
                 if own is not None:
                     return own
-        if receiver is None and attribute in _LAYER_PARAMETERS and self._imports_torch():
+        if (receiver is None and attribute in _LAYER_PARAMETERS and self._imports_torch()
+                and not self._annotated_outside_torch(expr.value, scope)):
             # `self.conv.weight`, `self.head[-1].bias` of a submodule built where it cannot be
-            # read (a factory, another package): in torch code a layer's parameter.
-            return tensor(True)
+            # read (a factory, another package): in torch code a layer's parameter. A guess, so
+            # the kind says so: a fix that rests on it is not applied without asking.
+            return Kind(TENSOR, graph=True, origin=GUESSED_LAYER_PARAMETER)
         return attribute_kind(receiver, attribute)
+
+    def _annotated_outside_torch(self, expr: cst.CSTNode, scope: Scope) -> bool:
+        """The expression starts at a parameter annotated with a class from outside torch
+        (`ds: xr.Dataset`, `layer: keras.layers.Dense`): its `weight` is that library's."""
+        while isinstance(expr, (cst.Attribute, cst.Subscript, cst.Call)):
+            expr = expr.func if isinstance(expr, cst.Call) else expr.value
+        if not isinstance(expr, cst.Name):
+            return False
+        for binding in self._lookup(expr.value, scope) or ():
+            if binding.how == "param" and binding.value.annotation is not None:
+                qualified = self.imports.qualify(binding.value.annotation.annotation)
+                if qualified and qualified.split(".")[0] not in _NEUTRAL_ANNOTATION_MODULES:
+                    return True
+        return False
 
     def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset = frozenset()) -> Kind | None:
         bindings = self._attribute_bindings(owner, attribute)
