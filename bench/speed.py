@@ -222,15 +222,17 @@ def _met(condition: bool) -> str:
 
 
 HOW_IT_IS_FAST = """Where the time goes: the project index first summarises every module with CPython's `ast`
-(in the workers; cached per module by path, size and mtime, then content). Then a file no enabled
-rule's tokens appear in needs no more work when the index parsed the same text (a file the index
-has not seen is checked by CPython's parser, so a broken file is still TL000); for the others,
-CPython's tree gives the import table and the functions, and libcst parses the file without the
-bodies that hold none of the candidate rules' scope tokens (parsed later only if an analysis reads
-them); one walk runs every rule; the cyclic collector pauses per file. Measured in one process on
-the torch corpus (process time, 2026-11-23): 54 s in all, of which the index's summaries 24%,
-libcst parsing 34% (about 17 MB of the 46: module-level code, class bodies and the bodies that
-hold a candidate's token), CPython's syntax check 7%, the rule walk with the oracle 22%.
+(in the workers; cached per module by path, size and mtime, then content) and keeps a small
+outline of each (its functions, imports and class lines). A file whose text the index summarised
+is never parsed by CPython again (a file the index has not seen, or whose text differs, is checked
+by CPython's parser, so a broken file is still TL000); a file no enabled rule's tokens appear in
+needs no more work; for the others, the outline gives the import table and the functions, and
+libcst parses the file without the bodies that hold none of the candidate rules' scope tokens
+(parsed later only if an analysis reads them); one walk runs every rule; the cyclic collector
+pauses per file. Measured in one process on the torch corpus (process time, 2026-11-23): 49 s in
+all, of which the index's summaries and outlines 30%, libcst parsing 40% (about 15.5 MB of the
+46: module-level code, class bodies, function headers and the bodies that hold a candidate's
+token), the rule walk with the oracle 15%, positions of findings 2%.
 `bench/equivalence.py` shows the findings are the same without each speed-up."""
 
 
