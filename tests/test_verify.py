@@ -159,6 +159,43 @@ def test_expectations_and_crashes_are_failures(tmp_path, demo_rules):
     assert "0 passed, 1 failed" in result.stdout
 
 
+ABORTING_PROGRAM = (
+    "import os\nfrom pathlib import Path\n"
+    "from torchlint.verify.harness import init_distributed, record\n\n"
+    "rank, world = init_distributed()\n"
+    "marker = Path(os.environ['TL_TEST_ABORT_MARKER'])\n"
+    "if world > 1 and rank == 0 and (os.environ.get('TL_TEST_ALWAYS_ABORT') or not marker.exists()):\n"
+    "    marker.write_text('aborted')\n    os.abort()\n\n"
+    "def demo_unsafe():\n    return 1.0\n\n"
+    "def demo_safe():\n    return 1.0\n\n"
+    "record(value=demo_unsafe())\n"
+)
+TWO_PROCESS_CONTRACT = (
+    '[runs.before]\nprogram = "before"\n[runs.after]\nprogram = "after"\n'
+    '[runs.after_2_processes]\nprogram = "after"\nprocesses = 2\n'
+    '[[equal]]\nruns = ["before", "after_2_processes"]\nobservables = ["value"]\n'
+)
+
+
+def test_a_multi_process_run_a_signal_killed_is_made_once_more(tmp_path, demo_rules, monkeypatch):
+    """A rank aborted once (as gloo does now and then on a loaded machine): the run is made again
+    and passes, the first try's log kept; a rank that aborts every time fails the case."""
+    monkeypatch.setenv("TL_TEST_ABORT_MARKER", str(tmp_path / "aborted-once"))
+    _fixture(tmp_path / "fixtures", "aborts", ABORTING_PROGRAM, TWO_PROCESS_CONTRACT)
+    kept = tmp_path / "kept"
+    result, report = _verify("--fixtures", str(tmp_path / "fixtures"), "--device", "cpu", "--output-format", "json",
+                             "--keep", str(kept))
+    assert (tmp_path / "aborted-once").exists()
+    assert report["results"][0]["verdict"] == "pass" and result.exit_code == 0, report
+    [first_try] = kept.rglob("first-try.log")
+    assert "SIGABRT" in first_try.read_text()
+    monkeypatch.setenv("TL_TEST_ALWAYS_ABORT", "1")
+    result, report = _verify("--fixtures", str(tmp_path / "fixtures"), "--device", "cpu", "--output-format", "json")
+    [case] = report["results"]
+    assert result.exit_code == 1 and case["verdict"] == "fail"
+    assert any("run after_2_processes exited" in problem and "SIGABRT" in problem for problem in case["problems"])
+
+
 def test_cuda_unavailable_is_exit_2(monkeypatch):
     import torch
 

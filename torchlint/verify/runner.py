@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -114,7 +115,25 @@ def _command(run: Run) -> list[str]:
 
 
 def run_program(source: str, fixture: Fixture, run: Run, device: str, workdir: Path) -> tuple[dict | None, str]:
-    """Run one program in a fresh subprocess and folder; its recorded observables, or an error."""
+    """Run one program in a fresh subprocess and folder; its recorded observables, or an error.
+
+    A run of several processes that a signal killed is made once more: on a loaded machine the
+    gloo transport now and then aborts a rank (SIGABRT) in a program that passes on every other
+    try. A second failure is the verdict; the first one's report is kept in `first-try.log`."""
+    values, error = _run_once(source, fixture, run, device, workdir)
+    if values is None and run.processes > 1 and _SIGNALLED.search(error):
+        first_log = workdir / f"{run.name}-{device}" / "output.log"
+        first = first_log.read_text(encoding="utf-8") if first_log.exists() else error
+        values, error = _run_once(source, fixture, run, device, workdir)
+        (workdir / f"{run.name}-{device}" / "first-try.log").write_text(first, encoding="utf-8")
+    return values, error
+
+
+# How torchrun reports a rank a signal ended.
+_SIGNALLED = re.compile(r"Signal \d+ \(SIG\w+\) received by PID")
+
+
+def _run_once(source: str, fixture: Fixture, run: Run, device: str, workdir: Path) -> tuple[dict | None, str]:
     folder = workdir / f"{run.name}-{device}"
     if folder.exists():
         shutil.rmtree(folder)
