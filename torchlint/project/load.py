@@ -109,7 +109,7 @@ def _summaries(root: Path, paths: list[str], cache_folder: Path | None, jobs: in
         entries[path] = (*stat_key, digest, packed)
     if cache_file is not None and (missing or len(entries) != len(cached)):
         changed = {path: entries[path] for path in missing if path in entries}
-        if entries.keys() == cached.keys() and _journal_fits(cache_file, changed):
+        if entries.keys() == cached.keys():
             _save_journal(cache_file, changed, entries)
         else:
             _save(cache_file, entries)
@@ -235,21 +235,18 @@ def _load_entries(cache_file: Path | None) -> dict:
     return entries
 
 
-def _journal_fits(cache_file: Path, changed: dict) -> bool:
-    journal = _journal_file(cache_file)
-    if not cache_file.exists():
-        return False
-    written = _load(journal) if journal.exists() else {}
-    return len(written.keys() | changed.keys()) <= JOURNAL_LIMIT
-
-
 def _save_journal(cache_file: Path, changed: dict, entries: dict) -> None:
+    """The changed entries into the journal, or the whole cache when the journal would grow past
+    its limit (or there is no cache to journal against)."""
     journal = _journal_file(cache_file)
     written = _load(journal) if journal.exists() else {}
     written.update(changed)
+    if not cache_file.exists() or len(written) > JOURNAL_LIMIT:
+        _save(cache_file, entries)
+        return
     try:
         _write_pickle(journal, written)
-        _write_pickle(_stamps_file(cache_file), {path: entry[:3] for path, entry in entries.items()})
+        _write_stamps(cache_file, entries)
     except OSError as error:
         print(f"torchlint: warning: cannot write the index cache in {cache_file.parent}: {error}", file=sys.stderr)
 
@@ -278,10 +275,14 @@ def _save(cache_file: Path, entries: dict) -> None:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         _write_pickle(cache_file, entries)
         _journal_file(cache_file).unlink(missing_ok=True)  # folded into the cache
-        # (mtime, size, digest) per path, small: what a run with nothing changed needs
-        _write_pickle(_stamps_file(cache_file), {path: entry[:3] for path, entry in entries.items()})
+        _write_stamps(cache_file, entries)
     except OSError as error:
         print(f"torchlint: warning: cannot write the index cache in {cache_file.parent}: {error}", file=sys.stderr)
+
+
+def _write_stamps(cache_file: Path, entries: dict) -> None:
+    """(mtime, size, digest) per path, small: what a run with nothing changed needs."""
+    _write_pickle(_stamps_file(cache_file), {path: entry[:3] for path, entry in entries.items()})
 
 
 def _write_pickle(path: Path, data: dict) -> None:
