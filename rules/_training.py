@@ -9,7 +9,7 @@ from pathlib import Path
 import libcst as cst
 
 from torchlint.oracle import OBJECT
-from torchlint.walk import SCOPE_NODES, descendants
+from torchlint.walk import SCOPE_NODES, descendants, path_to
 
 _SCHEDULER_PREFIX = "torch.optim.lr_scheduler."
 _SCALERS = frozenset({"torch.amp.GradScaler", "torch.cuda.amp.GradScaler", "torch.amp.grad_scaler.GradScaler",
@@ -292,23 +292,6 @@ def trains(ctx, call: cst.Call) -> bool:
 
 def has_backward(node: cst.CSTNode) -> bool:
     return any(is_backward(call) or method_of(call) == "grad" for call in calls_in_order(node))
-
-
-def path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
-    """The nodes from `root` down to `target`, both included; None when `target` is not below.
-    Iterative, so no closure refers to itself (the engine relies on freeing trees by refcount)."""
-    from torchlint.walk import children
-
-    pending: list[tuple[cst.CSTNode, int]] = [(root, 0)]
-    path: list[cst.CSTNode] = []
-    while pending:
-        node, depth = pending.pop()
-        del path[depth:]
-        path.append(node)
-        if node is target:
-            return path
-        pending.extend((child, depth + 1) for child in reversed(children(node)))
-    return None
 
 
 def forward_returns(ctx, expr: cst.CSTNode, functions: frozenset[str]) -> bool:

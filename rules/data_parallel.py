@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from torchlint.analysis import calls_in, dotted_name, walk_statements
-from torchlint.oracle import all_params
+from torchlint.scopes import all_params
 from torchlint.rule import FixSpec, Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import SELF_RETURNING_METHODS

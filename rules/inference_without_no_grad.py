@@ -9,10 +9,10 @@ import libcst as cst
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._modes import EVAL, ModeTracker
 from torchlint.rules._training import (
-    follows_training, grad_disabled_at, has_backward, model_calls, path_to, put_in_eval_mode,
+    follows_training, grad_disabled_at, has_backward, model_calls, put_in_eval_mode,
 )
 from torchlint.rules.registry import register
-from torchlint.walk import descendants
+from torchlint.walk import descendants, path_to
 
 _EVAL_FUNCTION = re.compile(
     r"(?i)^_*(eval|evaluate|validate|validation|valid|predict|inference|infer)(_|$)"

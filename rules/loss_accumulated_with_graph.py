@@ -8,7 +8,7 @@ import libcst as cst
 
 from torchlint.analysis import dotted_name, walk_statements
 from torchlint.codemod import method_call, names_used
-from torchlint.oracle import all_params
+from torchlint.scopes import all_params
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import is_tensor_function

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from torchlint.oracle import is_first_param
+from torchlint.scopes import is_first_param
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._training import spelled
 from torchlint.rules.registry import register

@@ -8,7 +8,7 @@ from torchlint.analysis import dotted_name
 from torchlint.codemod import free_name, names_used
 from torchlint.kinds import TENSOR
 from torchlint.rule import Invalid, Rule
-from torchlint.rules._training import path_to
+from torchlint.walk import path_to
 from torchlint.rules.registry import register
 from torchlint.walk import SCOPE_NODES, descendants
 

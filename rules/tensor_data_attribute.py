@@ -9,7 +9,7 @@ import libcst as cst
 from torchlint.codemod import method_call, wrap_in_with
 from torchlint.kinds import GUESSED_LAYER_PARAMETER, TENSOR
 from torchlint.rule import Invalid, Rule
-from torchlint.rules._training import path_to
+from torchlint.walk import path_to
 from torchlint.rules.registry import register
 from torchlint.walk import SCOPE_NODES, descendants
 

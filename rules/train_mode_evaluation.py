@@ -9,9 +9,9 @@ import libcst as cst
 
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._modes import EVAL, TRAIN, ModeTracker, mode_free
-from torchlint.rules._training import follows_training, grad_disabled_at, is_backward, method_of, path_to
+from torchlint.rules._training import follows_training, grad_disabled_at, is_backward, method_of
 from torchlint.rules.registry import register
-from torchlint.walk import SCOPE_NODES, descendants
+from torchlint.walk import SCOPE_NODES, descendants, path_to
 
 _EVAL_FUNCTION = re.compile(r"(?i)(eval|valid|predict|infer)|^(test|test_epoch|test_one_epoch|test_model|run_test)$")
 T = (

@@ -16,7 +16,7 @@ from torchlint import parsing
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
 from torchlint.diagnostics import Diagnostic, Edit, Fix, make_edit
 from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
-from torchlint.oracle import _imported_names as imported_names
+from torchlint.scopes import imported_names
 from torchlint.positions import Positions
 from torchlint.project.index import ProjectIndex
 from torchlint.walk import SCOPE_NODES

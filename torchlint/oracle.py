@@ -11,7 +11,6 @@ parameter the arguments every call in the project passes (`train(model, ...)`, `
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -26,11 +25,11 @@ from torchlint.torch_api import (
     MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, is_torch_module_class,
     looks_like_pretrained_model_class,
 )
-from torchlint.walk import ElidedBlock, children, descendants, outside_nested_scopes
+from torchlint.scopes import (
+    SCOPE_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
+)
+from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes
 
-_SCOPE_TYPES = (cst.FunctionDef, cst.Lambda, cst.Module)
-_COMPREHENSION_TYPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-_BLOCKS = (cst.IndentedBlock, cst.Module, cst.SimpleStatementSuite)
 # Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
                          "LSTM", "GRU", "RNN", "Bilinear", "Norm")
@@ -45,32 +44,6 @@ _LAYER_PARAMETERS = frozenset({"weight", "bias", "weight_g", "weight_v", "weight
                                "in_proj_bias"})
 
 
-@dataclass(frozen=True, eq=False)
-class Binding:
-    """One place a name is bound in a scope."""
-
-    how: str  # "value" | "for" | "param" | "class" | "def" | "import" | "opaque"
-    scope: Scope
-    value: cst.CSTNode | None = None
-    path: tuple[int, ...] = ()
-    # ids of the statements around the binding, outermost first, its own statement last; empty for
-    # bindings made from another scope (`global`, `nonlocal`), which flow analysis cannot place.
-    chain: tuple[int, ...] = ()
-
-
-@dataclass(eq=False)
-class Scope:
-    node: cst.CSTNode
-    parent: Scope | None
-    bindings: dict[str, list[Binding]] = field(default_factory=dict)
-    declared_global: set[str] = field(default_factory=set)
-    declared_nonlocal: set[str] = field(default_factory=set)
-    evidence: dict[str, set[str]] | None = None
-
-    def add(self, name: str, binding: Binding) -> None:
-        self.bindings.setdefault(name, []).append(binding)
-
-
 class TypeOracle:
     def __init__(self, module: cst.Module, imports: ImportTable, classes: ClassIndex, text: str = "",
                  path: str = "<module>", project: ProjectIndex | None = None):
@@ -80,15 +53,13 @@ class TypeOracle:
         self.text = text
         self.path = path
         self._project = project
-        self._scopes: dict[cst.CSTNode, Scope] = {}
+        self.scopes = ScopeTable(module, text)
         self._in_progress: set[int] = set()
         self._binding_kinds: dict[int, Kind | None] = {}
         self._forward_outputs: dict[int, Kind | None] = {}
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
         self._applied: set[str] | None = None
         classes.project_status = self._project_base_status
-        # Looked up once: asking the whole text per statement is quadratic in the file's size.
-        self._words = {word: word in text for word in ("global", "nonlocal", ":=")}
 
     @property
     def project(self) -> ProjectIndex:
@@ -100,16 +71,14 @@ class TypeOracle:
     def release(self) -> None:
         """Scopes and their bindings refer to each other. Emptying the scopes when the file is done
         lets reference counting free its tree at once; the cyclic collector is paused meanwhile."""
-        for scope in self._scopes.values():
-            scope.bindings.clear()
-        self._scopes.clear()
+        self.scopes.release()
         self.classes.project_status = None
 
     def kind(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> Kind | None:
         """What `expr` is, at the place in the tree that `stack` (its ancestors) describes."""
         scope = self.scope_at(stack)
         if isinstance(expr, cst.Name):
-            bindings = list(self._comprehension_bindings(expr.value, stack, scope))
+            bindings = list(self.scopes.comprehension_bindings(expr.value, stack, scope))
             if bindings:
                 return public(merge(self._binding_kind(b) for b in bindings))
         return public(self._kind(expr, scope, stack))
@@ -124,224 +93,19 @@ class TypeOracle:
         return [binding.value if binding.how == "value" else None for binding in self._attribute_bindings(owner, attribute)]
 
     def bindings_of(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Binding] | None:
-        return self._lookup(name, self.scope_at(stack))
+        return self.scopes.lookup(name, self.scope_at(stack))
 
     def binding_kind(self, binding: Binding) -> Kind | None:
         return public(self._binding_kind(binding))
 
     def scope_at(self, stack: Sequence[cst.CSTNode]) -> Scope:
-        scope = None
-        for node in stack:
-            if isinstance(node, _SCOPE_TYPES):
-                scope = self._scope(node, scope)
-        return scope or self._scope(self.module, None)
-
-    # ---- scopes -----------------------------------------------------------------------------
-    def _scope(self, node: cst.CSTNode, parent: Scope | None) -> Scope:
-        scope = self._scopes.get(node)
-        if scope is None:
-            scope = Scope(node, parent)
-            self._scopes[node] = scope
-            self._collect_bindings(scope)
-        return scope
-
-    def _module_scope(self) -> Scope:
-        return self._scope(self.module, None)
-
-    def _method_scope(self, method: cst.FunctionDef) -> Scope:
-        return self._scopes.get(method) or self._scope(method, self._module_scope())
-
-    def _collect_bindings(self, scope: Scope) -> None:
-        node = scope.node
-        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
-            for param in all_params(node.params):
-                scope.add(param.name.value, Binding("param", scope, param))
-        if isinstance(node, cst.Lambda):
-            return
-        body = node.body if isinstance(node, cst.FunctionDef) else node
-        self._bind_block(scope, body, ())
-        if isinstance(node, cst.Module) and self._words["global"]:
-            self._bind_from_inner_scopes(scope, cst.Global)
-        elif isinstance(node, cst.FunctionDef) and self._words["nonlocal"]:
-            self._bind_from_inner_scopes(scope, cst.Nonlocal)
-
-    def _bind_block(self, scope: Scope, block: cst.CSTNode, chain: tuple[int, ...]) -> None:
-        """Bindings of the statements in `block` and the blocks nested in them (not nested scopes),
-        each with the chain of statements around it."""
-        for child in children(block):
-            if isinstance(child, cst.SimpleStatementLine):
-                inner = (*chain, id(child))
-                for small in child.body:
-                    self._bind_statement(scope, small, inner)
-            elif isinstance(child, (cst.BaseCompoundStatement, cst.ExceptHandler, cst.ExceptStarHandler)):
-                inner = (*chain, id(child))
-                self._bind_statement(scope, child, inner)
-                if not isinstance(child, (cst.FunctionDef, cst.ClassDef)):
-                    self._bind_block(scope, child, inner)
-            elif isinstance(child, (cst.BaseSuite, cst.Else, cst.Finally, cst.MatchCase)):
-                if type(child) is ElidedBlock and not child.is_parsed:
-                    continue  # a body left unparsed binds nothing a rule looks at
-                self._bind_block(scope, child, chain)
-
-    def _bind_statement(self, scope: Scope, statement: cst.CSTNode, chain: tuple[int, ...]) -> None:
-        if isinstance(statement, cst.Assign):
-            for target in statement.targets:
-                self._bind_target(scope, target.target, Binding("value", scope, statement.value, (), chain))
-        elif isinstance(statement, cst.AnnAssign) and statement.value is not None:
-            self._bind_target(scope, statement.target, Binding("value", scope, statement.value, (), chain))
-        elif isinstance(statement, cst.AugAssign):
-            self._bind_target(scope, statement.target, Binding("opaque", scope, None, (), chain))
-        elif isinstance(statement, cst.With):
-            for item in statement.items:
-                if item.asname is not None:
-                    self._bind_target(scope, item.asname.name, Binding("opaque", scope, None, (), chain))
-        elif isinstance(statement, cst.For):
-            self._bind_target(scope, statement.target, Binding("for", scope, statement.iter, (), chain))
-        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-            how = "class" if isinstance(statement, cst.ClassDef) else "def"
-            scope.add(statement.name.value, Binding(how, scope, statement, (), chain))
-        elif isinstance(statement, (cst.Import, cst.ImportFrom)):
-            for local in _imported_names(statement):
-                scope.add(local, Binding("import", scope, cst.Name(local), (), chain))
-        elif isinstance(statement, (cst.ExceptHandler, cst.ExceptStarHandler)):
-            if statement.name is not None:
-                self._bind_target(scope, statement.name.name, Binding("opaque", scope, None, (), chain))
-        elif isinstance(statement, cst.Global):
-            scope.declared_global.update(item.name.value for item in statement.names)
-        elif isinstance(statement, cst.Nonlocal):
-            scope.declared_nonlocal.update(item.name.value for item in statement.names)
-        elif isinstance(statement, cst.MatchCase):
-            for node in descendants(statement.pattern):
-                if isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
-                    scope.add(node.name.value, Binding("opaque", scope, None, (), chain))
-        if self._words[":="]:
-            self._bind_walruses(scope, statement, chain)
-
-    def _bind_walruses(self, scope: Scope, statement: cst.CSTNode, chain: tuple[int, ...]) -> None:
-        """`(m := Pipeline())` binds `m` in the enclosing scope (comprehensions included)."""
-        parts = [statement] if isinstance(statement, cst.BaseSmallStatement) else _headers(statement)
-        for part in parts:
-            for node in descendants(part, lambda n: isinstance(n, (cst.Lambda, cst.BaseSuite))):
-                if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
-                    scope.add(node.target.value, Binding("value", scope, node.value, (), chain))
-
-    def _bind_from_inner_scopes(self, scope: Scope, declaration: type) -> None:
-        """Assignments in nested functions that declare the name `global` (for the module scope)
-        or `nonlocal` (for their enclosing function) rebind it here."""
-        outer = scope.node
-        keyword = "global" if declaration is cst.Global else "nonlocal"
-        # A body left unparsed that never says the keyword declares nothing: it stays unparsed.
-        worth_parsing = lambda block: block.is_parsed or block.mentions(keyword)  # noqa: E731
-        body = outer.body if isinstance(outer, cst.FunctionDef) else outer
-        for statement in walk_statements(body, into_elided=worth_parsing):
-            if not isinstance(statement, cst.FunctionDef) or statement is outer:
-                continue
-            if type(statement.body) is ElidedBlock and not worth_parsing(statement.body):
-                continue
-            declared = {
-                item.name.value for small in walk_statements(statement.body, into_scopes=False)
-                if isinstance(small, declaration) for item in small.names
-            }
-            if declared and (declaration is cst.Global or self._encloses_directly(outer, statement)):
-                inner = self._scope(statement, self._scope_chain_to(statement, scope))
-                for name in declared:
-                    for binding in inner.bindings.get(name, []):
-                        if binding.how != "param":
-                            scope.add(name, Binding(binding.how, inner, binding.value, binding.path, ()))
-
-    def _encloses_directly(self, outer: cst.FunctionDef, inner: cst.FunctionDef) -> bool:
-        return any(statement is inner for statement in walk_statements(outer.body, into_scopes=False))
-
-    def _scope_chain_to(self, function: cst.FunctionDef, outer: Scope) -> Scope:
-        """The scope a nested function's scope hangs from (its enclosing function's, or `outer`).
-        A body still unparsed cannot hold `function` (a node of a parsed tree): it stays unparsed."""
-        parsed = lambda block: block.is_parsed  # noqa: E731
-        body = outer.node.body if isinstance(outer.node, cst.FunctionDef) else outer.node
-        for statement in walk_statements(body, into_elided=parsed):
-            if isinstance(statement, cst.FunctionDef) and statement is not outer.node:
-                if type(statement.body) is ElidedBlock and not statement.body.is_parsed:
-                    continue
-                if any(s is function for s in walk_statements(statement.body, into_scopes=False)):
-                    return self._scope(statement, self._scope_chain_to(statement, outer))
-        return outer
-
-    def _bind_target(self, scope: Scope, target: cst.CSTNode, binding: Binding) -> None:
-        if isinstance(target, cst.Name):
-            scope.add(target.value, binding)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for index, element in enumerate(target.elements):
-                if isinstance(element, cst.StarredElement):
-                    self._bind_target(scope, element.value, Binding("opaque", scope, None, (), binding.chain))
-                else:
-                    nested = Binding(binding.how, scope, binding.value, binding.path + (index,), binding.chain)
-                    self._bind_target(scope, element.value, nested)
-
-    def _comprehension_bindings(self, name: str, stack, scope: Scope) -> Iterable[Binding]:
-        for node in reversed(stack):
-            if isinstance(node, _SCOPE_TYPES):
-                return
-            if isinstance(node, _COMPREHENSION_TYPES):
-                comp_for = node.for_in
-                while comp_for is not None:
-                    probe = Scope(node, scope)
-                    self._bind_target(probe, comp_for.target, Binding("for", scope, comp_for.iter))
-                    if name in probe.bindings:
-                        yield from probe.bindings[name]
-                        return
-                    comp_for = comp_for.inner_for_in
-
-    def _lookup(self, name: str, scope: Scope) -> list[Binding] | None:
-        current: Scope | None = scope
-        if name in scope.declared_global:
-            current = self._module_scope()
-        elif name in scope.declared_nonlocal:
-            current = scope.parent
-        while current is not None:
-            if name in current.bindings:
-                return current.bindings[name]
-            current = current.parent
-        return None
-
-    # ---- flow: the bindings that can reach a use ----------------------------------------------
-    def _reaching(self, bindings: list[Binding], scope: Scope, at: Sequence[cst.CSTNode]) -> list[Binding] | None:
-        """The bindings that can reach the use `at` describes, walking back from it through the
-        statements before it; None when they cannot be told apart (then all of them count)."""
-        if any(binding.scope is not scope or (not binding.chain and binding.how != "param") for binding in bindings):
-            return None
-        top = next((i for i in range(len(at) - 1, -1, -1) if at[i] is scope.node), None)
-        if top is None:
-            return None
-        reaching: list[Binding] = []
-        for depth in range(len(at) - 1, top, -1):
-            node, parent = at[depth], at[depth - 1]
-            if isinstance(parent, (cst.For, cst.While)) and node is parent.body:
-                own = [b for b in bindings if b.how == "for" and b.chain and b.chain[-1] == id(parent)]
-                if own and isinstance(parent, cst.For):
-                    return reaching + own  # the loop target, rebound at each iteration's start
-                reaching += [b for b in bindings if id(parent) in b.chain]  # the previous iteration's
-            # (a `match` has cases, not a body: its subject binds no name the cases could see first)
-            if isinstance(parent, cst.BaseCompoundStatement) and node in (getattr(parent, "body", None),
-                                                                          getattr(parent, "orelse", None)):
-                # the header (a walrus in the test, `with ... as name`) runs before the body or else
-                header = [b for b in bindings if b.chain and b.chain[-1] == id(parent) and b.how != "for"]
-                if header:
-                    return reaching + header
-            if isinstance(parent, _BLOCKS):
-                siblings = list(parent.body)
-                position = next((i for i, s in enumerate(siblings) if s is node), None)
-                for statement in reversed(siblings[:position] if position is not None else []):
-                    hits = [b for b in bindings if id(statement) in b.chain]
-                    reaching += hits
-                    if any(_definite(b, statement) for b in hits):
-                        return reaching
-        reaching += [b for b in bindings if b.how == "param"]
-        return reaching or None
+        return self.scopes.at(stack)
 
     # ---- narrowing: `isinstance` and class-name checks around a use -----------------------------
     def _narrowed(self, name: str, scope: Scope, at: Sequence[cst.CSTNode]) -> Kind | None:
         for depth in range(len(at) - 1, 0, -1):
             node, parent = at[depth], at[depth - 1]
-            if isinstance(parent, _SCOPE_TYPES):
+            if isinstance(parent, SCOPE_TYPES):
                 return None
             if isinstance(parent, cst.If) and node is parent.body:
                 kind = self._narrowing_test(parent.test, name, scope)
@@ -388,7 +152,7 @@ class TypeOracle:
     def _class_name_of(self, expr: cst.CSTNode | None, scope: Scope) -> str | None:
         """`m` for `m.__class__.__name__`, `type(m).__name__`, or a name bound once to either."""
         if isinstance(expr, cst.Name):
-            bindings = self._lookup(expr.value, scope) or []
+            bindings = self.scopes.lookup(expr.value, scope) or []
             if len(bindings) == 1 and bindings[0].how == "value":
                 return self._class_name_of(bindings[0].value, scope)
             return None
@@ -435,7 +199,7 @@ class TypeOracle:
         comp_for = expr.for_in
         while comp_for is not None:
             probe = Scope(expr, scope)
-            self._bind_target(probe, comp_for.target, Binding("opaque", scope))
+            bind_target(probe, comp_for.target, Binding("opaque", scope))
             bound |= set(probe.bindings)
             comp_for = comp_for.inner_for_in
         if any(isinstance(node, cst.Name) and node.value in bound for node in descendants(expr.elt)):
@@ -445,7 +209,7 @@ class TypeOracle:
     def _name_kind(self, name: str, scope: Scope, at: Sequence[cst.CSTNode] | None = None) -> Kind | None:
         if name == "None":
             return NONE
-        bindings = self._lookup(name, scope)
+        bindings = self.scopes.lookup(name, scope)
         if at is not None:
             narrowed = self._narrowed(name, scope, at)
             if narrowed is not None:
@@ -453,7 +217,7 @@ class TypeOracle:
         if bindings is None:
             return None
         if at is not None:
-            bindings = self._reaching(bindings, scope, at) or bindings
+            bindings = reaching(bindings, scope, at) or bindings
         kinds = [self._binding_kind(binding) for binding in bindings]
         merged = merge(kinds)
         if merged is not None:
@@ -557,32 +321,17 @@ class TypeOracle:
         if self._applied is None:
             self._applied = set()
             if ".apply(" in self.text:
-                scope = self._module_scope()
+                scope = self.scopes.module_scope()
                 for node in descendants(self.module, lambda n: type(n) is ElidedBlock and not n.mentions(".apply(")):
                     if (
                         isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
                         and node.func.attr.value == "apply" and len(node.args) == 1
                         and isinstance(node.args[0].value, cst.Name)
                     ):
-                        receiver = self._kind(node.func.value, self._scope_of_node(node) or scope)
+                        receiver = self._kind(node.func.value, self.scopes.scope_of_node(node) or scope)
                         if receiver is not None and receiver.base == MODULE:
                             self._applied.add(node.args[0].value.value)
         return self._applied
-
-    def _scope_of_node(self, target: cst.CSTNode) -> Scope | None:
-        """The scope holding `target`, found by walking down from the module (rarely needed).
-        Iterative, with no closure: a tree must not be kept alive by a reference cycle."""
-        pending: list[tuple[cst.CSTNode, int]] = [(self.module, 0)]
-        path: list[cst.CSTNode] = []
-        while pending:
-            node, depth = pending.pop()
-            del path[depth:]
-            path.append(node)
-            if node is target:
-                return self.scope_at(path)
-            if not (type(node) is ElidedBlock and not node.is_parsed):
-                pending.extend((child, depth + 1) for child in reversed(children(node)))
-        return None
 
     def _instance_kind_of_class(self, expr: cst.CSTNode) -> Kind | None:
         qualified = self.imports.qualify(expr)
@@ -622,7 +371,7 @@ class TypeOracle:
         return self._memoised(self._forward_outputs, id(forward), None, lambda: self._returned_tensor(forward))
 
     def _returned_tensor(self, forward: cst.FunctionDef) -> Kind | None:
-        scope = self._method_scope(forward)
+        scope = self.scopes.method_scope(forward)
         returns = [s.value for s in walk_statements(forward.body, False) if isinstance(s, cst.Return)]
         if not returns or any(value is None for value in returns):
             return None
@@ -665,7 +414,7 @@ class TypeOracle:
                 return known
             return self.project.call_result(self._imported_kind(qualified))
         if isinstance(func, cst.Name):
-            bindings = self._lookup(func.value, scope) or []
+            bindings = self.scopes.lookup(func.value, scope) or []
             if bindings and all(binding.how == "class" for binding in bindings) and len(bindings) == 1:
                 return self._local_instance_kind(bindings[0].value)
         callee = self._kind(func, scope, at)
@@ -791,7 +540,7 @@ class TypeOracle:
             expr = expr.func if isinstance(expr, cst.Call) else expr.value
         if not isinstance(expr, cst.Name):
             return False
-        for binding in self._lookup(expr.value, scope) or ():
+        for binding in self.scopes.lookup(expr.value, scope) or ():
             if binding.how == "param" and binding.value.annotation is not None:
                 qualified = self.imports.qualify(binding.value.annotation.annotation)
                 if qualified and qualified.split(".")[0] not in _NEUTRAL_ANNOTATION_MODULES:
@@ -847,7 +596,7 @@ class TypeOracle:
     def _instance_class(self, expr: cst.CSTNode, scope: Scope) -> cst.ClassDef | None:
         if not isinstance(expr, cst.Name):
             return None
-        bindings = self._lookup(expr.value, scope)
+        bindings = self.scopes.lookup(expr.value, scope)
         if not bindings or len(bindings) != 1 or bindings[0].how != "param":
             return None
         (binding,) = bindings
@@ -872,7 +621,7 @@ class TypeOracle:
             if isinstance(method.body, ElidedBlock) and not method.body.mentions(attribute):
                 continue  # its text never names the attribute, so it assigns nothing to it
             self_name = params[0].name.value
-            scope = self._method_scope(method)
+            scope = self.scopes.method_scope(method)
             for statement in walk_statements(method.body, into_scopes=False):
                 if isinstance(statement, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                     for target in _assignment_targets(statement):
@@ -919,21 +668,6 @@ def _is_none_name(expr: cst.CSTNode) -> bool:
     return isinstance(expr, cst.Name) and expr.value == "None"
 
 
-def _definite(binding: Binding, statement: cst.CSTNode) -> bool:
-    """The binding surely happens when `statement` runs: it is one of the statement's own small
-    statements (not inside a block of it)."""
-    return isinstance(statement, cst.SimpleStatementLine) and binding.chain[-1] == id(statement)
-
-
-def _headers(statement: cst.CSTNode) -> list[cst.CSTNode]:
-    """The expressions in a compound statement's header (where a walrus can stand)."""
-    for name in ("test", "iter", "items", "subject"):
-        value = getattr(statement, name, None)
-        if value is not None:
-            return list(value) if isinstance(value, (list, tuple)) else [value]
-    return []
-
-
 def _strings(expr: cst.CSTNode) -> list[str]:
     if isinstance(expr, cst.SimpleString) and isinstance(expr.evaluated_value, str):
         return [expr.evaluated_value]
@@ -976,23 +710,6 @@ def _requests_grad(call: cst.Call) -> bool:
     )
 
 
-def all_params(params: cst.Parameters) -> list[cst.Param]:
-    found = [*params.posonly_params, *params.params]
-    if isinstance(params.star_arg, cst.Param):
-        found.append(params.star_arg)
-    found.extend(params.kwonly_params)
-    if params.star_kwarg is not None:
-        found.append(params.star_kwarg)
-    return found
-
-
-def is_first_param(function: cst.CSTNode, param: cst.CSTNode) -> bool:
-    if not isinstance(function, cst.FunctionDef):
-        return False
-    positional = [*function.params.posonly_params, *function.params.params]
-    return bool(positional) and positional[0] is param
-
-
 def _is_static_or_classmethod(function: cst.FunctionDef) -> bool:
     return any(
         dotted_name(decorator.decorator) in ("staticmethod", "classmethod")
@@ -1025,15 +742,3 @@ def _is_attribute_of(target: cst.CSTNode, owner_name: str, attribute: str) -> bo
         and target.attr.value == attribute
     )
 
-
-def _imported_names(statement: cst.Import | cst.ImportFrom) -> list[str]:
-    if isinstance(statement.names, cst.ImportStar):
-        return []
-    names = []
-    for alias in statement.names:
-        if alias.asname is not None:
-            names.append(alias.asname.name.value)
-        else:
-            full = dotted_name(alias.name) or ""
-            names.append(full.split(".")[0] if isinstance(statement, cst.Import) else full)
-    return names

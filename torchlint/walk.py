@@ -140,3 +140,20 @@ SCOPE_NODES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 def outside_nested_scopes(node: cst.CSTNode) -> bool:
     """A `prune` for walks that stay in one scope."""
     return isinstance(node, SCOPE_NODES)
+
+
+def path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
+    """The nodes from `root` down to `target`, both included; None when `target` is not below.
+    A body still unparsed cannot hold `target` (a node of a parsed tree): it stays unparsed.
+    Iterative, so no closure refers to itself (the engine relies on freeing trees by refcount)."""
+    pending: list[tuple[cst.CSTNode, int]] = [(root, 0)]
+    path: list[cst.CSTNode] = []
+    while pending:
+        node, depth = pending.pop()
+        del path[depth:]
+        path.append(node)
+        if node is target:
+            return path
+        if not (type(node) is ElidedBlock and not node.is_parsed):
+            pending.extend((child, depth + 1) for child in reversed(children(node)))
+    return None

@@ -1,0 +1,323 @@
+"""Scopes and bindings: where each name of a file is bound, and which of a name's bindings can
+reach a use. The type oracle (oracle.py) judges what the bound values are; this module only finds
+them, walking the libcst tree of the file (a function's bindings are collected the first time a
+use inside it is asked about).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from torchlint.analysis import dotted_name, walk_statements
+from torchlint.walk import ElidedBlock, children, descendants, path_to
+
+SCOPE_TYPES = (cst.FunctionDef, cst.Lambda, cst.Module)
+COMPREHENSION_TYPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_BLOCKS = (cst.IndentedBlock, cst.Module, cst.SimpleStatementSuite)
+
+
+@dataclass(frozen=True, eq=False)
+class Binding:
+    """One place a name is bound in a scope."""
+
+    how: str  # "value" | "for" | "param" | "class" | "def" | "import" | "opaque"
+    scope: Scope
+    value: cst.CSTNode | None = None
+    path: tuple[int, ...] = ()
+    # ids of the statements around the binding, outermost first, its own statement last; empty for
+    # bindings made from another scope (`global`, `nonlocal`), which flow analysis cannot place.
+    chain: tuple[int, ...] = ()
+
+
+@dataclass(eq=False)
+class Scope:
+    node: cst.CSTNode
+    parent: Scope | None
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    declared_global: set[str] = field(default_factory=set)
+    declared_nonlocal: set[str] = field(default_factory=set)
+    evidence: dict[str, set[str]] | None = None
+
+    def add(self, name: str, binding: Binding) -> None:
+        self.bindings.setdefault(name, []).append(binding)
+
+
+class ScopeTable:
+    """The scopes of one module, each built the first time it is asked for."""
+
+    def __init__(self, module: cst.Module, text: str):
+        self.module = module
+        self._scopes: dict[cst.CSTNode, Scope] = {}
+        # Looked up once: asking the whole text per statement is quadratic in the file's size.
+        self._words = {word: word in text for word in ("global", "nonlocal", ":=")}
+
+    def at(self, stack: Sequence[cst.CSTNode]) -> Scope:
+        """The scope of the place in the tree that `stack` (its ancestors) describes."""
+        scope = None
+        for node in stack:
+            if isinstance(node, SCOPE_TYPES):
+                scope = self.scope(node, scope)
+        return scope or self.scope(self.module, None)
+
+    def release(self) -> None:
+        """Scopes and their bindings refer to each other: emptying them lets reference counting
+        free the file's tree at once."""
+        for scope in self._scopes.values():
+            scope.bindings.clear()
+        self._scopes.clear()
+
+    # ---- scopes -----------------------------------------------------------------------------
+    def scope(self, node: cst.CSTNode, parent: Scope | None) -> Scope:
+        scope = self._scopes.get(node)
+        if scope is None:
+            scope = Scope(node, parent)
+            self._scopes[node] = scope
+            self._collect_bindings(scope)
+        return scope
+
+    def module_scope(self) -> Scope:
+        return self.scope(self.module, None)
+
+    def method_scope(self, method: cst.FunctionDef) -> Scope:
+        return self._scopes.get(method) or self.scope(method, self.module_scope())
+
+    def _collect_bindings(self, scope: Scope) -> None:
+        node = scope.node
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            for param in all_params(node.params):
+                scope.add(param.name.value, Binding("param", scope, param))
+        if isinstance(node, cst.Lambda):
+            return
+        body = node.body if isinstance(node, cst.FunctionDef) else node
+        self._bind_block(scope, body, ())
+        if isinstance(node, cst.Module) and self._words["global"]:
+            self._bind_from_inner_scopes(scope, cst.Global)
+        elif isinstance(node, cst.FunctionDef) and self._words["nonlocal"]:
+            self._bind_from_inner_scopes(scope, cst.Nonlocal)
+
+    def _bind_block(self, scope: Scope, block: cst.CSTNode, chain: tuple[int, ...]) -> None:
+        """Bindings of the statements in `block` and the blocks nested in them (not nested scopes),
+        each with the chain of statements around it."""
+        for child in children(block):
+            if isinstance(child, cst.SimpleStatementLine):
+                inner = (*chain, id(child))
+                for small in child.body:
+                    self._bind_statement(scope, small, inner)
+            elif isinstance(child, (cst.BaseCompoundStatement, cst.ExceptHandler, cst.ExceptStarHandler)):
+                inner = (*chain, id(child))
+                self._bind_statement(scope, child, inner)
+                if not isinstance(child, (cst.FunctionDef, cst.ClassDef)):
+                    self._bind_block(scope, child, inner)
+            elif isinstance(child, (cst.BaseSuite, cst.Else, cst.Finally, cst.MatchCase)):
+                if type(child) is ElidedBlock and not child.is_parsed:
+                    continue  # a body left unparsed binds nothing a rule looks at
+                self._bind_block(scope, child, chain)
+
+    def _bind_statement(self, scope: Scope, statement: cst.CSTNode, chain: tuple[int, ...]) -> None:
+        if isinstance(statement, cst.Assign):
+            for target in statement.targets:
+                bind_target(scope, target.target, Binding("value", scope, statement.value, (), chain))
+        elif isinstance(statement, cst.AnnAssign) and statement.value is not None:
+            bind_target(scope, statement.target, Binding("value", scope, statement.value, (), chain))
+        elif isinstance(statement, cst.AugAssign):
+            bind_target(scope, statement.target, Binding("opaque", scope, None, (), chain))
+        elif isinstance(statement, cst.With):
+            for item in statement.items:
+                if item.asname is not None:
+                    bind_target(scope, item.asname.name, Binding("opaque", scope, None, (), chain))
+        elif isinstance(statement, cst.For):
+            bind_target(scope, statement.target, Binding("for", scope, statement.iter, (), chain))
+        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            how = "class" if isinstance(statement, cst.ClassDef) else "def"
+            scope.add(statement.name.value, Binding(how, scope, statement, (), chain))
+        elif isinstance(statement, (cst.Import, cst.ImportFrom)):
+            for local in imported_names(statement):
+                scope.add(local, Binding("import", scope, cst.Name(local), (), chain))
+        elif isinstance(statement, (cst.ExceptHandler, cst.ExceptStarHandler)):
+            if statement.name is not None:
+                bind_target(scope, statement.name.name, Binding("opaque", scope, None, (), chain))
+        elif isinstance(statement, cst.Global):
+            scope.declared_global.update(item.name.value for item in statement.names)
+        elif isinstance(statement, cst.Nonlocal):
+            scope.declared_nonlocal.update(item.name.value for item in statement.names)
+        elif isinstance(statement, cst.MatchCase):
+            for node in descendants(statement.pattern):
+                if isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
+                    scope.add(node.name.value, Binding("opaque", scope, None, (), chain))
+        if self._words[":="]:
+            self._bind_walruses(scope, statement, chain)
+
+    def _bind_walruses(self, scope: Scope, statement: cst.CSTNode, chain: tuple[int, ...]) -> None:
+        """`(m := Pipeline())` binds `m` in the enclosing scope (comprehensions included)."""
+        parts = [statement] if isinstance(statement, cst.BaseSmallStatement) else headers(statement)
+        for part in parts:
+            for node in descendants(part, lambda n: isinstance(n, (cst.Lambda, cst.BaseSuite))):
+                if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+                    scope.add(node.target.value, Binding("value", scope, node.value, (), chain))
+
+    def _bind_from_inner_scopes(self, scope: Scope, declaration: type) -> None:
+        """Assignments in nested functions that declare the name `global` (for the module scope)
+        or `nonlocal` (for their enclosing function) rebind it here."""
+        outer = scope.node
+        keyword = "global" if declaration is cst.Global else "nonlocal"
+        # A body left unparsed that never says the keyword declares nothing: it stays unparsed.
+        worth_parsing = lambda block: block.is_parsed or block.mentions(keyword)  # noqa: E731
+        body = outer.body if isinstance(outer, cst.FunctionDef) else outer
+        for statement in walk_statements(body, into_elided=worth_parsing):
+            if not isinstance(statement, cst.FunctionDef) or statement is outer:
+                continue
+            if type(statement.body) is ElidedBlock and not worth_parsing(statement.body):
+                continue
+            declared = {
+                item.name.value for small in walk_statements(statement.body, into_scopes=False)
+                if isinstance(small, declaration) for item in small.names
+            }
+            if declared and (declaration is cst.Global or self._encloses_directly(outer, statement)):
+                inner = self.scope(statement, self._scope_chain_to(statement, scope))
+                for name in declared:
+                    for binding in inner.bindings.get(name, []):
+                        if binding.how != "param":
+                            scope.add(name, Binding(binding.how, inner, binding.value, binding.path, ()))
+
+    def _encloses_directly(self, outer: cst.FunctionDef, inner: cst.FunctionDef) -> bool:
+        return any(statement is inner for statement in walk_statements(outer.body, into_scopes=False))
+
+    def _scope_chain_to(self, function: cst.FunctionDef, outer: Scope) -> Scope:
+        """The scope a nested function's scope hangs from (its enclosing function's, or `outer`).
+        A body still unparsed cannot hold `function` (a node of a parsed tree): it stays unparsed."""
+        parsed = lambda block: block.is_parsed  # noqa: E731
+        body = outer.node.body if isinstance(outer.node, cst.FunctionDef) else outer.node
+        for statement in walk_statements(body, into_elided=parsed):
+            if isinstance(statement, cst.FunctionDef) and statement is not outer.node:
+                if type(statement.body) is ElidedBlock and not statement.body.is_parsed:
+                    continue
+                if any(s is function for s in walk_statements(statement.body, into_scopes=False)):
+                    return self.scope(statement, self._scope_chain_to(statement, outer))
+        return outer
+
+    def comprehension_bindings(self, name: str, stack, scope: Scope) -> Iterable[Binding]:
+        for node in reversed(stack):
+            if isinstance(node, SCOPE_TYPES):
+                return
+            if isinstance(node, COMPREHENSION_TYPES):
+                comp_for = node.for_in
+                while comp_for is not None:
+                    probe = Scope(node, scope)
+                    bind_target(probe, comp_for.target, Binding("for", scope, comp_for.iter))
+                    if name in probe.bindings:
+                        yield from probe.bindings[name]
+                        return
+                    comp_for = comp_for.inner_for_in
+
+    def lookup(self, name: str, scope: Scope) -> list[Binding] | None:
+        current: Scope | None = scope
+        if name in scope.declared_global:
+            current = self.module_scope()
+        elif name in scope.declared_nonlocal:
+            current = scope.parent
+        while current is not None:
+            if name in current.bindings:
+                return current.bindings[name]
+            current = current.parent
+        return None
+
+    def scope_of_node(self, target: cst.CSTNode) -> Scope | None:
+        """The scope holding `target`, found by walking down from the module (rarely needed)."""
+        path = path_to(self.module, target)
+        return self.at(path) if path is not None else None
+
+
+def bind_target(scope: Scope, target: cst.CSTNode, binding: Binding) -> None:
+    if isinstance(target, cst.Name):
+        scope.add(target.value, binding)
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for index, element in enumerate(target.elements):
+            if isinstance(element, cst.StarredElement):
+                bind_target(scope, element.value, Binding("opaque", scope, None, (), binding.chain))
+            else:
+                nested = Binding(binding.how, scope, binding.value, binding.path + (index,), binding.chain)
+                bind_target(scope, element.value, nested)
+
+
+# ---- flow: the bindings that can reach a use ----------------------------------------------
+def reaching(bindings: list[Binding], scope: Scope, at: Sequence[cst.CSTNode]) -> list[Binding] | None:
+    """The bindings that can reach the use `at` describes, walking back from it through the
+    statements before it; None when they cannot be told apart (then all of them count)."""
+    if any(binding.scope is not scope or (not binding.chain and binding.how != "param") for binding in bindings):
+        return None
+    top = next((i for i in range(len(at) - 1, -1, -1) if at[i] is scope.node), None)
+    if top is None:
+        return None
+    reaching: list[Binding] = []
+    for depth in range(len(at) - 1, top, -1):
+        node, parent = at[depth], at[depth - 1]
+        if isinstance(parent, (cst.For, cst.While)) and node is parent.body:
+            own = [b for b in bindings if b.how == "for" and b.chain and b.chain[-1] == id(parent)]
+            if own and isinstance(parent, cst.For):
+                return reaching + own  # the loop target, rebound at each iteration's start
+            reaching += [b for b in bindings if id(parent) in b.chain]  # the previous iteration's
+        # (a `match` has cases, not a body: its subject binds no name the cases could see first)
+        if isinstance(parent, cst.BaseCompoundStatement) and node in (getattr(parent, "body", None),
+                                                                      getattr(parent, "orelse", None)):
+            # the header (a walrus in the test, `with ... as name`) runs before the body or else
+            header = [b for b in bindings if b.chain and b.chain[-1] == id(parent) and b.how != "for"]
+            if header:
+                return reaching + header
+        if isinstance(parent, _BLOCKS):
+            siblings = list(parent.body)
+            position = next((i for i, s in enumerate(siblings) if s is node), None)
+            for statement in reversed(siblings[:position] if position is not None else []):
+                hits = [b for b in bindings if id(statement) in b.chain]
+                reaching += hits
+                if any(definite(b, statement) for b in hits):
+                    return reaching
+    reaching += [b for b in bindings if b.how == "param"]
+    return reaching or None
+
+
+def definite(binding: Binding, statement: cst.CSTNode) -> bool:
+    """The binding surely happens when `statement` runs: it is one of the statement's own small
+    statements (not inside a block of it)."""
+    return isinstance(statement, cst.SimpleStatementLine) and binding.chain[-1] == id(statement)
+
+
+def headers(statement: cst.CSTNode) -> list[cst.CSTNode]:
+    """The expressions in a compound statement's header (where a walrus can stand)."""
+    for name in ("test", "iter", "items", "subject"):
+        value = getattr(statement, name, None)
+        if value is not None:
+            return list(value) if isinstance(value, (list, tuple)) else [value]
+    return []
+
+
+def all_params(params: cst.Parameters) -> list[cst.Param]:
+    found = [*params.posonly_params, *params.params]
+    if isinstance(params.star_arg, cst.Param):
+        found.append(params.star_arg)
+    found.extend(params.kwonly_params)
+    if params.star_kwarg is not None:
+        found.append(params.star_kwarg)
+    return found
+
+
+def is_first_param(function: cst.CSTNode, param: cst.CSTNode) -> bool:
+    if not isinstance(function, cst.FunctionDef):
+        return False
+    positional = [*function.params.posonly_params, *function.params.params]
+    return bool(positional) and positional[0] is param
+
+
+def imported_names(statement: cst.Import | cst.ImportFrom) -> list[str]:
+    if isinstance(statement.names, cst.ImportStar):
+        return []
+    names = []
+    for alias in statement.names:
+        if alias.asname is not None:
+            names.append(alias.asname.name.value)
+        else:
+            full = dotted_name(alias.name) or ""
+            names.append(full.split(".")[0] if isinstance(statement, cst.Import) else full)
+    return names
