@@ -104,6 +104,36 @@ def test_a_parameter_called_with_a_module_and_something_else_is_silent(cli, tmp_
     assert _findings(cli, "run.py") == []
 
 
+SHADOWING_PROGRAM = """import torch
+
+class Record:
+    def __init__(self):
+        self.data = [1, 2]
+
+def show(item):
+    return item.data
+
+v = torch.ones(1)
+
+def run(items):
+    return [show(v) for v in items]
+
+late = lambda v: show(v)
+run([Record()])
+"""
+
+
+def test_a_comprehension_or_lambda_variable_is_not_the_module_name_it_shadows(cli, tmp_path):
+    (tmp_path / "run.py").write_text(SHADOWING_PROGRAM)
+    assert _findings(cli, "run.py") == []
+
+
+def test_a_module_name_passed_inside_a_comprehension_is_still_evidence(cli, tmp_path):
+    program = SHADOWING_PROGRAM.replace("[show(v) for v in items]", "[show(v) for _ in items]")
+    (tmp_path / "run.py").write_text(program.replace("late = lambda v: show(v)\n", ""))
+    assert _findings(cli, "run.py") == [("TL001", 8)]
+
+
 def test_star_import_and_reexport(cli, tmp_path):
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "__init__.py").write_text("from .nets import *\n")

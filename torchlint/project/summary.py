@@ -28,7 +28,7 @@ from torchlint.outline import Outline
 
 Descriptor = tuple | None
 
-FORMAT = 6  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 7  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,8 @@ class _Summarizer:
         self._spans: dict[str, tuple[int, int]] = {}
         self._lines: list[str] | None = None
         self._scopes_by_line: list[tuple[str | None, frozenset[str]]] | None = None
+        # id of a call inside comprehensions or lambdas -> the names they bind around it
+        self._shadowed: dict[int, frozenset[str]] = {}
         self.walrus = ":=" in text  # most files have none: no statement needs walking for one
 
     def module(self, tree: ast.Module) -> ModuleSummary:
@@ -254,6 +256,8 @@ class _Summarizer:
                     loads.append(node)
             elif node_type is Call:
                 self._call_found(node, callees)
+            elif node_type in _INNER_SCOPES:
+                self._shadow_inner_names(node)
             fields = _CHILD_FIELDS.get(node_type)
             if fields is None:
                 fields = _CHILD_FIELDS[node_type] = tuple(f for f in node._fields if f not in _LEAF_FIELDS)
@@ -284,14 +288,37 @@ class _Summarizer:
         if isinstance(func, (ast.Name, ast.Attribute)) and _dotted(func):
             self._record_call(node)
 
+    def _shadow_inner_names(self, node: ast.AST) -> None:
+        """`[show(v) for v in items]`, `lambda v: show(v)`: inside, `v` is not the function's or
+        the module's `v`, so an argument naming it says nothing (it is seen first: the walk is
+        breadth first, and a call is recorded when it is reached)."""
+        if isinstance(node, ast.Lambda):
+            args = node.args
+            bound = {arg.arg for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if arg}
+        else:
+            bound = {name for generator in node.generators for name, _ in _target_paths(generator.target, ())}
+        if bound:
+            names = frozenset(bound)
+            for inner in ast.walk(node):
+                if type(inner) is ast.Call:
+                    self._shadowed[id(inner)] = self._shadowed.get(id(inner), frozenset()) | names
+
     def _record_call(self, call: ast.Call) -> None:
         key, local_names = self._scope_of(call)
-        callee = _describe(call.func, key, local_names)
+        shadowed = self._shadowed.get(id(call), frozenset())
+        if shadowed:
+            key, local_names = key or "<comprehension>", local_names | shadowed
+
+        def describe(value: ast.expr) -> Descriptor:
+            found = _describe(value, key, local_names)
+            return None if shadowed and _mentions_locals(found, shadowed) else found
+
+        callee = describe(call.func)
         if callee is None or callee[0] != "ref":
             return  # a method of a local value (`self.fit(...)`): never one of the project's functions by name
-        args = tuple(_describe(arg, key, local_names) for arg in call.args if not isinstance(arg, ast.Starred))
+        args = tuple(describe(arg) for arg in call.args if not isinstance(arg, ast.Starred))
         spread = any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords)
-        keywords = tuple((k.arg, _describe(k.value, key, local_names)) for k in call.keywords if k.arg)
+        keywords = tuple((k.arg, describe(k.value)) for k in call.keywords if k.arg)
         code = tuple(self._source(arg)[:60] or "?" for arg in call.args)
         self.calls.append(CallSite(callee, args, keywords, spread, call.lineno, code))
 
@@ -327,6 +354,7 @@ class _Summarizer:
         return line[node.col_offset : end].decode(errors="replace").rstrip()
 
 
+_INNER_SCOPES = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
