@@ -22,7 +22,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
-    MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, is_torch_module_class,
+    MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, is_tensor_class, is_torch_module_class,
     looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
@@ -124,6 +124,9 @@ class TypeOracle:
                 if kind is not None and kind.base in (MODULE, TENSOR):
                     return Kind(kind.base, origin=kind.origin if len(options) == 1 else None)
             return None
+        if isinstance(test, cst.Call) and self.imports.qualify(test.func) == "torch.is_tensor" and len(test.args) == 1:
+            subject = test.args[0].value
+            return tensor(False) if isinstance(subject, cst.Name) and subject.value == name else None
         if self._tests_layer_class_name(test, name, scope):
             return Kind(MODULE)
         return None
@@ -336,7 +339,7 @@ class TypeOracle:
     def _instance_kind_of_class(self, expr: cst.CSTNode) -> Kind | None:
         qualified = self.imports.qualify(expr)
         if qualified is not None:
-            if qualified == "torch.Tensor" or qualified in PARAMETER_CLASSES:
+            if is_tensor_class(qualified) or qualified in PARAMETER_CLASSES:
                 return tensor(qualified in PARAMETER_CLASSES)
             if is_torch_module_class(qualified):
                 return Kind(MODULE, origin=qualified)
