@@ -57,6 +57,14 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "def f(m: nn.Module):\n    probe(m)\n", "module", id="annotation"),
         pytest.param(HEAD + "def f(t: torch.Tensor):\n    probe(t)\n", "tensor", id="tensor-annotation"),
         pytest.param(HEAD + "def f(m):\n    probe(m)\n", None, id="bare-parameter"),
+        pytest.param(HEAD + "class Head(nn.Module):\n    def forward(self, h):\n        h = self.proj(h)\n"
+                     "        h = torch.relu(h)\n        return h\nprobe(Head()(x))\n", "tensor+graph",
+                     id="forward-returns-last-binding"),
+        pytest.param(HEAD + "class Head(nn.Module):\n    def forward(self, h):\n        h = torch.relu(h)\n"
+                     "        h = helper(h)\n        return h\nprobe(Head()(x))\n", "object", id="forward-last-binding-unknown"),
+        pytest.param(HEAD + "class Head(nn.Module):\n    def forward(self, h):\n        h = torch.relu(h)\n"
+                     "        if h.sum() > 0:\n            h = helper(h)\n        return h\nprobe(Head()(x))\n", "object",
+                     id="forward-branch-may-rebind"),
         pytest.param(HEAD + "from torch.autograd import Variable\ndef f(v):\n    if isinstance(v, Variable):\n"
                      "        probe(v)\n", "tensor", id="isinstance-variable"),
         pytest.param(HEAD + "def f(v):\n    if isinstance(v, torch.FloatTensor):\n        probe(v)\n", "tensor",

@@ -28,7 +28,7 @@ from torchlint.torch_api import (
 from torchlint.scopes import (
     SCOPE_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
 )
-from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes
+from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes, path_to
 
 # Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
@@ -378,7 +378,9 @@ class TypeOracle:
         returns = [s.value for s in walk_statements(forward.body, False) if isinstance(s, cst.Return)]
         if not returns or any(value is None for value in returns):
             return None
-        kind = merge(self._kind(value, scope) for value in returns)
+        # Each returned value judged where it is returned: `out = self.conv(x); ...; out =
+        # self.fc(out); return out` is what the last binding before the `return` made.
+        kind = merge(self._kind(value, scope, (path_to(forward, value) or [None])[:-1] or None) for value in returns)
         return tensor(True) if kind is not None and kind.base == TENSOR else None
 
     def _method_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
