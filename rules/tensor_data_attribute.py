@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from torchlint.codemod import method_call, wrap_in_with
-from torchlint.kinds import GUESSED_LAYER_PARAMETER, TENSOR
+from torchlint.kinds import GUESSED, TENSOR
 from torchlint.rule import Invalid, Rule
 from torchlint.walk import path_to
 from torchlint.rules.registry import register
@@ -28,8 +28,11 @@ class TensorDataAttribute(Rule):
     and module calls, losses, `.grad`, parameters from `parameters()`/`named_parameters()` loops, and
     `m.weight`/`m.bias` of a known module (`for m in self.modules()` included), and, in a file that
     uses torch, a layer parameter (`weight`, `bias`, `weight_g`, `weight_v`, `weight_orig`,
-    `in_proj_weight`, `in_proj_bias`) of a submodule built where it cannot be read
-    (`self.conv.weight.data` with `self.conv` from a factory, `self.head[-1].bias.data`).
+    `in_proj_weight`, `in_proj_bias`, an RNN's `weight_ih_l0`/`bias_hh_l1_reverse` and its cell's
+    `weight_ih`) or a normalisation layer's buffer (`running_mean`, `running_var`) of a submodule
+    built where it cannot be read (`self.conv.weight.data` with `self.conv` from a factory,
+    `self.head[-1].bias.data`, `m.bn.running_var.data`), and an element of a batch that a
+    DataLoader with the default collate function yields (`for x, y in loader: x.data`).
 
     ## Why is this bad?
     Since PyTorch 0.4, `.data` returns a tensor that shares storage with the original but is
@@ -56,9 +59,10 @@ class TensorDataAttribute(Rule):
     ## Fix safety
     - A read (`out.data.cpu()`, `x = y.data`) becomes `.detach()`: **safe**. The values are the
       same; the only difference is that an in-place change which would corrupt a gradient now
-      raises. It is **unsafe** when the receiver is taken for a layer's parameter by its name
-      alone (`self.conv.weight.data` with `self.conv` built where it cannot be read): were the
-      object not a tensor, `.detach()` would not exist on it.
+      raises. It is **unsafe** when the receiver is taken for a tensor by a guess: a layer's
+      parameter by its name alone (`self.conv.weight.data` with `self.conv` built where it cannot
+      be read), an element of a DataLoader's batch: were the object not a tensor, `.detach()`
+      would not exist on it.
     - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`) becomes the same
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing
       `no_grad`/`inference_mode` block or decorated function); in-place calls chained on it count
@@ -154,12 +158,23 @@ class TensorDataAttribute(Rule):
         # `.data()` is a call: MXNet's parameters, in a converter that also imports torch
         T + "import mxnet as mx\ndef convert(net):\n    w = net[0].weight.data().asnumpy()\n"
         "    return torch.from_numpy(w)\n",
+        # a DataLoader with its own collate function yields whatever it builds; a whole batch
+        T + "from torch.utils.data import DataLoader\nloader = DataLoader(ds, collate_fn=pack)\n"
+        "for seqs, lengths in loader:\n    flat = seqs.data\n",
+        T + "from torch.utils.data import DataLoader\nfor batch in DataLoader(ds, batch_size=4):\n    b = batch.data\n",
         # the receiver is annotated with another library's class: xarray's and keras's `weight`
         T + "import xarray as xr\ndef f(ds: xr.Dataset):\n    return ds.weight.data\n",
         T + "from keras import layers\ndef g(layer: layers.Dense):\n    return layer.bias.data\n",
     )
 
     invalid = (
+        # an element of a batch a DataLoader collates by default: a tensor (a guess: unsafe fix)
+        Invalid(
+            T + "from torch.utils.data import DataLoader\nfor x, y in DataLoader(ds, batch_size=8):\n"
+            "    arr = x.data.numpy()\n",
+            T + "from torch.utils.data import DataLoader\nfor x, y in DataLoader(ds, batch_size=8):\n"
+            "    arr = x.detach().numpy()\n",
+        ),
         # a Sequential returns what its last module returns
         Invalid(
             T + "model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))\npred = model(x).data\n",
@@ -315,8 +330,9 @@ class TensorDataAttribute(Rule):
         elif id(node) in self._covered:
             return  # a read in a statement whose in-place fix drops its `.data` too: one finding
         else:
-            # A receiver taken for a layer's parameter by its name alone: the fix is not proven.
-            guessed = self.ctx.kind(node.value).origin == GUESSED_LAYER_PARAMETER
+            # A receiver taken for a tensor by a guess (a layer's parameter by its name alone, an
+            # element of a DataLoader's batch): the fix is not proven.
+            guessed = self.ctx.kind(node.value).origin in GUESSED
             fix = self.replace(node, method_call(node.value, "detach"), "Replace `.data` with `.detach()`",
                                "unsafe" if guessed else "safe")
             self.report(node, _READ_MESSAGE, fix)

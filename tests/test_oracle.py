@@ -9,6 +9,15 @@ from torchlint.engine import lint_text
 from torchlint.rule import Rule
 
 HEAD = "import torch\nimport torch.nn as nn\n"
+AGENT = HEAD + (
+    "class Agent(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.body = nn.Linear(4, 2)\n"
+    "    def forward(self, x):\n        y = self.body(x)\n        return y, y * 2\n"
+    "    def act(self, x):\n        y = self.body(x)\n        return y.sum(1), y.argmax(1)\n"
+    "    def score(self, x):\n        return self.body(x).sum()\n"
+    "    def mixed(self, x):\n        return self.body(x), 3\n"
+    "    def maybe(self, x):\n        if x is None:\n            return None\n        return self.body(x)\n"
+    "    def stats(self, x):\n        return {'n': self.body(x)}\n"
+)
 NET = HEAD + "class Net(nn.Module):\n    def forward(self, x):\n        return x\n"
 
 
@@ -57,6 +66,51 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "def f(m: nn.Module):\n    probe(m)\n", "module", id="annotation"),
         pytest.param(HEAD + "def f(t: torch.Tensor):\n    probe(t)\n", "tensor", id="tensor-annotation"),
         pytest.param(HEAD + "def f(m):\n    probe(m)\n", None, id="bare-parameter"),
+        pytest.param(HEAD + "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n" + "for x, y in loader:\n    probe(x)\n", "tensor", id="batch-element"),
+        pytest.param(HEAD + "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n" + "for i, (x, y) in enumerate(loader):\n    probe(y)\n", "tensor", id="enumerated-batch-element"),
+        pytest.param(HEAD + "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n" + "from tqdm import tqdm\nfor x, y in tqdm(loader):\n    probe(x)\n", "tensor", id="tqdm-batch"),
+        pytest.param(HEAD + "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n" + "for batch in loader:\n    x, y = batch\n    probe(x)\n", "tensor", id="batch-unpacked-later"),
+        pytest.param(HEAD + "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n" + "x, y = next(iter(loader))\nprobe(x)\n", "tensor", id="next-iter-loader"),
+        pytest.param(HEAD + "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n" + "for batch in loader:\n    probe(batch)\n", "container", id="whole-batch"),
+        pytest.param(HEAD + "from torch.utils.data import DataLoader\nloader = DataLoader(ds, collate_fn=pad)\n" + "for x, y in loader:\n    probe(x)\n", None, id="custom-collate"),
+        pytest.param(HEAD + "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n" + "for x, (y, z) in loader:\n    probe(y)\n", None, id="nested-unpacking"),
+        pytest.param(HEAD + "for x, y in loader:\n    probe(x)\n", None, id="unknown-loader"),
+        pytest.param(NET + "probe(next(Net().parameters()))\n", "tensor+graph", id="next-parameter"),
+        pytest.param(NET + "probe(next(iter(Net().parameters())))\n", "tensor+graph", id="next-iter-parameter"),
+        pytest.param(NET + "for p in filter(lambda p: p.requires_grad, Net().parameters()):\n    probe(p)\n", "tensor+graph",
+                     id="filtered-parameters"),
+        pytest.param(NET + "ps = list(Net().parameters())\nfor p in ps:\n    probe(p)\n", "tensor+graph", id="listed-parameters"),
+        pytest.param(NET + "def list(x):\n    return x\nfor p in list(Net().parameters()):\n    probe(p)\n", None,
+                     id="shadowed-builtin"),
+        pytest.param(HEAD + "probe(next(batches))\n", None, id="next-of-unknown"),
+        pytest.param(NET + "for p in filter(Net().parameters()):\n    probe(p)\n", None, id="filter-one-argument"),
+        pytest.param(NET + "for k in sorted({'a': Net()}):\n    probe(k)\n", None, id="sorted-dict-keys"),
+        pytest.param(NET + "m = Net()\nif x:\n    m = torch.load(f)\ndef g():\n    probe(m)\n", "module", id="reloaded-model"),
+        pytest.param(NET + "m = Net()\nif x:\n    m, c = torch.load(f)\ndef g():\n    probe(m)\n", "module",
+                     id="reloaded-model-tuple"),
+        pytest.param(HEAD + "m = torch.load(f)\nprobe(m)\n", None, id="only-unpickled"),
+        pytest.param(NET + "m = Net()\nm = torch.load(f)\nprobe(m)\n", None, id="unpickled-reaches-alone"),
+        pytest.param(NET + "m = Net()\nif x:\n    m = load_model(f)\ndef g():\n    probe(m)\n", None,
+                     id="other-loader-unknown"),
+        pytest.param(AGENT + "a, b = Agent().act(x)\nprobe(a)\n", "tensor+graph", id="own-method-result-unpacked"),
+        pytest.param(AGENT + "h, t = Agent()(x)\nprobe(t)\n", "tensor+graph", id="forward-tuple-unpacked"),
+        pytest.param(AGENT + "probe(Agent()(x)[0])\n", "tensor+graph", id="forward-tuple-indexed"),
+        pytest.param(AGENT + "probe(Agent().score(x))\n", "tensor+graph", id="own-method-tensor"),
+        pytest.param(AGENT + "a, b = Agent().mixed(x)\nprobe(a)\n", None, id="own-method-mixed-tuple"),
+        pytest.param(AGENT + "probe(Agent().maybe(x))\n", None, id="own-method-may-return-none"),
+        pytest.param(AGENT + "probe(Agent().stats(x))\n", None, id="own-method-dict"),
+        pytest.param(AGENT + "probe(Agent().missing(x))\n", None, id="method-not-defined"),
+        pytest.param(HEAD + "class Pair(nn.Module):\n    def forward(self, x):\n        return {'a': self.fc(x)}\n"
+                     "probe(Pair()(x))\n", "object", id="forward-dict"),
+        pytest.param(HEAD + "def f(m):\n    probe(m.bn.running_mean)\n", "tensor", id="guessed-layer-buffer"),
+        pytest.param(HEAD + "def f(m):\n    probe(m.rnn.weight_hh_l0)\n", "tensor+graph", id="guessed-rnn-parameter"),
+        pytest.param(HEAD + "def f(m):\n    probe(m.cell.bias_ih)\n", "tensor+graph", id="guessed-rnn-cell-parameter"),
+        pytest.param(HEAD + "def f(m):\n    probe(m.rnn.weight_hh_l0_reverse)\n", "tensor+graph", id="guessed-reverse"),
+        pytest.param("import numpy as np\ndef f(m):\n    probe(m.bn.running_mean)\n", None, id="buffer-name-without-torch"),
+        pytest.param(HEAD + "def f(m):\n    probe(m.stats.running_means)\n", None, id="other-name"),
+        pytest.param(HEAD + "def f(m):\n    probe(m.rnn.weight_hh_l0x)\n", None, id="not-an-rnn-name"),
+        pytest.param(HEAD + "class Stats:\n    def __init__(self):\n        self.running_mean = 0.0\n"
+                     "probe(Stats().running_mean)\n", None, id="known-class-field"),
         pytest.param(HEAD + "class Head(nn.Module):\n    def forward(self, h):\n        h = self.proj(h)\n"
                      "        h = torch.relu(h)\n        return h\nprobe(Head()(x))\n", "tensor+graph",
                      id="forward-returns-last-binding"),

@@ -142,6 +142,93 @@ def test_star_import_and_reexport(cli, tmp_path):
     assert _findings(cli, "run.py") == [("TL005", 3)]
 
 
+def test_names_the_linted_file_takes_from_a_star_import(cli, tmp_path):
+    (tmp_path / "common.py").write_text(
+        "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    def forward(self, x):\n"
+        "        return torch.relu(x)\n"
+    )
+    (tmp_path / "run.py").write_text(
+        "from common import *\n\nclass Head(nn.Module):\n    def forward(self, x):\n        return x\n\n"
+        "net = Net()\nnet.forward(1)\nprint(net(torch.ones(2)).data)\nHead().forward(1)\n"
+    )
+    assert _findings(cli, "run.py") == [("TL005", 8), ("TL001", 9), ("TL005", 10)]
+
+
+@pytest.mark.parametrize(
+    "common",
+    [
+        pytest.param("import torch.nn as nn\n__all__ = ['other']\nclass Net(nn.Module):\n    pass\n", id="not-exported"),
+        pytest.param("import mylib.nn as nn\nclass Net(nn.Module):\n    pass\n", id="another-librarys-nn"),
+        pytest.param("import torch.nn as _nn\nclass _Net(_nn.Module):\n    pass\nNet = None\n", id="private-and-none"),
+    ],
+)
+def test_star_imports_that_do_not_bring_a_torch_name_stay_silent(cli, tmp_path, common):
+    (tmp_path / "common.py").write_text(common)
+    (tmp_path / "run.py").write_text(
+        "from common import *\n\nclass Head(nn.Module):\n    def forward(self, x):\n        return x\n\n"
+        "Head().forward(1)\nNet().forward(1)\n_Net().forward(1)\n"
+    )
+    assert _findings(cli, "run.py") == []
+
+
+def test_a_name_the_file_binds_itself_is_not_taken_from_a_star_import(cli, tmp_path):
+    (tmp_path / "common.py").write_text("import torch.nn as nn\nclass Net(nn.Module):\n    pass\n")
+    (tmp_path / "run.py").write_text("from common import *\n\nclass Net:\n    def forward(self, x):\n"
+                                      "        return x\n\nNet().forward(1)\n")
+    assert _findings(cli, "run.py") == []
+
+
+@pytest.mark.parametrize(
+    ("forward", "expected"),
+    [
+        pytest.param("return self.head(x)", [("TL001", 3)], id="submodule-sequential"),
+        pytest.param("return self.head(x) / 2", [("TL001", 3)], id="arithmetic"),
+        pytest.param("return -self.fc(x)", [("TL001", 3)], id="unary"),
+        pytest.param("return self.tail(x)", [], id="sequential-ending-in-unknown"),
+        pytest.param("return self.head", [], id="a-module-not-its-output"),
+        pytest.param("return x.shape + (1,)", [], id="arithmetic-on-no-tensor"),
+    ],
+)
+def test_the_output_of_a_module_of_another_file(cli, tmp_path, forward, expected):
+    (tmp_path / "nets.py").write_text(
+        "import torch.nn as nn\nfrom helpers import Block\n\nclass Painter(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+        "        self.head = nn.Sequential(nn.Linear(4, 4), nn.Tanh())\n"
+        "        self.tail = nn.Sequential(nn.Linear(4, 4), Block())\n\n"
+        f"    def forward(self, x):\n        {forward}\n"
+    )
+    (tmp_path / "run.py").write_text("import torch\nfrom nets import Painter\nprint(Painter()(torch.ones(4)).data)\n")
+    assert _findings(cli, "run.py") == expected
+
+
+AGENT_MODULE = (
+    "import torch\nimport torch.nn as nn\n\nclass Agent(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.body = nn.Linear(4, 2)\n\n    def forward(self, x):\n        y = self.body(x)\n        return y, y * 2\n\n"
+    "    def act(self, x):\n        return self.body(x).sum(1), torch.zeros(1)\n\n"
+    "    def maybe(self, x):\n        if x is None:\n            return None\n        return self.body(x)\n\n"
+    "def rollout(agent, x):\n    return agent.act(x)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("use", "expected"),
+    [
+        pytest.param("value, noise = agent.act(obs)\nprint(value.data)\n", [("TL001", 6)], id="method-result-unpacked"),
+        pytest.param("head, tail = agent(obs)\nprint(tail.data)\n", [("TL001", 6)], id="forward-tuple-unpacked"),
+        pytest.param("print(agent(obs)[0].data)\n", [("TL001", 5)], id="forward-tuple-indexed"),
+        pytest.param("value, noise = rollout(agent, obs)\nprint(value.data)\n", [("TL001", 6)], id="helper-returns-method-result"),
+        pytest.param("out = agent.maybe(obs)\nprint(out.data)\n", [], id="method-may-return-none"),
+        pytest.param("a, *rest = agent(obs)\nprint(a.data, rest.data)\n", [("TL001", 6)], id="starred-rest-unknown"),
+    ],
+)
+def test_what_a_module_of_another_file_returns_from_its_methods(cli, tmp_path, use, expected):
+    (tmp_path / "agents.py").write_text(AGENT_MODULE)
+    (tmp_path / "run.py").write_text(
+        f"import torch\nfrom agents import Agent, rollout\nagent = Agent()\nobs = torch.ones(4)\n{use}"
+    )
+    assert _findings(cli, "run.py") == expected
+
+
 def test_src_layout_and_relative_import(cli, tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     package = tmp_path / "src" / "proj"

@@ -83,6 +83,10 @@ class ImportTable:
 
     def __init__(self, module: cst.Module | None):
         self.aliases: dict[str, str] = {}
+        # For a file with `from x import *`: what a name the file does not bind itself refers to
+        # through its star imports (set by the file's context, which knows the project).
+        self.star_fallback: Callable[[str], str | None] | None = None
+        self._through_stars: dict[str, str | None] = {}
         if module is None:
             return
         for statement in walk_statements(module):
@@ -147,10 +151,19 @@ class ImportTable:
         if name is None:
             return None
         head, _, rest = name.partition(".")
-        target = self.aliases.get(head)
+        target = self.target_of(head)
         if target is None:
             return None
         return f"{target}.{rest}" if rest else target
+
+    def target_of(self, name: str) -> str | None:
+        """What a plain name refers to through the file's imports (star imports included)."""
+        target = self.aliases.get(name)
+        if target is None and self.star_fallback is not None:
+            if name not in self._through_stars:
+                self._through_stars[name] = self.star_fallback(name)
+            target = self._through_stars[name]
+        return target
 
 
 class ClassIndex:

@@ -72,7 +72,16 @@ class FileContext:
         # From CPython's outline (the one the engine linted the file with): it holds the imports
         # of function bodies the elided parse left unparsed.
         outline = parsing.outline_of(self.text)
-        return ImportTable.from_outline(outline) if outline is not None else ImportTable(self.module)
+        table = ImportTable.from_outline(outline) if outline is not None else ImportTable(self.module)
+        if "import *" in self.text:
+            table.star_fallback = self._library_name_through_stars
+        return table
+
+    def _library_name_through_stars(self, name: str) -> str | None:
+        """`nn` in a file whose `from models.common import *` brings models/common.py's
+        `import torch.nn as nn`: the qualified name the star-imported module binds it to."""
+        symbol = self.project.through_stars(name)
+        return symbol.qualified if symbol is not None and symbol.what == "external" else None
 
     @cached_property
     def classes(self) -> ClassIndex:

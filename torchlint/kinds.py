@@ -7,11 +7,13 @@ returns, what a module's method returns and what iterating a module yields is de
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from torchlint.torch_api import (
+    DATA_LOADERS,
     GRAPH_CUTTING_METHODS,
     MODEL_OUTPUT_TENSOR_FIELDS,
     MODULE_CONTAINERS,
@@ -35,6 +37,10 @@ MODEL_OUTPUT = "model-output"  # origin of what a module returns when it is not 
 # Origin of a tensor taken to be a layer's parameter by its name alone (`x.weight` of a receiver of
 # unknown kind): right in torch code as far as it was measured, but a guess, which fixes respect.
 GUESSED_LAYER_PARAMETER = "guessed-layer-parameter"
+# Origin of an element of a batch a DataLoader with the default collate function yields (`for x,
+# y in loader`): collated into tensors, unless the dataset's items held strings, lists or dicts.
+GUESSED_BATCH_ELEMENT = "guessed-batch-element"
+GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT})
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,11 @@ def tensor(graph: bool) -> Kind:
 
 NONE = Kind("none")  # the literal None: neutral when merging a name's bindings
 CYCLE = Kind("cycle")  # a binding met again while it is being evaluated
+# What `torch.load` unpickles: whatever was saved. Neutral when merging a name's bindings: `model =
+# Net()` then `model = torch.load(f)` (a whole pickled model reloaded) is still the model; a name
+# bound only from it is unknown.
+UNPICKLED = Kind("unpickled")
+_NEUTRAL = (NONE, CYCLE, UNPICKLED)
 ELEMENT_KIND_OF_ITERATOR = {
     "modules": Kind(MODULE), "children": Kind(MODULE), "parameters": tensor(True), "buffers": tensor(False),
 }
@@ -66,12 +77,18 @@ PAIR_KIND_OF_ITERATOR = {
 }
 # Iterators only nn.Module has whose elements are tensors (with their names, in the named forms).
 TENSOR_ITERATORS = frozenset({"parameters", "buffers", "named_parameters", "named_buffers"})
+# The parameters torch's layers (and weight_norm, spectral_norm) hold under these names; RNN, LSTM
+# and GRU layers' (`weight_ih_l0`, `bias_hh_l1_reverse`) and their cells'; normalisation buffers.
+LAYER_PARAMETERS = frozenset({"weight", "bias", "weight_g", "weight_v", "weight_orig", "in_proj_weight",
+                              "in_proj_bias"})
+RNN_PARAMETER = re.compile(r"(weight|bias)_(ih|hh)(_l\d+(_reverse)?)?$")
+LAYER_BUFFERS = frozenset({"running_mean", "running_var"})
 TENSOR_ATTRIBUTES = {"grad": False, "data": False}  # attribute -> keeps the graph?
 VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
 
 
 def public(kind: Kind | None) -> Kind | None:
-    return None if kind in (NONE, CYCLE) else kind
+    return None if kind in _NEUTRAL else kind
 
 
 def is_kind(kind: Kind | None, base: str) -> bool:
@@ -80,7 +97,7 @@ def is_kind(kind: Kind | None, base: str) -> bool:
 
 def merge(kinds: Iterable[Kind | None]) -> Kind | None:
     """What a name is when every binding agrees on the base kind; unknown otherwise."""
-    found = [kind for kind in kinds if kind not in (CYCLE, NONE)]
+    found = [kind for kind in kinds if kind not in _NEUTRAL]
     if not found or any(kind is None for kind in found):
         return None
     first = found[0]
@@ -119,6 +136,8 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
                       positional: int = 0) -> Kind | None:
     """What calling a library callable (by qualified name) returns. `inner` is the kind of the first
     argument (for wrappers), `graph` whether a tensor argument carries a graph or grad is asked for."""
+    if qualified == "torch.load":
+        return UNPICKLED
     if qualified in MODULE_WRAPPERS:
         if inner is not None and inner.base == MODULE:
             return Kind(MODULE, output=inner.output, origin=qualified, cls=inner.cls, element=inner.element)
@@ -137,9 +156,42 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return tensor(True)
     if is_tensor_class(qualified):
         return tensor(graph)
+    if qualified in DATA_LOADERS and "collate_fn" not in keywords:
+        return Kind(OBJECT, origin=qualified, element=Kind(TENSOR, origin=GUESSED_BATCH_ELEMENT))
     if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
         return Kind(OBJECT, origin=qualified)  # a torch class that is not a module: a known non-module
     return None
+
+
+def output_of_forward(returned: Kind | None) -> Kind | None:
+    """What calling a module gives, from what its `forward` returns: a tensor (one that carries a
+    graph), or a tuple of them; anything else is left unknown (a PackedSequence, a dict)."""
+    if returned is None:
+        return None
+    if returned.base == TENSOR:
+        return tensor(True)
+    if returned.base == CONTAINER and not returned.mapping and returned.element is not None and returned.element.base == TENSOR:
+        return Kind(CONTAINER, element=tensor(True))
+    return None
+
+
+def unpacked_kind(value: Kind | None, path: tuple[int, ...]) -> Kind | None:
+    """The element at `path` of a value unpacked into a tuple target (`a, b = f()`), when the value
+    is a list or tuple whose elements agree on a kind."""
+    if value is UNPICKLED:
+        return UNPICKLED  # `model, criterion, optimizer = torch.load(f)`
+    for _ in path:
+        if value is None or value.base != CONTAINER or value.mapping or value.element is None:
+            return None
+        value = value.element
+    return value
+
+
+def arithmetic_kind(operands: Iterable[Kind | None]) -> Kind | None:
+    """What arithmetic on values of these kinds gives: a tensor when one operand is a tensor (one
+    that carries a graph when any tensor operand does)."""
+    tensors = [kind for kind in operands if kind is not None and kind.base == TENSOR]
+    return tensor(any(kind.graph for kind in tensors)) if tensors else None
 
 
 def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
@@ -169,6 +221,16 @@ def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
     return tensor(receiver.graph)
 
 
+def layer_tensor_kind(attribute: str) -> Kind | None:
+    """What a torch layer holds under this attribute name: a parameter (`weight`, an RNN's
+    `weight_ih_l0`), a buffer (`running_mean`), or nothing torch's layers name so."""
+    if attribute in LAYER_PARAMETERS or RNN_PARAMETER.match(attribute):
+        return tensor(True)
+    if attribute in LAYER_BUFFERS:
+        return tensor(False)
+    return None
+
+
 def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
     """What `receiver.attribute` is, from the receiver's kind alone (a class's own attributes are
     looked up by the caller, which knows where the class is defined). `x.grad` of a value of unknown
@@ -183,8 +245,9 @@ def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
     if receiver.base == MODULE:
         if attribute == "module":
             return Kind(MODULE)  # the module a DataParallel/DDP wrapper holds
-        if attribute in ("weight", "bias"):
-            return tensor(True)
+        held = layer_tensor_kind(attribute)
+        if held is not None:
+            return held
     if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and attribute in MODEL_OUTPUT_TENSOR_FIELDS:
         return tensor(True)
     return None
@@ -203,6 +266,11 @@ def subscript_kind(receiver: Kind | None, string_index: str | None) -> Kind | No
     return None
 
 
+def iterated_kind(iterable: Kind | None) -> Kind | None:
+    """What iterating a value of this kind yields, when known."""
+    return element_kind(iterable, None, ()) if iterable is not None else None
+
+
 def element_kind(receiver: Kind | None, method: str | None, path: tuple[int, ...]) -> Kind | None:
     """The kind of a loop target element (at `path` inside a tuple target) when iterating
     `receiver.method()` (or `receiver` itself, when `method` is None). `parameters()` and
@@ -218,6 +286,10 @@ def element_kind(receiver: Kind | None, method: str | None, path: tuple[int, ...
     if method is None:
         if receiver.base in (MODULE, CONTAINER) and receiver.element is not None and not receiver.mapping:
             return receiver.element if path == () else None
+        if receiver.base == OBJECT and receiver.origin in DATA_LOADERS and receiver.element is not None:
+            # a batch: a tuple (or list) of collated tensors, unpacked or kept whole
+            batch = Kind(CONTAINER, element=receiver.element)
+            return unpacked_kind(batch, path[:1]) if len(path) == 1 else batch if path == () else None
         return None
     if receiver.base == MODULE and path == () and method in ELEMENT_KIND_OF_ITERATOR:
         return ELEMENT_KIND_OF_ITERATOR[method]

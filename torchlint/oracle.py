@@ -16,9 +16,9 @@ import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
-    CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, MODEL_OUTPUT, MODULE, NONE, OBJECT, TENSOR, Kind,
-    attribute_kind, element_kind, library_call_kind, merge, method_call_kind, public, subscript_kind, tensor,
-    with_evidence,
+    CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, MODEL_OUTPUT, MODULE, NONE, OBJECT, TENSOR, UNPICKLED,
+    Kind, arithmetic_kind, attribute_kind, element_kind, iterated_kind, layer_tensor_kind, library_call_kind, merge, method_call_kind,
+    output_of_forward, public, subscript_kind, tensor, unpacked_kind, with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
@@ -34,14 +34,13 @@ from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes, path
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
                          "LSTM", "GRU", "RNN", "Bilinear", "Norm")
 # `loss.backward()` with no positional argument: `accelerator.backward(loss)` is no evidence about `accelerator`.
+# Builtins that keep what an iterable holds (`next` takes one element of it).
+_ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "filter", "next"})
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
 # Annotations that say nothing against torch (`Any`, `object`, torch's own classes).
 _NEUTRAL_ANNOTATION_MODULES = frozenset({"torch", "typing", "typing_extensions", "builtins"})
-# The parameters torch's layers (and weight_norm, spectral_norm) hold under these names.
-_LAYER_PARAMETERS = frozenset({"weight", "bias", "weight_g", "weight_v", "weight_orig", "in_proj_weight",
-                               "in_proj_bias"})
 
 
 class TypeOracle:
@@ -56,7 +55,7 @@ class TypeOracle:
         self.scopes = ScopeTable(module, text)
         self._in_progress: set[int] = set()
         self._binding_kinds: dict[int, Kind | None] = {}
-        self._forward_outputs: dict[int, Kind | None] = {}
+        self._method_outputs: dict[int, Kind | None] = {}
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
         self._applied: set[str] | None = None
         classes.project_status = self._project_base_status
@@ -218,7 +217,7 @@ class TypeOracle:
             if narrowed is not None:
                 return narrowed
         if bindings is None:
-            return None
+            return self._star_imported_kind(name)
         if at is not None:
             bindings = reaching(bindings, scope, at) or bindings
         kinds = [self._binding_kind(binding) for binding in bindings]
@@ -227,7 +226,7 @@ class TypeOracle:
             return merged
         if all(k in (CYCLE, NONE) for k in kinds):
             return NONE
-        if all(k is None or k in (CYCLE, NONE) for k in kinds):
+        if all(k is None or k in (CYCLE, NONE, UNPICKLED) for k in kinds):
             return self._usage_evidence(name, bindings)
         return None
 
@@ -255,6 +254,9 @@ class TypeOracle:
     def _evaluate_binding(self, binding: Binding) -> Kind | None:
         if binding.how == "value":
             value = _select_path(binding.value, binding.path)
+            if value is None and binding.path:
+                # `head, tail = agent(obs)`: an element of what the whole value is, when known
+                return unpacked_kind(self._kind(binding.value, binding.scope), binding.path)
             return self._kind(value, binding.scope) if value is not None else None
         if binding.how == "for":
             return self._element_kind(binding.value, binding.path, binding.scope)
@@ -265,6 +267,16 @@ class TypeOracle:
         if binding.how == "import":
             return self._imported_kind(self.imports.qualify(binding.value))
         return None
+
+    def _star_imported_kind(self, name: str) -> Kind | None:
+        """A name bound nowhere in the file: a class, function or value of the project that a
+        `from x import *` brings in (`from models import *` then `Net()`)."""
+        if self.imports.star_fallback is None:
+            return None
+        symbol = self.project.through_stars(name)
+        if symbol is None or symbol.what in ("external", "module"):
+            return None
+        return self.project.symbol_kind(symbol)
 
     def _imported_kind(self, qualified: str | None) -> Kind | None:
         if qualified is None:
@@ -278,7 +290,7 @@ class TypeOracle:
 
     @property
     def _project_path(self) -> str:
-        return self.project._own or next(iter(self.project.summaries), self.path)
+        return self.project.own_path or self.path
 
     def _param_kind(self, param: cst.Param, scope: Scope) -> Kind | None:
         if param.annotation is not None:
@@ -364,24 +376,36 @@ class TypeOracle:
         return self.project.reaches_module(self.project.project_class(symbol.path, symbol.name))
 
     def _forward_output(self, cls: cst.ClassDef) -> Kind | None:
-        """What a local module's `forward` returns, when every `return` agrees on a tensor."""
-        forward = next(
-            (item for item in cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"),
-            None,
-        )
-        if forward is None:
-            return None
-        return self._memoised(self._forward_outputs, id(forward), None, lambda: self._returned_tensor(forward))
+        """What a local module's `forward` returns: a tensor (carrying a graph), or a tuple of
+        tensors, when every `return` agrees."""
+        forward = _method_named(cls, "forward")
+        return output_of_forward(self._method_returns(forward)) if forward is not None else None
 
-    def _returned_tensor(self, forward: cst.FunctionDef) -> Kind | None:
-        scope = self.scopes.method_scope(forward)
-        returns = [s.value for s in walk_statements(forward.body, False) if isinstance(s, cst.Return)]
-        if not returns or any(value is None for value in returns):
-            return None
+    def _method_returns(self, method: cst.FunctionDef) -> Kind | None:
+        """What a method of a class of the file returns when every `return` agrees on a tensor, a
+        module or a tuple of tensors."""
+        return self._memoised(self._method_outputs, id(method), None, lambda: self._returned_kind(method))
+
+    def _returned_kind(self, method: cst.FunctionDef) -> Kind | None:
+        scope = self.scopes.method_scope(method)
+        returns = [s.value for s in walk_statements(method.body, False) if isinstance(s, cst.Return)]
+        if not returns or any(value is None or _is_none_name(value) for value in returns):
+            return None  # no value, or one that may be None
         # Each returned value judged where it is returned: `out = self.conv(x); ...; out =
         # self.fc(out); return out` is what the last binding before the `return` made.
-        kind = merge(self._kind(value, scope, (path_to(forward, value) or [None])[:-1] or None) for value in returns)
-        return tensor(True) if kind is not None and kind.base == TENSOR else None
+        kind = merge(self._kind(value, scope, (path_to(method, value) or [None])[:-1] or None) for value in returns)
+        return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
+
+    def _own_method_result(self, receiver: Kind | None, method: str) -> Kind | None:
+        """`agent.act(obs)`: what a method the receiver's class defines itself returns."""
+        if receiver is None or receiver.base not in (MODULE, OBJECT) or method == "forward":
+            return None
+        if isinstance(receiver.cls, cst.ClassDef):
+            function = _method_named(receiver.cls, method)
+            return self._method_returns(function) if function is not None else None
+        if isinstance(receiver.cls, ProjectClass):
+            return self.project.method_result(receiver.cls, method)
+        return None
 
     def _method_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
         if not isinstance(node, cst.FunctionDef) or _is_static_or_classmethod(node):
@@ -397,6 +421,8 @@ class TypeOracle:
                 return self._element_kind(values[path[0]], path[1:], scope)
             if helper == "enumerate" and values and path[:1] == (1,):
                 return self._element_kind(values[0], path[1:], scope)
+            if values and (self.imports.qualify(iterator.func) or "").split(".")[0] == "tqdm":
+                return self._element_kind(values[0], path, scope)  # a progress bar yields what it wraps
             if values and len(values) == len(iterator.args) and self.imports.qualify(iterator.func) == "itertools.chain":
                 return merge(self._element_kind(value, path, scope) for value in values)
             if isinstance(iterator.func, cst.Attribute):
@@ -418,6 +444,10 @@ class TypeOracle:
             if known is not None or is_torch_module_class(qualified) or qualified.startswith("torch."):
                 return known
             return self.project.call_result(self._imported_kind(qualified))
+        if isinstance(func, cst.Name) and func.value in _ITERABLE_BUILTINS:
+            iterated = self._builtin_iterable(call, scope)
+            if iterated is not None:
+                return iterated
         if isinstance(func, cst.Name):
             bindings = self.scopes.lookup(func.value, scope) or []
             if bindings and all(binding.how == "class" for binding in bindings) and len(bindings) == 1:
@@ -428,8 +458,28 @@ class TypeOracle:
         if callee is not None and callee.base in (CLASS, FUNCTION) and isinstance(callee.cls, (ProjectClass, ProjectFunction)):
             return self.project.call_result(callee)
         if isinstance(func, cst.Attribute):
-            return method_call_kind(self._kind(func.value, scope, at), func.attr.value)
+            receiver = self._kind(func.value, scope, at)
+            own = self._own_method_result(receiver, func.attr.value)
+            return own if own is not None else method_call_kind(receiver, func.attr.value)
         return None
+
+    def _builtin_iterable(self, call: cst.Call, scope: Scope) -> Kind | None:
+        """`list(model.parameters())`, `filter(fn, params)`, `sorted(...)`: an iterable of what the
+        iterable given yields; `next(iter(loader))`: one element of it. Only the builtins
+        themselves (a name the file binds is something else)."""
+        name = call.func.value
+        positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+        if self.scopes.lookup(name, scope) is not None or len(positional) != len(call.args) or not positional:
+            return None
+        if name == "filter" and len(positional) != 2:
+            return None
+        iterable = self._kind(positional[1] if name == "filter" else positional[0], scope)
+        element = iterated_kind(iterable)
+        if element is None:
+            return None
+        if name == "next":
+            return element
+        return iterable if name == "iter" else Kind(CONTAINER, element=element)
 
     def _chained_kind(self, call: cst.Call, scope: Scope) -> Kind | None:
         """`itertools.chain(a.parameters(), a.buffers())`: an iterable of what its iterables hold,
@@ -530,12 +580,14 @@ class TypeOracle:
                 own = self.project.class_attribute_kind(receiver.cls, attribute)
                 if own is not None:
                     return own
-        if (receiver is None and attribute in _LAYER_PARAMETERS and self._imports_torch()
+        layer_tensor = _layer_tensor(attribute)
+        if (receiver is None and layer_tensor is not None and self._imports_torch()
                 and not self._annotated_outside_torch(expr.value, scope)):
-            # `self.conv.weight`, `self.head[-1].bias` of a submodule built where it cannot be
-            # read (a factory, another package): in torch code a layer's parameter. A guess, so
-            # the kind says so: a fix that rests on it is not applied without asking.
-            return Kind(TENSOR, graph=True, origin=GUESSED_LAYER_PARAMETER)
+            # `self.conv.weight`, `self.head[-1].bias`, `m.bn.running_mean` of a submodule built
+            # where it cannot be read (a factory, another package): in torch code a layer's
+            # parameter or buffer. A guess, so the kind says so: a fix that rests on it is not
+            # applied without asking.
+            return layer_tensor
         return attribute_kind(receiver, attribute)
 
     def _annotated_outside_torch(self, expr: cst.CSTNode, scope: Scope) -> bool:
@@ -592,11 +644,7 @@ class TypeOracle:
         return subscript_kind(receiver, index if isinstance(index, str) else None)
 
     def _arithmetic_kind(self, operands: list[cst.CSTNode], scope: Scope, at=None) -> Kind | None:
-        kinds = [self._kind(operand, scope, at) for operand in operands]
-        tensors = [kind for kind in kinds if kind is not None and kind.base == TENSOR]
-        if not tensors:
-            return None
-        return tensor(any(kind.graph for kind in tensors))
+        return arithmetic_kind(self._kind(operand, scope, at) for operand in operands)
 
     def _instance_class(self, expr: cst.CSTNode, scope: Scope) -> cst.ClassDef | None:
         if not isinstance(expr, cst.Name):
@@ -658,7 +706,19 @@ class TypeOracle:
 
     def _imports_torch(self) -> bool:
         """Other frameworks' values have `.grad` too (chainer's Variable): the file must use torch."""
-        return any(target.split(".")[0] == "torch" for target in self.imports.aliases.values())
+        if any(target.split(".")[0] == "torch" for target in self.imports.aliases.values()):
+            return True
+        return self.imports.star_fallback is not None and self.imports.target_of("torch") == "torch"
+
+
+def _method_named(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
+    return next((item for item in cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == name), None)
+
+
+def _layer_tensor(attribute: str) -> Kind | None:
+    """What a torch layer would hold under this attribute name, as a guess (see `_attribute_kind`)."""
+    held = layer_tensor_kind(attribute)
+    return Kind(TENSOR, graph=held.graph, origin=GUESSED_LAYER_PARAMETER) if held is not None else None
 
 
 def _constructs_instance(value: cst.CSTNode | None) -> bool:

@@ -13,15 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from torchlint.kinds import (
-    CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NONE, OBJECT, TENSOR, Kind, attribute_kind, element_kind,
-    library_call_kind, merge, method_call_kind, subscript_kind, with_evidence,
+    CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind,
+    element_kind, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind, unpacked_kind,
+    with_evidence,
 )
 from torchlint.outline import Outline
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
     CallSite, Descriptor, FunctionSummary, ModuleSummary, callee_name, content_digest, lookup_names, summarize,
 )
-from torchlint.torch_api import KNOWN_NON_MODULE_BASES, is_module_base, is_torch_module_class
+from torchlint.torch_api import KNOWN_NON_MODULE_BASES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class
 
 _MAX_DEPTH = 40
 
@@ -153,6 +154,20 @@ class ProjectIndex:
                 return found
         return None
 
+    @property
+    def own_path(self) -> str | None:
+        """The module this view lints (a single-file index: its only module)."""
+        return self._own or next(iter(self.summaries), None)
+
+    def through_stars(self, name: str) -> Symbol | None:
+        """What a name the linted file uses but does not bind refers to through its
+        `from x import *` imports (None when it has none, or they do not export the name)."""
+        own = self.own_path
+        summary = self.summaries.get(own) if own is not None else None
+        if summary is None or not summary.stars:
+            return None
+        return self.resolve(own, name)
+
     def resolve(self, importer: str, dotted: str, seen: frozenset = frozenset()) -> Symbol | None:
         """What `dotted` (a name used in module `importer`) refers to."""
         summary = self.summaries.get(importer)
@@ -265,10 +280,14 @@ class ProjectIndex:
             return container_of(self.kind(path, element) for element in d[1])
         if tag == "either":
             return merge([self.kind(path, d[1]), self.kind(path, d[2])])
+        if tag == "item":
+            return unpacked_kind(self.kind(path, d[1]), d[2])
+        if tag == "arith":
+            return arithmetic_kind(self.kind(path, operand) for operand in d[1])
         return None
 
     def _call_kind(self, path: str, d: tuple) -> Kind | None:
-        _, callee, first, keywords = d
+        _, callee, first, keywords, last = d
         if callee is not None and callee[0] == "ref":
             symbol = self.resolve(path, callee[1])
             if symbol is not None and symbol.what == "external":
@@ -276,12 +295,25 @@ class ProjectIndex:
                 inner = self.kind(path, first)
                 if inner is not None and inner.base == TENSOR:
                     graph = inner.graph
-                return library_call_kind(symbol.qualified, inner, set(keywords), graph)
+                kind = library_call_kind(symbol.qualified, inner, set(keywords), graph)
+                if kind is not None and kind.base == MODULE and symbol.qualified in SEQUENTIAL_CONTAINERS:
+                    final = self.kind(path, last if last is not None else first)
+                    output = final.output if final is not None and final.base == MODULE else None
+                    kind = Kind(MODULE, output=output, origin=kind.origin, element=kind.element)
+                return kind
             return self.call_result(self.symbol_kind(symbol))
         if callee is not None and callee[0] == "attr":
             receiver = self.kind(path, callee[1])
             if callee[2] == "from_pretrained" and receiver is not None and receiver.base == CLASS:
                 return self.call_result(receiver)
+            if receiver is not None and isinstance(receiver.cls, ProjectClass) and receiver.base in (MODULE, OBJECT):
+                held = self.class_attribute_kind(receiver.cls, callee[2])
+                if held is not None and held.base == MODULE:
+                    return self.call_result(held)  # `self.head(x)`: a submodule the class holds
+                if callee[2] != "forward":
+                    own = self.method_result(receiver.cls, callee[2])
+                    if own is not None:
+                        return own
             return method_call_kind(receiver, callee[2])
         if callee is not None and callee[0] == "sub" and _is_models_namespace(self, path, callee[1]):
             return Kind(MODULE, origin="torchvision.models")
@@ -376,7 +408,17 @@ class ProjectIndex:
         if function is None or not function.returns:
             return None
         kind = self._memoised(("forward", cls), lambda: merge(self.kind(cls.path, r) for r in function.returns))
-        return Kind(TENSOR, graph=True) if kind is not None and kind.base == TENSOR else None
+        return output_of_forward(kind)
+
+    def method_result(self, cls: ProjectClass, method: str) -> Kind | None:
+        """What a method a project class defines itself returns, when every `return` agrees on a
+        tensor, a module or a tuple of tensors."""
+        summary = self.summaries.get(cls.path)
+        key = summary.classes[cls.name].methods.get(method) if summary and cls.name in summary.classes else None
+        if key is None:
+            return None
+        kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
+        return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
 
     def class_attribute_kind(self, cls: ProjectClass, attribute: str) -> Kind | None:
         summary = self.summaries.get(cls.path)

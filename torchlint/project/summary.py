@@ -5,7 +5,10 @@ A value is described by a small tuple (a descriptor):
     ("ref", "a.b.c")                 a dotted name, resolved in the module's namespace
     ("local", fn, "name")            a local variable of the function keyed `fn`
     ("param", fn, index)             the positional parameter `index` of function `fn`
-    ("call", callee, first_arg, kw)  the result of a call (`kw`: the keyword names passed)
+    ("call", callee, first_arg, kw, last_arg)  the result of a call (`kw`: the keyword names passed;
+                                     `last_arg`: the last positional one, when there are two or more)
+    ("arith", (operands...))         arithmetic: a tensor when an operand is one
+    ("item", value, path)            the element at `path` of a value unpacked into a tuple target
     ("attr", value, "name")          an attribute
     ("sub", value, string_index)     a subscript (`string_index` when it is a string literal)
     ("iter", value, path)            a loop target: the element of `value` at `path` in the target
@@ -459,7 +462,9 @@ def _target_bindings(target: ast.expr, value: Descriptor, path: tuple[int, ...])
 
 
 def _select(value: Descriptor, path: tuple[int, ...]) -> Descriptor:
-    for index in path:
+    for position, index in enumerate(path):
+        if value is not None and value[0] in ("call", "ref", "local", "attr", "sub"):
+            return ("item", value, path[position:])  # an element of what the value is, when known
         if value is None or value[0] != "list" or index >= len(value[1]):
             return None
         value = value[1][index]
@@ -491,7 +496,14 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
     if isinstance(expr, ast.Call):
         first = expr.args[0] if expr.args and not isinstance(expr.args[0], ast.Starred) else None
         keywords = tuple(sorted(k.arg for k in expr.keywords if k.arg))
-        return ("call", _describe(expr.func, key, local_names), _describe(first, key, local_names), keywords)
+        positional = [arg for arg in expr.args if not isinstance(arg, ast.Starred)]
+        # the last positional argument too: a Sequential returns what its last module returns
+        last = _describe(positional[-1], key, local_names) if len(positional) > 1 and len(positional) == len(expr.args) else None
+        return ("call", _describe(expr.func, key, local_names), _describe(first, key, local_names), keywords, last)
+    if isinstance(expr, ast.BinOp):
+        return ("arith", (_describe(expr.left, key, local_names), _describe(expr.right, key, local_names)))
+    if isinstance(expr, ast.UnaryOp) and not isinstance(expr.op, ast.Not):
+        return ("arith", (_describe(expr.operand, key, local_names),))
     if isinstance(expr, ast.Subscript):
         index = expr.slice.value if isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str) else None
         return ("sub", _describe(expr.value, key, local_names), index)
