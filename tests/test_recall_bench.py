@@ -78,3 +78,38 @@ def test_write_doc_keeps_each_run_side_by_side(recall, tmp_path):
     assert text.index("### Run: before") < text.index("### Run: after")
     assert "| TL005 | 0 / 2 | 0% | 0 | - | 2 / 2 | 100% | 2 | 100% | 1 / 2 | 50% | 1 | 100% |" in text
     assert "- TL005: function parameter: 2" in text
+
+
+@pytest.fixture(scope="module")
+def research(recall):
+    spec = importlib.util.spec_from_file_location("research_bench", BENCH / "research.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_research_labels_are_well_formed(research):
+    labels = json.loads(research.LABELS.read_text())
+    sources = json.loads(research.SOURCES.read_text())
+    fields = {"group", "repo", "path", "line", "code", "verdict", "found_when_labelled", "reason", "cause"}
+    for label in labels:
+        assert set(label) <= fields and label["reason"]
+        assert label["repo"] in json.dumps(sources[label["group"]])  # its files' commits are recorded
+        assert label["code"] in research.RULES
+        assert isinstance(label["verdict"], bool) and isinstance(label["line"], int)
+        assert "cause" not in label or label["verdict"]
+    assert sum(label["verdict"] for label in labels) >= 150
+    assert len(research.load_labels()) == len(labels)  # one label per place
+
+
+def test_research_lints_each_repository_as_its_own_project(research, tmp_path):
+    folder = tmp_path / "group" / "someone__repo"
+    (folder / "models").mkdir(parents=True)
+    (folder / "models" / "net.py").write_text("import torch.nn as nn\nclass Net(nn.Module):\n    pass\n")
+    (folder / "train.py").write_text("from models.net import Net\nnet = Net()\nnet.forward(1)\n")
+    label = {"group": "group", "repo": "someone/repo", "path": "train.py", "line": 3, "code": "TL005"}
+    key = research.Key("someone/repo", "train.py", 3, "TL005")
+    assert research.repositories(tmp_path, {key: label}) == {"someone/repo": folder}
+    findings = research.lint(folder)
+    assert [(f["path"], f["line"], f["code"]) for f in findings] == [("train.py", 3, "TL005")]
+    assert (folder / "pyproject.toml").exists()  # the folder is the project root, not what is above
