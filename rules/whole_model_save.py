@@ -25,6 +25,7 @@ _MODULE_USES = frozenset(
 )
 
 T = "import torch\nimport torch.nn as nn\n"
+_LITERALS = (cst.Dict, cst.List, cst.Tuple, cst.Set)
 NET = T + "class Net(nn.Module):\n    def __init__(self, width=4):\n        super().__init__()\n        self.fc = nn.Linear(width, 2)\n"
 
 
@@ -85,7 +86,8 @@ class WholeModelSave(Rule):
       an unknown function it was passed to would not survive a state_dict round trip).
 
     A whole module inside the saved object (`torch.save({"model": model, "epoch": e}, p)`, a
-    `copy.deepcopy(model).half()` among the values) is flagged without a fix.
+    `copy.deepcopy(model).half()` among the values, or such a dict kept in a name first:
+    `ckpt = {"model": model}` then `torch.save(ckpt, p)`) is flagged without a fix.
 
     Not flagged: `torch.save(model.state_dict(), p)`, dicts of state_dicts, tensors,
     `best = model.state_dict(); torch.save(best, p)`, `torch.jit.save`, `torch.save(self, p)` in a
@@ -116,6 +118,10 @@ class WholeModelSave(Rule):
         "torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'epoch': 3}, 'ckpt.pt')\n",
         T + "torch.save(torch.randn(3), 't.pt')\n",
         NET + "model = Net()\nbest = model.state_dict()\ntorch.save(best, 'best.pt')\n",
+        # a checkpoint dict kept in a name first: of state_dicts, rebound before the save, unknown
+        NET + "model = Net()\nckpt = {'model': model.state_dict(), 'epoch': 3}\ntorch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nckpt = {'model': model}\nckpt = {'model': model.state_dict()}\ntorch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nckpt = make_checkpoint(model)\ntorch.save(ckpt, 'c.pt')\n",
         NET + "model = Net()\nscripted = torch.jit.script(model)\ntorch.jit.save(scripted, 'm.pt')\n",
         T + "class Config:\n    def save(self, path):\n        torch.save(self, path)\n",
         T + "def save(model, path):\n    torch.save(model, path)\n",
@@ -203,6 +209,8 @@ class WholeModelSave(Rule):
         ),
         # a whole module inside the saved object: flagged without a fix
         Invalid(NET + "model = Net(4)\ntorch.save({'model': model, 'epoch': 3}, 'ckpt.pt')\n", None),
+        Invalid(NET + "def fit(path):\n    model = Net(4)\n    ckpt = {'epoch': 3, 'model': model}\n"
+                "    torch.save(ckpt, path)\n", None),
         Invalid(
             NET + "import copy\nmodel = Net(4)\ntorch.save({'ema': [copy.deepcopy(model).half()], 'step': 1}, 'c.pt')\n",
             None,
@@ -232,7 +240,14 @@ class WholeModelSave(Rule):
         return self.ctx.qualify(expr.func) == "copy.deepcopy" and bool(expr.args) and self._is_module_value(expr.args[0].value)
 
     def _holds_module(self, expr: cst.BaseExpression) -> bool:
-        """A dict, list or tuple literal with a whole module among its values, at any depth."""
+        """A dict, list or tuple literal with a whole module among its values, at any depth, or a
+        name every binding of which that reaches the save is one (`ckpt = {"model": model}`)."""
+        if isinstance(expr, cst.Name):
+            bindings = self.ctx.oracle.reaching_bindings(expr.value, self.ctx.stack) or []
+            return bool(bindings) and all(
+                binding.how == "value" and not binding.path and isinstance(binding.value, _LITERALS)
+                and self._holds_module(binding.value) for binding in bindings
+            )
         if isinstance(expr, cst.Dict):
             values = [e.value for e in expr.elements if isinstance(e, cst.DictElement)]
         elif isinstance(expr, (cst.List, cst.Tuple, cst.Set)):

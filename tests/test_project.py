@@ -229,6 +229,31 @@ def test_what_a_module_of_another_file_returns_from_its_methods(cli, tmp_path, u
     assert _findings(cli, "run.py") == expected
 
 
+HELPERS = (
+    "import torch\nimport torch.nn as nn\n\nnet = nn.Linear(2, 2)\n\ndef evaluate(x):\n    return net(x), 0\n\n"
+    "def either(x):\n    if x:\n        return net(x), 0\n    return cache\n\n@memoize\ndef wrapped(x):\n    return net(x), 0\n\n"
+    "@torch.no_grad()\ndef frozen(x):\n    return net(x), 0\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("use", "expected"),
+    [
+        pytest.param("loss, n = evaluate(1)\nprint(loss.data)\n", [("TL001", 5)], id="tuple-element"),
+        pytest.param("loss, n = either(1)\nprint(loss.data)\n", [], id="not-always-a-tuple"),
+        pytest.param("loss, n = wrapped(1)\nprint(loss.data)\n", [], id="unknown-decorator"),
+        pytest.param("total = 0\nfor x in range(3):\n    loss, n = evaluate(x)\n    total += loss\n", [("TL003", 7)],
+                     id="graph-kept"),
+        pytest.param("total = 0\nfor x in range(3):\n    loss, n = frozen(x)\n    total += loss\n", [],
+                     id="no-graph-under-no-grad"),
+    ],
+)
+def test_an_element_of_what_a_function_of_another_file_returns(cli, tmp_path, use, expected):
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "run.py").write_text(f"import torch\nfrom helpers import evaluate, either, wrapped, frozen\n\n{use}")
+    assert _findings(cli, "run.py") == expected
+
+
 def test_src_layout_and_relative_import(cli, tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     package = tmp_path / "src" / "proj"

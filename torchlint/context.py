@@ -19,16 +19,13 @@ from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
 from torchlint.scopes import imported_names
 from torchlint.positions import Positions
 from torchlint.project.index import ProjectIndex
+from torchlint.torch_api import GRAD_DISABLING_CONTEXTS
 from torchlint.walk import SCOPE_NODES
 
 if TYPE_CHECKING:
     from torchlint.rule import FixSpec, Rule
 
 
-GRAD_DISABLING_CONTEXTS = frozenset(
-    {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad",
-     "torch.autograd.grad_mode.inference_mode"}
-)
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,8 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
-    MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, is_tensor_class, is_torch_module_class,
-    looks_like_pretrained_model_class,
+    GRAD_DISABLING_CONTEXTS, MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, is_tensor_class,
+    is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
     SCOPE_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
@@ -34,6 +34,11 @@ from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes, path
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
                          "LSTM", "GRU", "RNN", "Bilinear", "Norm")
 # `loss.backward()` with no positional argument: `accelerator.backward(loss)` is no evidence about `accelerator`.
+# Decorators that return the function they decorate, or one that returns what it returns.
+_RESULT_KEEPING_DECORATORS = frozenset({
+    "torch.no_grad", "torch.inference_mode", "torch.enable_grad", "functools.lru_cache", "functools.cache",
+    "functools.wraps", "torch.jit.ignore", "torch.jit.unused", "typing.overload",
+})
 # Builtins that keep what an iterable holds (`next` takes one element of it).
 _ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "filter", "next"})
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
@@ -93,6 +98,13 @@ class TypeOracle:
 
     def bindings_of(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Binding] | None:
         return self.scopes.lookup(name, self.scope_at(stack))
+
+    def reaching_bindings(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Binding] | None:
+        """The bindings of `name` that can reach the use `stack` describes (all of them when flow
+        cannot tell them apart)."""
+        scope = self.scope_at(stack)
+        bindings = self.scopes.lookup(name, scope)
+        return (reaching(bindings, scope, stack) or bindings) if bindings else bindings
 
     def binding_kind(self, binding: Binding) -> Kind | None:
         return public(self._binding_kind(binding))
@@ -255,7 +267,14 @@ class TypeOracle:
         if binding.how == "value":
             value = _select_path(binding.value, binding.path)
             if value is None and binding.path:
-                # `head, tail = agent(obs)`: an element of what the whole value is, when known
+                # `loss, n = evaluate(batch)`: that element of each tuple the function returns;
+                # else an element of what the whole value is, when known (`head, tail = model(x)`)
+                function = self._called_function(binding.value, binding.scope)
+                if function is not None:
+                    return self._returned_element(function, binding.path)
+                element = self._project_returned_element(binding.value, binding.scope, binding.path)
+                if element is not None:
+                    return element
                 return unpacked_kind(self._kind(binding.value, binding.scope), binding.path)
             return self._kind(value, binding.scope) if value is not None else None
         if binding.how == "for":
@@ -264,6 +283,8 @@ class TypeOracle:
             return self._param_kind(binding.value, binding.scope)
         if binding.how == "class":
             return Kind(CLASS, cls=binding.value)
+        if binding.how == "def":
+            return Kind(FUNCTION, cls=binding.value)
         if binding.how == "import":
             return self._imported_kind(self.imports.qualify(binding.value))
         return None
@@ -387,14 +408,93 @@ class TypeOracle:
         return self._memoised(self._method_outputs, id(method), None, lambda: self._returned_kind(method))
 
     def _returned_kind(self, method: cst.FunctionDef) -> Kind | None:
-        scope = self.scopes.method_scope(method)
+        if not all(self._keeps_result(decorator.decorator) for decorator in method.decorators):
+            return None  # a decorator may return something else
+        scope = self._function_scope(method)
         returns = [s.value for s in walk_statements(method.body, False) if isinstance(s, cst.Return)]
         if not returns or any(value is None or _is_none_name(value) for value in returns):
             return None  # no value, or one that may be None
-        # Each returned value judged where it is returned: `out = self.conv(x); ...; out =
-        # self.fc(out); return out` is what the last binding before the `return` made.
-        kind = merge(self._kind(value, scope, (path_to(method, value) or [None])[:-1] or None) for value in returns)
+        kinds = []
+        for value in returns:
+            # Each returned value judged where it is returned: `out = self.conv(x); ...; out =
+            # self.fc(out); return out` is what the last binding before the `return` made.
+            path = path_to(method, value) or [None]
+            kind = self._kind(value, scope, path[:-1] or None)
+            if self._grad_disabled_on(method, path):
+                kind = _without_graph(kind)  # computed under no_grad: no graph leaves the function
+            kinds.append(kind)
+        kind = merge(kinds)
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
+
+    def _called_function(self, value: cst.CSTNode, scope: Scope) -> cst.FunctionDef | None:
+        """The function of the file a call runs: a function (`evaluate(batch)`), a method the
+        receiver's class defines (`agent.act(obs)`), or a module's `forward` (`model(x)`)."""
+        if not isinstance(value, cst.Call):
+            return None
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value != "forward":
+            receiver = self._kind(value.func.value, scope)
+            if receiver is not None and receiver.base in (MODULE, OBJECT) and isinstance(receiver.cls, cst.ClassDef):
+                return _method_named(receiver.cls, value.func.attr.value)
+            return None
+        callee = self._kind(value.func, scope)
+        if callee is not None and callee.base == FUNCTION and isinstance(callee.cls, cst.FunctionDef):
+            return callee.cls
+        if callee is not None and callee.base == MODULE and isinstance(callee.cls, cst.ClassDef):
+            return _method_named(callee.cls, "forward")
+        return None
+
+    def _project_returned_element(self, value: cst.CSTNode, scope: Scope, path: tuple[int, ...]) -> Kind | None:
+        """The same for a function, method or `forward` of another module of the project."""
+        if not isinstance(value, cst.Call):
+            return None
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value != "forward":
+            receiver = self._kind(value.func.value, scope)
+            if receiver is not None and receiver.base in (MODULE, OBJECT) and isinstance(receiver.cls, ProjectClass):
+                return self.project.method_element(receiver.cls, value.func.attr.value, path)
+            return None
+        callee = self._kind(value.func, scope)
+        if callee is not None and callee.base == FUNCTION and isinstance(callee.cls, ProjectFunction):
+            return self.project.function_element(callee.cls, path)
+        if callee is not None and callee.base == MODULE and isinstance(callee.cls, ProjectClass):
+            return self.project.method_element(callee.cls, "forward", path)
+        return None
+
+    def _returned_element(self, function: cst.FunctionDef, path: tuple[int, ...]) -> Kind | None:
+        """The element at `path` of what the function returns, when every `return` gives a tuple
+        (or list) display holding one there."""
+        if not all(self._keeps_result(decorator.decorator) for decorator in function.decorators):
+            return None
+        scope = self._function_scope(function)
+        kinds = []
+        for statement in walk_statements(function.body, False):
+            if isinstance(statement, cst.Return):
+                element = _select_path(statement.value, path) if statement.value is not None else None
+                if element is None:
+                    return None
+                at = path_to(function, element) or [None]
+                kind = self._kind(element, scope, at[:-1] or None)
+                kinds.append(_without_graph(kind) if self._grad_disabled_on(function, at) else kind)
+        return merge(kinds) if kinds else None
+
+    def _function_scope(self, function: cst.FunctionDef) -> Scope:
+        path = path_to(self.module, function)
+        return self.scopes.at(path) if path is not None else self.scopes.method_scope(function)
+
+    def _keeps_result(self, decorator: cst.CSTNode) -> bool:
+        target = decorator.func if isinstance(decorator, cst.Call) else decorator
+        return (dotted_name(target) in ("staticmethod", "classmethod")
+                or self.imports.qualify(target) in _RESULT_KEEPING_DECORATORS)
+
+    def _grad_disabled_on(self, function: cst.FunctionDef, path: Sequence[cst.CSTNode]) -> bool:
+        """The function runs with autograd off (decorated so), or the `return` stands in a
+        `with torch.no_grad():` block of it."""
+        if any(self._disables_grad(decorator.decorator) for decorator in function.decorators):
+            return True
+        return any(isinstance(node, cst.With) and any(self._disables_grad(item.item) for item in node.items)
+                   for node in path)
+
+    def _disables_grad(self, expr: cst.CSTNode) -> bool:
+        return self.imports.qualify(expr.func if isinstance(expr, cst.Call) else expr) in GRAD_DISABLING_CONTEXTS
 
     def _own_method_result(self, receiver: Kind | None, method: str) -> Kind | None:
         """`agent.act(obs)`: what a method the receiver's class defines itself returns."""
@@ -455,6 +555,8 @@ class TypeOracle:
         callee = self._kind(func, scope, at)
         if callee is not None and callee.base == MODULE:
             return callee.output or Kind(OBJECT, origin=MODEL_OUTPUT)
+        if callee is not None and callee.base == FUNCTION and isinstance(callee.cls, cst.FunctionDef):
+            return self._method_returns(callee.cls)  # a function of the file: what its returns agree on
         if callee is not None and callee.base in (CLASS, FUNCTION) and isinstance(callee.cls, (ProjectClass, ProjectFunction)):
             return self.project.call_result(callee)
         if isinstance(func, cst.Attribute):
@@ -709,6 +811,14 @@ class TypeOracle:
         if any(target.split(".")[0] == "torch" for target in self.imports.aliases.values()):
             return True
         return self.imports.star_fallback is not None and self.imports.target_of("torch") == "torch"
+
+
+def _without_graph(kind: Kind | None) -> Kind | None:
+    if kind is not None and kind.base == TENSOR:
+        return Kind(TENSOR, graph=False, origin=kind.origin)
+    if kind is not None and kind.base == CONTAINER and kind.element is not None and kind.element.base == TENSOR:
+        return Kind(CONTAINER, element=_without_graph(kind.element))
+    return kind
 
 
 def _method_named(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:

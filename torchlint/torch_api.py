@@ -31,6 +31,11 @@ DATASET_BASE_CLASSES = frozenset(
         "torch.utils.data.dataset.IterableDataset",
     }
 )
+# Context managers and decorators under which autograd records nothing.
+GRAD_DISABLING_CONTEXTS = frozenset(
+    {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad",
+     "torch.autograd.grad_mode.inference_mode"}
+)
 DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 DISTRIBUTED_SAMPLERS = frozenset(
     {"torch.utils.data.DistributedSampler", "torch.utils.data.distributed.DistributedSampler"}

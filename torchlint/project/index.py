@@ -20,9 +20,14 @@ from torchlint.kinds import (
 from torchlint.outline import Outline
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
-    CallSite, Descriptor, FunctionSummary, ModuleSummary, callee_name, content_digest, lookup_names, summarize,
+    CallSite, Descriptor, FunctionSummary, ModuleSummary, callee_name, content_digest, lookup_names, select, summarize,
 )
 from torchlint.torch_api import KNOWN_NON_MODULE_BASES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class
+
+# Decorators (as written) that keep what a function returns; those that also turn autograd off.
+_GRAD_DISABLING = frozenset({"torch.no_grad", "torch.inference_mode", "no_grad", "inference_mode"})
+_RESULT_KEEPING_DECORATORS = _GRAD_DISABLING | {"staticmethod", "classmethod", "torch.enable_grad", "functools.wraps",
+                                                 "functools.lru_cache", "lru_cache", "functools.cache"}
 
 _MAX_DEPTH = 40
 
@@ -281,7 +286,8 @@ class ProjectIndex:
         if tag == "either":
             return merge([self.kind(path, d[1]), self.kind(path, d[2])])
         if tag == "item":
-            return unpacked_kind(self.kind(path, d[1]), d[2])
+            element = self._returned_element(path, d[1], d[2])
+            return element if element is not None else unpacked_kind(self.kind(path, d[1]), d[2])
         if tag == "arith":
             return arithmetic_kind(self.kind(path, operand) for operand in d[1])
         return None
@@ -409,6 +415,47 @@ class ProjectIndex:
             return None
         kind = self._memoised(("forward", cls), lambda: merge(self.kind(cls.path, r) for r in function.returns))
         return output_of_forward(kind)
+
+    def _returned_element(self, path: str, value: Descriptor, positions: tuple[int, ...]) -> Kind | None:
+        """`loss, n = evaluate(batch)`: the element at `positions` of each tuple display the called
+        project function (a method the receiver's class defines, a module's `forward`) returns."""
+        if value is None or value[0] != "call" or value[1] is None:
+            return None
+        callee = value[1]
+        if callee[0] == "attr" and callee[2] != "forward":
+            receiver = self.kind(path, callee[1])
+            if receiver is None or receiver.base not in (MODULE, OBJECT) or not isinstance(receiver.cls, ProjectClass):
+                return None
+            return self.method_element(receiver.cls, callee[2], positions)
+        kind = self.kind(path, callee)
+        if kind is not None and kind.base == FUNCTION and isinstance(kind.cls, ProjectFunction):
+            return self.function_element(kind.cls, positions)
+        if kind is not None and kind.base == MODULE and isinstance(kind.cls, ProjectClass):
+            return self.method_element(kind.cls, "forward", positions)
+        return None
+
+    def function_element(self, function: ProjectFunction, positions: tuple[int, ...]) -> Kind | None:
+        summary = self._function(function.path, function.key)
+        return self._element_returned(function.path, summary, positions) if summary is not None else None
+
+    def method_element(self, cls: ProjectClass, method: str, positions: tuple[int, ...]) -> Kind | None:
+        classes = self.summaries[cls.path].classes if cls.path in self.summaries else {}
+        key = classes[cls.name].methods.get(method) if cls.name in classes else None
+        summary = self._function(cls.path, key)
+        return self._element_returned(cls.path, summary, positions) if summary is not None else None
+
+    def _element_returned(self, where: str, function: FunctionSummary, positions: tuple[int, ...]) -> Kind | None:
+        """The element at `positions` of every tuple display `function` returns (all must hold one)."""
+        if any(decorator not in _RESULT_KEEPING_DECORATORS for decorator in function.decorators):
+            return None
+        elements = [select(returned, positions) for returned in function.returns]
+        if not elements or any(element is None or element == ("none",) for element in elements):
+            return None
+        self.consulted.add(where)
+        kind = merge(self.kind(where, element) for element in elements)
+        if kind is not None and kind.base == TENSOR and any(d in _GRAD_DISABLING for d in function.decorators):
+            return Kind(TENSOR, graph=False)
+        return kind
 
     def method_result(self, cls: ProjectClass, method: str) -> Kind | None:
         """What a method a project class defines itself returns, when every `return` agrees on a

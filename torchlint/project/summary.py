@@ -451,7 +451,7 @@ _COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, 
 
 def _target_bindings(target: ast.expr, value: Descriptor, path: tuple[int, ...]):
     if isinstance(target, ast.Name):
-        yield target.id, _select(value, path)
+        yield target.id, select(value, path)
     elif isinstance(target, (ast.Tuple, ast.List)):
         for index, element in enumerate(target.elts):
             if isinstance(element, ast.Starred):
@@ -461,7 +461,8 @@ def _target_bindings(target: ast.expr, value: Descriptor, path: tuple[int, ...])
                 yield from _target_bindings(element, value, path + (index,))
 
 
-def _select(value: Descriptor, path: tuple[int, ...]) -> Descriptor:
+def select(value: Descriptor, path: tuple[int, ...]) -> Descriptor:
+    """The element at `path` of a value unpacked into a tuple target."""
     for position, index in enumerate(path):
         if value is not None and value[0] in ("call", "ref", "local", "attr", "sub"):
             return ("item", value, path[position:])  # an element of what the value is, when known
