@@ -27,6 +27,11 @@ class SyntaxErrorRule(Rule):
         pass
     ```
 
+    One kind of file is still linted: code written for Python 3.6 or older that uses `async` or
+    `await` as a name (`x.cuda(async=True)`, common in training scripts of that time). It is
+    reported here, and the other rules report what they find in it as Python 3.6 would read it,
+    without fixes.
+
     ## Fix safety
     There is no fix: the file is left exactly as it was. This finding is always reported and
     cannot be deselected or suppressed with `# noqa`.

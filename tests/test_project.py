@@ -254,6 +254,15 @@ def test_an_element_of_what_a_function_of_another_file_returns(cli, tmp_path, us
     assert _findings(cli, "run.py") == expected
 
 
+def test_a_module_written_for_python_3_6_still_tells_its_importers_what_it_defines(cli, tmp_path):
+    (tmp_path / "models.py").write_text(
+        "import torch.nn as nn\nclass Net(nn.Module):\n    def forward(self, x):\n        return x.cuda(async=True)\n"
+    )
+    (tmp_path / "run.py").write_text("from models import Net\nNet().forward(1)\n")
+    assert _findings(cli, "run.py") == [("TL005", 2)]
+    assert ("TL000", 4) in _findings(cli, ".")
+
+
 def test_src_layout_and_relative_import(cli, tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     package = tmp_path / "src" / "proj"

@@ -146,6 +146,39 @@ def test_what_cpython_rejects_is_tl000_and_libcst_never_sees_it(cli, tmp_path, m
     assert (tmp_path / "parens.py").read_text() == _nested_parentheses(depth)
 
 
+LEGACY = (
+    "import torch.nn as nn\nmodel = nn.DataParallel(nn.Linear(2, 2))\nfor x in batches:\n"
+    "    out = model(x.cuda(async=True)); print(out.data)\n    model.async_mode = x.async\n"
+)
+
+
+def test_code_using_async_as_a_name_is_tl000_and_still_linted_without_fixes(cli, tmp_path):
+    (tmp_path / "old.py").write_text(LEGACY)
+    result = _concise(cli, "old.py")
+    assert result.exit_code == 1
+    found = [line.split(" ", 2)[:2] for line in result.stdout.splitlines() if line.startswith("old.py")]
+    # the findings keep their columns: the name is respelled at the same length for analysis only
+    assert found == [["old.py:2:9:", "TL002"], ["old.py:4:24:", "TL000"], ["old.py:4:44:", "TL001"]]
+    assert "keywords since Python 3.7" in result.stdout
+    assert cli("check", "--no-cache", "--fix", "--unsafe-fixes", "old.py").exit_code == 1
+    assert (tmp_path / "old.py").read_text() == LEGACY
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(LEGACY + "def broken(:\n    pass\n", id="another-error-too"),
+        pytest.param("import torch.nn as nn\nm = nn.Linear(2, 2)\ny = m.forward(1) +\n", id="no-async-at-all"),
+        pytest.param("import torch.nn as nn\nasync = nn.Linear(2, 2)\nawait async.forward(1)\n", id="await-as-keyword-too"),
+    ],
+)
+def test_other_syntax_errors_are_tl000_alone(cli, tmp_path, source):
+    (tmp_path / "bad.py").write_text(source)
+    result = _concise(cli, "bad.py")
+    codes = [line.split(" ")[1] for line in result.stdout.splitlines() if line.startswith("bad.py")]
+    assert codes == ["TL000"]
+
+
 def test_an_expression_cpython_cannot_compile_is_tl000_nests_too_deeply(tmp_path):
     source = "import torch.nn as nn\nm = nn.Linear(2,2)\nx = " + " + ".join(["1"] * 10000) + "\ny = m.forward(x)\n"
     result = lint_text(source, "terms.py", [TL005])

@@ -8,13 +8,13 @@ import sys
 import warnings
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
 import libcst as cst
 
-from torchlint import collector, parsing
+from torchlint import collector, legacy, parsing
 from torchlint.context import FileContext, LintSettings
 from torchlint.diagnostics import Diagnostic, Edit
 from torchlint.parsing import ElisionFailed, parse_elided, parse_trusted
@@ -257,7 +257,7 @@ def _lint_checked(text: str, path: str, rules: list[type[Rule]], settings: LintS
     elif candidates or project is None or not project.accepts(resolved, text):
         python_error = _python_syntax_error(text, path)
         if python_error is not None:
-            return LintResult([python_error])
+            return _lint_legacy(text, path, rules, settings, prefilter, project, python_error)
     if not candidates:
         result = LintResult([])  # no rule can fire, so libcst is skipped
     else:
@@ -270,6 +270,21 @@ def _lint_checked(text: str, path: str, rules: list[type[Rule]], settings: LintS
                 return LintResult([], skipped="it nests too deeply for torchlint to analyse")
     if unused_noqa_rule is not None:
         _add_unused_noqa(result, text, path, unused_noqa_rule, {rule.code for rule in visitor_rules})
+    return result
+
+
+def _lint_legacy(text: str, path: str, rules: list[type[Rule]], settings: LintSettings, prefilter: bool,
+                 project: ProjectIndex | None, python_error: Diagnostic) -> LintResult:
+    """A file written for Python 3.6 that uses `async` as a name (`x.cuda(async=True)`) is still
+    reported as a syntax error, and linted as Python 3.6 read it: its findings are reported
+    without fixes (the file cannot be written back parsed)."""
+    respelled = legacy.respelled(text)
+    if respelled is None:
+        return LintResult([python_error])
+    notice = replace(python_error, message=f"{python_error.message}: `async`/`await` as names, keywords since "
+                     "Python 3.7 (linted as 3.6 code, without fixes)")
+    result = _lint_checked(respelled, path, rules, settings, prefilter, project)
+    result.diagnostics = [notice] + [replace(diagnostic, fix=None) for diagnostic in result.diagnostics]
     return result
 
 

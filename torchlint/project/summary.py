@@ -27,6 +27,7 @@ import warnings
 from collections import deque
 from dataclasses import dataclass, field
 
+from torchlint import legacy
 from torchlint.outline import Outline
 
 Descriptor = tuple | None
@@ -111,7 +112,8 @@ def summarize_and_outline(text: str, filename: str = "<module>") -> tuple[Module
             warnings.simplefilter("ignore")
             tree = ast.parse(text, filename)
     except SyntaxError as error:
-        return ModuleSummary({}, (), None, syntax_error=(error.msg, error.lineno or 1, error.offset or 1)), None
+        rejected = (error.msg, error.lineno or 1, error.offset or 1)
+        return _legacy_summary(text, rejected) or ModuleSummary({}, (), None, syntax_error=rejected), None
     except (ValueError, RecursionError, MemoryError) as error:
         return ModuleSummary({}, (), None, syntax_error=(str(error) or type(error).__name__, 1, 1)), None
     outline = Outline.of(tree)
@@ -119,6 +121,20 @@ def summarize_and_outline(text: str, filename: str = "<module>") -> tuple[Module
         return _Summarizer(text).module(tree), outline
     except RecursionError:
         return ModuleSummary({}, (), None), outline
+
+
+def _legacy_summary(text: str, rejected: tuple[str, int, int]) -> ModuleSummary | None:
+    """A module written for Python 3.6 with `async` as a name is summarised as Python 3.6 read it
+    (its classes still tell other files what they import); it stays rejected for the engine."""
+    text = legacy.respelled(text)
+    if text is None:
+        return None
+    try:
+        summary = _Summarizer(text).module(ast.parse(text))
+    except RecursionError:
+        return None
+    summary.syntax_error = rejected
+    return summary
 
 
 class _Summarizer:
