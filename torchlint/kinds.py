@@ -57,6 +57,9 @@ class Kind:
     evidence: str | None = field(default=None, compare=False)
 
 
+_FUNCTIONAL_DATA_PARALLEL = frozenset({"torch.nn.parallel.data_parallel", "torch.nn.parallel.data_parallel.data_parallel"})
+
+
 def tensor(graph: bool) -> Kind:
     return Kind(TENSOR, graph=graph)
 
@@ -142,6 +145,9 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         if inner is not None and inner.base == MODULE:
             return Kind(MODULE, output=inner.output, origin=qualified, cls=inner.cls, element=inner.element)
         return None if qualified == "torch.compile" else Kind(MODULE, origin=qualified)
+    if qualified in _FUNCTIONAL_DATA_PARALLEL:
+        # `nn.parallel.data_parallel(self.main, x, gpus)`: what the module returns for `x`
+        return (inner.output or Kind(OBJECT, origin=MODEL_OUTPUT)) if inner is not None and inner.base == MODULE else None
     if qualified in ("copy.deepcopy", "copy.copy"):
         return inner if inner is not None and inner.base in (MODULE, TENSOR) else None
     if is_model_constructor(qualified):
