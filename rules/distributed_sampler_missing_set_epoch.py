@@ -9,8 +9,10 @@ import libcst as cst
 
 from torchlint.analysis import calls_in, dotted_name, walk_statements
 from torchlint.codemod import names_used
+from torchlint.kinds import FUNCTION
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
+from torchlint.scopes import all_params
 from torchlint.torch_api import DATA_LOADERS, DISTRIBUTED_SAMPLERS
 from torchlint.walk import SCOPE_NODES, descendants, outside_nested_scopes
 
@@ -81,6 +83,10 @@ class DistributedSamplerMissingSetEpoch(Rule):
     loop (the inserted call would run before it exists; one built from the loop's variable, such
     as `DistributedSampler(ds, seed=epoch)`, is not flagged: its order changes every epoch).
 
+    The loop over the loader may be in a function of the file that the epoch loop calls with
+    the loader (`for epoch in ...: train_one_epoch(model, loader)`, the function looping over that
+    parameter): it is reported at the call. A function of another file is not followed.
+
     Every real form of the call counts as present: `sampler.set_epoch(e)`,
     `loader.sampler.set_epoch(e)`, `loader.batch_sampler.sampler.set_epoch(e)`, behind any `if`,
     in a helper called from the loop whose name contains `set_epoch`, or in a function of the
@@ -110,6 +116,14 @@ class DistributedSamplerMissingSetEpoch(Rule):
     scope_tokens = ("for",)  # it visits every `for` loop: the sampler may be made elsewhere
 
     valid = (
+        # a helper that loops over the loader: it sets the epoch itself, or the loop does first
+        SETUP + "def one_pass(batches, epoch):\n    batches.sampler.set_epoch(epoch)\n    for b in batches:\n"
+        "        step(b)\nfor epoch in range(10):\n    one_pass(loader, epoch)\n",
+        SETUP + "def one_pass(batches):\n    for b in batches:\n        step(b)\nfor epoch in range(10):\n"
+        "    sampler.set_epoch(epoch)\n    one_pass(loader)\n",
+        # a helper that does not loop over it, or one defined elsewhere
+        SETUP + "def report(batches):\n    print(len(batches))\nfor epoch in range(10):\n    report(loader)\n",
+        SETUP + "from engine import train_one_epoch\nfor epoch in range(10):\n    train_one_epoch(model, loader)\n",
         SETUP + "for epoch in range(10):\n    sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
         SETUP + "for epoch in range(10):\n    loader.sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
         SETUP + "for epoch in range(10):\n    loader.batch_sampler.sampler.set_epoch(epoch)\n"
@@ -184,6 +198,13 @@ class DistributedSamplerMissingSetEpoch(Rule):
             "for ep in range(start, end):\n    if sampler is not None:\n        sampler.set_epoch(ep)\n"
             "    for batch in loader:\n        step(batch)\n",
         ),
+        # the loop over the loader is in a function of the file the epoch loop calls
+        Invalid(
+            SETUP + "def one_pass(net, batches):\n    for x, y in batches:\n        step(net, x, y)\n"
+            "for epoch in range(10):\n    one_pass(model, loader)\n",
+            SETUP + "def one_pass(net, batches):\n    for x, y in batches:\n        step(net, x, y)\n"
+            "for epoch in range(10):\n    sampler.set_epoch(epoch)\n    one_pass(model, loader)\n",
+        ),
         # no usable loop variable: flagged without a fix
         Invalid(SETUP + "for _ in range(10):\n    for batch in loader:\n        step(batch)\n", None),
         Invalid(SETUP + "while not done:\n    for batch in loader:\n        step(batch)\n", None),
@@ -235,8 +256,11 @@ class DistributedSamplerMissingSetEpoch(Rule):
         if isinstance(loader, cst.Attribute):
             self._check_attribute_loader(node, loader)
             return
-        if not isinstance(loader, cst.Name):
-            return
+        if isinstance(loader, cst.Name):
+            self._check_loop_over(node.iter, loader)
+
+    def _check_loop_over(self, where: cst.CSTNode, loader: cst.Name) -> None:
+        """The loop over `loader` at `where` (a `for` header, or a call of a helper that loops)."""
         sampler = self._distributed_sampler(loader)
         loops = self._enclosing_loops()
         if sampler is None or not loops or self._prepared(loader.value):
@@ -247,7 +271,36 @@ class DistributedSamplerMissingSetEpoch(Rule):
         rebuilt = self._built_in(loops[-1], {loader.value, (dotted_name(sampler.receiver) or "").split(".")[0]})
         if rebuilt and isinstance(loops[-1], cst.For) and names_used(loops[-1].target) & set().union(*map(names_used, rebuilt)):
             return  # a new sampler or loader each epoch, built from the epoch: its order may change
-        self.report(node.iter, _MESSAGE, None if rebuilt else self._fix(loops, sampler))
+        self.report(where, _MESSAGE, None if rebuilt else self._fix(loops, sampler))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """`train_one_epoch(model, loader, ...)` in an epoch loop, where that function of this file
+        iterates the parameter the loader is passed as: its loop over the loader is this call."""
+        if not isinstance(node.func, cst.Name) or not self._enclosing_loops():
+            return
+        loader = self._loader_passed_to_iterating_helper(node)
+        if loader is not None:
+            self._check_loop_over(node, loader)
+
+    def _loader_passed_to_iterating_helper(self, call: cst.Call) -> cst.Name | None:
+        named = [arg for arg in call.args if isinstance(arg.value, cst.Name) and not arg.star]
+        if not named:
+            return None
+        callee = self.ctx.kind(call.func)
+        helper = callee.cls if callee is not None and callee.base == FUNCTION else None
+        if not isinstance(helper, cst.FunctionDef):
+            return None
+        positional = [*helper.params.posonly_params, *helper.params.params]
+        by_keyword = {param.name.value: param for param in all_params(helper.params)}
+        iterated = _iterated_parameters(helper)
+        for index, arg in enumerate(call.args):
+            if arg not in named:
+                continue
+            param = by_keyword.get(arg.keyword.value) if arg.keyword is not None else (
+                positional[index] if index < len(positional) else None)
+            if param is not None and param.name.value in iterated:
+                return arg.value
+        return None
 
     def _built_in(self, loop: cst.CSTNode, names: set[str]) -> list[cst.CSTNode]:
         """The values that `names` are bound to inside `loop` (a sampler or loader made anew at
@@ -427,6 +480,18 @@ class DistributedSamplerMissingSetEpoch(Rule):
             statement = cst.If(test=guard, body=cst.IndentedBlock(body=[statement]))
         body = loop.body.with_changes(body=[statement, *loop.body.body])
         return self.replace(loop, loop.with_changes(body=body), "Call `set_epoch(epoch)` at the start of each epoch")
+
+
+def _iterated_parameters(function: cst.FunctionDef) -> set[str]:
+    """The parameters a function loops over in its own body (`for batch in loader:`)."""
+    names = {param.name.value for param in all_params(function.params)}
+    return {
+        iterated.value
+        for statement in walk_statements(function.body, into_scopes=False)
+        if isinstance(statement, cst.For)
+        for iterated in [_iterated(statement.iter)]
+        if isinstance(iterated, cst.Name) and iterated.value in names
+    }
 
 
 def _iterated(expr: cst.BaseExpression) -> cst.BaseExpression:
