@@ -186,6 +186,10 @@ def test_a_name_the_file_binds_itself_is_not_taken_from_a_star_import(cli, tmp_p
         pytest.param("return -self.fc(x)", [("TL001", 3)], id="unary"),
         pytest.param("return self.tail(x)", [], id="sequential-ending-in-unknown"),
         pytest.param("return self.head", [], id="a-module-not-its-output"),
+        pytest.param("x = self.fc(x)\n        x = self.head(x)\n        return x", [("TL001", 3)], id="last-binding"),
+        pytest.param("x = self.fc(x)\n        if x.sum() > 0:\n            x = self.tail(x)\n        return x", [],
+                     id="rebound-in-a-block"),
+        pytest.param("y = self.fc(x)\n        y, z = self.tail(y), 1\n        return y", [], id="rebound-by-a-tuple"),
         pytest.param("return x.shape + (1,)", [], id="arithmetic-on-no-tensor"),
     ],
 )

@@ -57,6 +57,7 @@ class Kind:
     evidence: str | None = field(default=None, compare=False)
 
 
+_PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.rich.tqdm"})
 _FUNCTIONAL_DATA_PARALLEL = frozenset({"torch.nn.parallel.data_parallel", "torch.nn.parallel.data_parallel.data_parallel"})
 
 
@@ -145,6 +146,9 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         if inner is not None and inner.base == MODULE:
             return Kind(MODULE, output=inner.output, origin=qualified, cls=inner.cls, element=inner.element)
         return None if qualified == "torch.compile" else Kind(MODULE, origin=qualified)
+    if qualified in _PROGRESS_BARS:
+        # `bar = tqdm(loader)`: iterating the bar yields what the loader yields
+        return inner if inner is not None and iterated_kind(inner) is not None else None
     if qualified in _FUNCTIONAL_DATA_PARALLEL:
         # `nn.parallel.data_parallel(self.main, x, gpus)`: what the module returns for `x`
         return (inner.output or Kind(OBJECT, origin=MODEL_OUTPUT)) if inner is not None and inner.base == MODULE else None

@@ -135,6 +135,16 @@ class TypeOracle:
                 if kind is not None and kind.base in (MODULE, TENSOR):
                     return Kind(kind.base, origin=kind.origin if len(options) == 1 else None)
             return None
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
+            test.comparisons[0].operator, (cst.Equal, cst.Is)
+        ):
+            # `type(h) == Variable`, `type(x) is torch.Tensor`
+            left, right = test.left, test.comparisons[0].comparator
+            if isinstance(left, cst.Call) and dotted_name(left.func) == "type" and len(left.args) == 1:
+                subject = left.args[0].value
+                if isinstance(subject, cst.Name) and subject.value == name:
+                    kind = self._instance_kind_of_class(right)
+                    return kind if kind is not None and kind.base in (MODULE, TENSOR) else None
         if isinstance(test, cst.Call) and self.imports.qualify(test.func) == "torch.is_tensor" and len(test.args) == 1:
             subject = test.args[0].value
             return tensor(False) if isinstance(subject, cst.Name) and subject.value == name else None

@@ -230,9 +230,13 @@ class _Summarizer:
             for i, d in enumerate(positional_defaults)
         }
         returns = []
+        last = _last_top_level_values(node.body, key, local_names)
         for statement in statements:
             if isinstance(statement, ast.Return):
-                returns.append(_describe(statement.value, key, local_names) if statement.value else ("none",))
+                if isinstance(statement.value, ast.Name) and id(statement) in last:
+                    returns.append(last[id(statement)])  # `x = layer(x); return x`: the last value
+                else:
+                    returns.append(_describe(statement.value, key, local_names) if statement.value else ("none",))
         summary = FunctionSummary(
             params=params,
             kwonly=kwonly,
@@ -463,6 +467,32 @@ def _bindings(statement: ast.stmt, key: str | None, local_names: frozenset[str],
 
 _COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match,
              ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozenset[str]) -> dict[int, Descriptor]:
+    """For a `return name` in the function's own body (not in a block), what the name was last
+    bound to by a plain assignment before it, when no statement between them may rebind it:
+    `x = self.conv(x); x = self.fc(x); return x` returns the `fc` call (id of the return ->
+    descriptor)."""
+    returned = {s.value.id for s in body if isinstance(s, ast.Return) and isinstance(s.value, ast.Name)}
+    if not returned:
+        return {}  # most functions: nothing to work out
+    found: dict[int, Descriptor] = {}
+    last: dict[str, Descriptor] = {}
+    for statement in body:
+        if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
+            if last.get(statement.value.id) is not None:
+                found[id(statement)] = last[statement.value.id]
+        elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+              and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id in returned):
+            last[statement.targets[0].id] = _describe(statement.value, key, local_names)
+        elif last:
+            # anything else that may bind a returned name (in a block, a tuple target, a walrus,
+            # a `for`): which value reaches the return is not known
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    last.pop(node.id, None)
+    return found
 
 
 def _target_bindings(target: ast.expr, value: Descriptor, path: tuple[int, ...]):
