@@ -487,6 +487,10 @@ class TypeOracle:
         return merge(kinds) if kinds else None
 
     def _function_scope(self, function: cst.FunctionDef) -> Scope:
+        """The scope of a function of the file: a method's or a module-level function's directly,
+        a nested function's through the path down to it (rarely needed)."""
+        if function in self.classes.method_owner or any(statement is function for statement in self.module.body):
+            return self.scopes.method_scope(function)
         path = path_to(self.module, function)
         return self.scopes.at(path) if path is not None else self.scopes.method_scope(function)
 
