@@ -21,6 +21,7 @@ from torchlint.torch_api import (
     NON_TENSOR_METHODS,
     PARAMETER_CLASSES,
     SELF_RETURNING_METHODS,
+    TENSOR_TUPLE_RESULTS,
     constructor_returns_tensor_module,
     is_model_constructor,
     is_tensor_class,
@@ -57,6 +58,11 @@ class Kind:
     evidence: str | None = field(default=None, compare=False)
 
 
+# Calls that give back their positional arguments, prepared, in the same order:
+# `model, optimizer = amp.initialize(model, optimizer)`, and `prepare` of these classes'
+# instances (`model, opt, loader = accelerator.prepare(model, opt, loader)`).
+PASS_THROUGH_FUNCTIONS = frozenset({"apex.amp.initialize"})
+PASS_THROUGH_OWNERS = frozenset({"accelerate.Accelerator"})
 _PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.rich.tqdm"})
 _FUNCTIONAL_DATA_PARALLEL = frozenset({"torch.nn.parallel.data_parallel", "torch.nn.parallel.data_parallel.data_parallel"})
 
@@ -65,6 +71,12 @@ def tensor(graph: bool) -> Kind:
     return Kind(TENSOR, graph=graph)
 
 
+# A classification model built by name from torchvision's or timm's namespace
+# (`models.__dict__[arch]()`): it returns the logits tensor.
+NAMESPACE_MODEL = Kind(MODULE, output=tensor(True), origin="torchvision.models")
+# What `torch.max(x, 1)`, `x.topk(k)`, `x.chunk(2)` give: tensors to unpack or index. Taken without
+# a graph (indices carry none), so no rule reads a graph into them.
+_TENSOR_TUPLE = Kind(CONTAINER, element=Kind(TENSOR))
 NONE = Kind("none")  # the literal None: neutral when merging a name's bindings
 CYCLE = Kind("cycle")  # a binding met again while it is being evaluated
 # What `torch.load` unpickles: whatever was saved. Neutral when merging a name's bindings: `model =
@@ -146,6 +158,8 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         if inner is not None and inner.base == MODULE:
             return Kind(MODULE, output=inner.output, origin=qualified, cls=inner.cls, element=inner.element)
         return None if qualified == "torch.compile" else Kind(MODULE, origin=qualified)
+    if qualified in PASS_THROUGH_OWNERS:
+        return Kind(OBJECT, origin=qualified)  # its `prepare(...)` hands back what it is given
     if qualified in _PROGRESS_BARS:
         # `bar = tqdm(loader)`: iterating the bar yields what the loader yields
         return inner if inner is not None and iterated_kind(inner) is not None else None
@@ -162,6 +176,9 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return Kind(MODULE, output=output, origin=qualified)
     if is_tensor_function(qualified):
         return tensor(graph)
+    namespace, _, name = qualified.rpartition(".")
+    if namespace == "torch" and name in TENSOR_TUPLE_RESULTS:
+        return _TENSOR_TUPLE
     if qualified in PARAMETER_CLASSES:
         return tensor(True)
     if is_tensor_class(qualified):
@@ -190,6 +207,10 @@ def unpacked_kind(value: Kind | None, path: tuple[int, ...]) -> Kind | None:
     is a list or tuple whose elements agree on a kind."""
     if value is UNPICKLED:
         return UNPICKLED  # `model, criterion, optimizer = torch.load(f)`
+    if value is not None and value.base == TENSOR and path:
+        # `_, predicted = torch.max(out, 1)`, `a, b = x.chunk(2)`: tensors (`values, indices`
+        # pairs hold indices, which carry no graph: taken without one)
+        return tensor(False)
     for _ in path:
         if value is None or value.base != CONTAINER or value.mapping or value.element is None:
             return None
@@ -222,6 +243,8 @@ def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
         return None
     if receiver.base == CONTAINER and receiver.mapping and method == "values":
         return Kind(CONTAINER, element=receiver.element)
+    if receiver.base == TENSOR and method in TENSOR_TUPLE_RESULTS:
+        return _TENSOR_TUPLE
     if receiver.base != TENSOR or method in NON_TENSOR_METHODS:
         return None
     if method in GRAPH_CUTTING_METHODS:

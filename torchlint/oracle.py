@@ -16,9 +16,10 @@ import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
-    CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, MODEL_OUTPUT, MODULE, NONE, OBJECT, TENSOR, UNPICKLED,
-    Kind, arithmetic_kind, attribute_kind, element_kind, iterated_kind, layer_tensor_kind, library_call_kind, merge, method_call_kind,
-    output_of_forward, public, subscript_kind, tensor, unpacked_kind, with_evidence,
+    CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT,
+    PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, UNPICKLED, Kind, arithmetic_kind, attribute_kind, element_kind, iterated_kind, layer_tensor_kind,
+    library_call_kind, merge, method_call_kind, output_of_forward, public, subscript_kind, tensor, unpacked_kind,
+    with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
@@ -39,6 +40,8 @@ _RESULT_KEEPING_DECORATORS = frozenset({
     "torch.no_grad", "torch.inference_mode", "torch.enable_grad", "functools.lru_cache", "functools.cache",
     "functools.wraps", "torch.jit.ignore", "torch.jit.unused", "typing.overload",
 })
+_ELEMENTWISE_COMPARISONS = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
+                            cst.GreaterThanEqual)
 # Builtins that keep what an iterable holds (`next` takes one element of it).
 _ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "filter", "next"})
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
@@ -204,6 +207,11 @@ class TypeOracle:
             return self._arithmetic_kind([expr.left, expr.right], scope, at)
         if isinstance(expr, cst.UnaryOperation) and not isinstance(expr.operator, cst.Not):
             return self._arithmetic_kind([expr.expression], scope, at)
+        if (isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1
+                and isinstance(expr.comparisons[0].operator, _ELEMENTWISE_COMPARISONS)):
+            # `pred == labels`: a tensor of booleans, with no graph
+            compared = self._arithmetic_kind([expr.left, expr.comparisons[0].comparator], scope, at)
+            return tensor(False) if compared is not None else None
         if isinstance(expr, cst.Subscript):
             return self._subscript_kind(expr, scope, at)
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
@@ -279,6 +287,9 @@ class TypeOracle:
             if value is None and binding.path:
                 # `loss, n = evaluate(batch)`: that element of each tuple the function returns;
                 # else an element of what the whole value is, when known (`head, tail = model(x)`)
+                handed_back = self._handed_back(binding.value, binding.path, binding.scope)
+                if handed_back is not None:
+                    return handed_back
                 function = self._called_function(binding.value, binding.scope)
                 if function is not None:
                     return self._returned_element(function, binding.path)
@@ -436,6 +447,21 @@ class TypeOracle:
         kind = merge(kinds)
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
 
+    def _handed_back(self, value: cst.CSTNode, path: tuple[int, ...], scope: Scope) -> Kind | None:
+        """`model, optimizer = amp.initialize(model, optimizer)`, `model, opt, loader =
+        accelerator.prepare(model, opt, loader)`: each name is what was passed in its place."""
+        if not isinstance(value, cst.Call) or len(path) != 1:
+            return None
+        func = value.func
+        passes_through = self.imports.qualify(func) in PASS_THROUGH_FUNCTIONS
+        if not passes_through and isinstance(func, cst.Attribute) and func.attr.value == "prepare":
+            owner = self._kind(func.value, scope)
+            passes_through = owner is not None and owner.base == OBJECT and owner.origin in PASS_THROUGH_OWNERS
+        positional = [arg.value for arg in value.args if arg.keyword is None and not arg.star]
+        if not passes_through or len(positional) != len(value.args) or path[0] >= len(positional):
+            return None
+        return self._kind(positional[path[0]], scope)
+
     def _called_function(self, value: cst.CSTNode, scope: Scope) -> cst.FunctionDef | None:
         """The function of the file a call runs: a function (`evaluate(batch)`), a method the
         receiver's class defines (`agent.act(obs)`), or a module's `forward` (`model(x)`)."""
@@ -549,7 +575,7 @@ class TypeOracle:
         if isinstance(func, cst.Attribute) and func.attr.value == "from_pretrained":
             return self._pretrained_kind(func.value, scope)
         if self._builds_from_model_namespace(func):
-            return Kind(MODULE, origin="torchvision.models")
+            return NAMESPACE_MODEL
         qualified = self.imports.qualify(func)
         if qualified == "itertools.chain":
             return self._chained_kind(call, scope)

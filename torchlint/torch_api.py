@@ -91,6 +91,14 @@ _NON_TENSOR_FUNCTIONS = frozenset(
         "pad_sequence", "fold", "unfold",
     }
 )
+# torch functions and tensor methods that return a tuple (or named tuple) of tensors: `values,
+# indices = torch.max(x, 1)`, `a, b = x.chunk(2)`. (`max`/`min` without a dim return one tensor,
+# so the tuple is only what unpacking or indexing the result gives.)
+TENSOR_TUPLE_RESULTS = frozenset(
+    {"chunk", "split", "unbind", "tensor_split", "hsplit", "vsplit", "dsplit", "sort", "topk", "kthvalue", "mode",
+     "median", "nanmedian", "max", "min", "aminmax", "std_mean", "var_mean", "cummax", "cummin",
+     "broadcast_tensors", "meshgrid"}
+)
 # Tensor methods that do not return one tensor.
 NON_TENSOR_METHODS = frozenset(
     {"item", "tolist", "numpy", "size", "dim", "ndimension", "numel", "nelement", "element_size", "data_ptr",
@@ -124,7 +132,9 @@ MODULE_CONTAINERS = {
 MODULE_WRAPPERS = frozenset(
     {"torch.compile", "torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
      "torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
-     "torch.distributed.fsdp.FullyShardedDataParallel"}
+     "torch.distributed.fsdp.FullyShardedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel",
+     # NVIDIA apex's wrapper, in the training scripts of its time
+     "apex.parallel.DistributedDataParallel"}
 )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from torchlint.kinds import (
-    CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind,
+    CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind,
     element_kind, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind, unpacked_kind,
     with_evidence,
 )
@@ -322,7 +322,7 @@ class ProjectIndex:
                         return own
             return method_call_kind(receiver, callee[2])
         if callee is not None and callee[0] == "sub" and _is_models_namespace(self, path, callee[1]):
-            return Kind(MODULE, origin="torchvision.models")
+            return NAMESPACE_MODEL
         return self.call_result(self.kind(path, callee))
 
     def call_result(self, callee: Kind | None) -> Kind | None:
