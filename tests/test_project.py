@@ -267,6 +267,25 @@ def test_a_module_written_for_python_3_6_still_tells_its_importers_what_it_defin
     assert ("TL000", 4) in _findings(cli, ".")
 
 
+@pytest.mark.parametrize(
+    ("setup", "expected"),
+    [
+        pytest.param("criterion = nn.CrossEntropyLoss()\nif gpu:\n    criterion = criterion.cuda()\n", [("TL001", 3)],
+                     id="rebound-to-its-own-cuda"),
+        pytest.param("criterion = nn.CrossEntropyLoss()\nif gpu:\n    criterion = criterion.wrap()\n", [],
+                     id="rebound-to-an-unknown-method"),
+        pytest.param("ckpt = torch.load(path)\ncriterion = nn.CrossEntropyLoss()\nif resume:\n"
+                     "    criterion = ckpt['criterion']\n", [("TL001", 3)], id="or-from-a-loaded-checkpoint"),
+        pytest.param("ckpt = torch.load(path)\ncriterion = ckpt['criterion']\n", [], id="only-from-a-checkpoint"),
+    ],
+)
+def test_a_module_level_value_passed_to_a_function_of_another_file(cli, tmp_path, setup, expected):
+    (tmp_path / "loop.py").write_text("def evaluate(criterion, x, y):\n    loss = criterion(x, y)\n    return loss.data\n")
+    (tmp_path / "run.py").write_text(f"import torch\nimport torch.nn as nn\nfrom loop import evaluate\n{setup}"
+                                     "evaluate(criterion, 1, 2)\n")
+    assert _findings(cli, "loop.py") == expected
+
+
 def test_src_layout_and_relative_import(cli, tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     package = tmp_path / "src" / "proj"

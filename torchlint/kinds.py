@@ -113,8 +113,12 @@ def is_kind(kind: Kind | None, base: str) -> bool:
 
 def merge(kinds: Iterable[Kind | None]) -> Kind | None:
     """What a name is when every binding agrees on the base kind; unknown otherwise."""
+    kinds = list(kinds)
     found = [kind for kind in kinds if kind not in _NEUTRAL]
-    if not found or any(kind is None for kind in found):
+    if not found:
+        # only what `torch.load` gave (and None): still that, so `ckpt["model"]` stays neutral
+        return UNPICKLED if any(kind is UNPICKLED for kind in kinds) else None
+    if any(kind is None for kind in found):
         return None
     first = found[0]
     if any(kind.base != first.base for kind in found):
@@ -229,6 +233,8 @@ def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
     """What `receiver.method(...)` returns, from the receiver's kind alone. `parameters()` and
     `buffers()` of a module, or of a value not known to be anything else, are iterables of
     tensors (so `params = model.parameters()` then `zip(params, ...)` yields tensors)."""
+    if receiver is CYCLE and method in SELF_RETURNING_METHODS:
+        return CYCLE  # `criterion = criterion.cuda()`: the name's other bindings decide
     if method in ELEMENT_KIND_OF_ITERATOR and method in TENSOR_ITERATORS and (receiver is None or receiver.base == MODULE):
         return Kind(CONTAINER, element=ELEMENT_KIND_OF_ITERATOR[method])
     if receiver is None:
@@ -290,6 +296,8 @@ def subscript_kind(receiver: Kind | None, string_index: str | None) -> Kind | No
     """What `receiver[index]` is; `string_index` is the index when it is a string literal."""
     if receiver is None:
         return None
+    if receiver is UNPICKLED:
+        return UNPICKLED  # `net = checkpoint["net"]`: whatever was saved there
     if receiver.base == TENSOR:
         return receiver
     if receiver.base in (MODULE, CONTAINER) and receiver.element is not None:

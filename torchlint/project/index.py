@@ -266,7 +266,12 @@ class ProjectIndex:
         if tag == "none":
             return NONE
         if tag == "ref":
-            return self.symbol_kind(self.resolve(path, d[1]))
+            symbol = self.resolve(path, d[1])
+            if symbol is None and "." in d[1]:
+                # `model.fc` at module level: an attribute of a module-level value
+                owner, _, attribute = d[1].rpartition(".")
+                return self._attribute_kind(self.kind(path, ("ref", owner)), attribute)
+            return self.symbol_kind(symbol)
         if tag == "local":
             function = self._function(path, d[1])
             values = function.locals.get(d[2], ()) if function is not None else ()
@@ -294,6 +299,9 @@ class ProjectIndex:
 
     def _call_kind(self, path: str, d: tuple) -> Kind | None:
         _, callee, first, keywords, last = d
+        if callee is not None and callee[0] == "ref" and "." in callee[1] and self.resolve(path, callee[1]) is None:
+            owner, _, method = callee[1].rpartition(".")
+            callee = ("attr", ("ref", owner), method)  # `criterion.cuda()` at module level: a method call
         if callee is not None and callee[0] == "ref":
             symbol = self.resolve(path, callee[1])
             if symbol is not None and symbol.what == "external":
