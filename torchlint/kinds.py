@@ -76,7 +76,7 @@ def tensor(graph: bool) -> Kind:
 NAMESPACE_MODEL = Kind(MODULE, output=tensor(True), origin="torchvision.models")
 # What `torch.max(x, 1)`, `x.topk(k)`, `x.chunk(2)` give: tensors to unpack or index. Taken without
 # a graph (indices carry none), so no rule reads a graph into them.
-_TENSOR_TUPLE = Kind(CONTAINER, element=Kind(TENSOR))
+TENSOR_TUPLE = Kind(CONTAINER, element=Kind(TENSOR))
 NONE = Kind("none")  # the literal None: neutral when merging a name's bindings
 CYCLE = Kind("cycle")  # a binding met again while it is being evaluated
 # What `torch.load` unpickles: whatever was saved. Neutral when merging a name's bindings: `model =
@@ -182,7 +182,7 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return tensor(graph)
     namespace, _, name = qualified.rpartition(".")
     if namespace == "torch" and name in TENSOR_TUPLE_RESULTS:
-        return _TENSOR_TUPLE
+        return TENSOR_TUPLE
     if qualified in PARAMETER_CLASSES:
         return tensor(True)
     if is_tensor_class(qualified):
@@ -250,7 +250,7 @@ def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
     if receiver.base == CONTAINER and receiver.mapping and method == "values":
         return Kind(CONTAINER, element=receiver.element)
     if receiver.base == TENSOR and method in TENSOR_TUPLE_RESULTS:
-        return _TENSOR_TUPLE
+        return TENSOR_TUPLE
     if receiver.base != TENSOR or method in NON_TENSOR_METHODS:
         return None
     if method in GRAPH_CUTTING_METHODS:

@@ -17,7 +17,7 @@ import libcst as cst
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT,
-    PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, UNPICKLED, Kind, arithmetic_kind, attribute_kind, element_kind, iterated_kind, layer_tensor_kind,
+    PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind, arithmetic_kind, attribute_kind, element_kind, iterated_kind, layer_tensor_kind,
     library_call_kind, merge, method_call_kind, output_of_forward, public, subscript_kind, tensor, unpacked_kind,
     with_evidence,
 )
@@ -42,6 +42,17 @@ _RESULT_KEEPING_DECORATORS = frozenset({
 })
 _ELEMENTWISE_COMPARISONS = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
                             cst.GreaterThanEqual)
+# Methods that call back a function they are given: the kind of the receiver they need, and
+# what each of the callback's positional parameters receives (None: not known).
+_CALLBACK_PARAMETERS: dict[str, tuple[str, tuple[Kind | None, ...]]] = {
+    "apply": (MODULE, (Kind(MODULE),)),
+    "register_forward_pre_hook": (MODULE, (Kind(MODULE), TENSOR_TUPLE)),
+    "register_forward_hook": (MODULE, (Kind(MODULE), TENSOR_TUPLE, None)),
+    "register_full_backward_pre_hook": (MODULE, (Kind(MODULE), TENSOR_TUPLE)),
+    "register_full_backward_hook": (MODULE, (Kind(MODULE), TENSOR_TUPLE, TENSOR_TUPLE)),
+    "register_backward_hook": (MODULE, (Kind(MODULE), TENSOR_TUPLE, TENSOR_TUPLE)),
+    "register_hook": (TENSOR, (Kind(TENSOR),)),
+}
 # Builtins that keep what an iterable holds (`next` takes one element of it).
 _ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "filter", "next"})
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
@@ -65,7 +76,7 @@ class TypeOracle:
         self._binding_kinds: dict[int, Kind | None] = {}
         self._method_outputs: dict[int, Kind | None] = {}
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
-        self._applied: set[str] | None = None
+        self._registered: dict[str, tuple[str, tuple[Kind | None, ...]]] | None = None
         classes.project_status = self._project_base_status
 
     @property
@@ -347,8 +358,12 @@ class TypeOracle:
         index = next((i for i, p in enumerate(positional) if p is param), None)
         if index is None:
             return None
-        if index == 0 and function.name.value in self._applied_functions():
-            return Kind(MODULE, evidence=f"`{param.name.value}` is each submodule `.apply()` passes")
+        registered = self._callbacks().get(("." if owner is not None else "") + function.name.value)
+        if registered is not None:
+            method, kinds = registered
+            position = index - 1 if owner is not None else index  # a bound method's own `self` first
+            if 0 <= position < len(kinds) and kinds[position] is not None:
+                return with_evidence(kinds[position], f"`{param.name.value}` is what `.{method}()` passes it")
         key = self._function_key(function)
         return self.project.call_site_kind(self._project_path, key, index) if key else None
 
@@ -373,22 +388,35 @@ class TypeOracle:
             return function.name.value
         return None
 
-    def _applied_functions(self) -> set[str]:
-        """Functions passed to `<module>.apply(fn)`: each gets every submodule as its argument."""
-        if self._applied is None:
-            self._applied = set()
-            if ".apply(" in self.text:
+    def _callbacks(self) -> dict[str, tuple[str, tuple[Kind | None, ...]]]:
+        """Functions (and `self.<method>`s, keyed `.<name>`) handed to `<module>.apply(fn)` or
+        registered as hooks: what each parameter receives. `apply` passes every submodule; a
+        module's forward (pre-)hook gets the module and the tuple of its inputs, a backward hook
+        the tuples of gradients; a tensor's `register_hook` callback gets the gradient."""
+        if self._registered is None:
+            self._registered = {}
+            if ".apply(" in self.text or "hook(" in self.text:
                 scope = self.scopes.module_scope()
-                for node in descendants(self.module, lambda n: type(n) is ElidedBlock and not n.mentions(".apply(")):
-                    if (
-                        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-                        and node.func.attr.value == "apply" and len(node.args) == 1
-                        and isinstance(node.args[0].value, cst.Name)
-                    ):
-                        receiver = self._kind(node.func.value, self.scopes.scope_of_node(node) or scope)
-                        if receiver is not None and receiver.base == MODULE:
-                            self._applied.add(node.args[0].value.value)
-        return self._applied
+                worth = lambda block: block.mentions(".apply(") or block.mentions("hook(")  # noqa: E731
+                for node in descendants(self.module, lambda n: type(n) is ElidedBlock and not worth(n)):
+                    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                            and node.func.attr.value in _CALLBACK_PARAMETERS and node.args):
+                        self._register_callback(node, scope)
+        return self._registered
+
+    def _register_callback(self, call: cst.Call, scope: Scope) -> None:
+        method = call.func.attr.value
+        callback = call.args[0].value
+        if isinstance(callback, cst.Name):
+            key = callback.value
+        elif isinstance(callback, cst.Attribute) and isinstance(callback.value, cst.Name) and callback.value.value == "self":
+            key = "." + callback.attr.value
+        else:
+            return
+        receiver_base, kinds = _CALLBACK_PARAMETERS[method]
+        receiver = self._kind(call.func.value, self.scopes.scope_of_node(call) or scope)
+        if receiver is not None and receiver.base == receiver_base:
+            self._registered[key] = (method, kinds)
 
     def _instance_kind_of_class(self, expr: cst.CSTNode) -> Kind | None:
         qualified = self.imports.qualify(expr)
