@@ -17,9 +17,9 @@ import libcst as cst
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT,
-    PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind, arithmetic_kind, attribute_kind, element_kind, iterated_kind, layer_tensor_kind,
-    library_call_kind, merge, method_call_kind, output_of_forward, public, subscript_kind, tensor, unpacked_kind,
-    with_evidence,
+    PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind, arithmetic_kind,
+    attribute_kind, element_kind, iterated_kind, layer_tensor_kind, library_call_kind, merge, method_call_kind,
+    output_of_forward, public, subscript_kind, tensor, unpacked_kind, with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
