@@ -66,6 +66,14 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "def f(m: nn.Module):\n    probe(m)\n", "module", id="annotation"),
         pytest.param(HEAD + "def f(t: torch.Tensor):\n    probe(t)\n", "tensor", id="tensor-annotation"),
         pytest.param(HEAD + "def f(m):\n    probe(m)\n", None, id="bare-parameter"),
+        pytest.param(NET + "class Agent:\n    def __init__(self):\n        self.net, self.target = Net(), Net()\n"
+                     "    def act(self):\n        probe(self.target)\n", "module", id="attribute-in-a-tuple-target"),
+        pytest.param(NET + "class Agent:\n    def __init__(self):\n        self.net = Net()\n    def load(self):\n"
+                     "        self.net, self.step = restore()\n    def act(self):\n        probe(self.net)\n", None,
+                     id="attribute-rebound-in-a-tuple-target"),
+        pytest.param(NET + "class Agent:\n    def __init__(self):\n        self.net = Net()\n    def load(self):\n"
+                     "        *self.net, last = parts\n    def act(self):\n        probe(self.net)\n", None,
+                     id="attribute-rebound-starred"),
         pytest.param(HEAD + "def keep(grad):\n    probe(grad)\nt = torch.ones(2, requires_grad=True)\nt.register_hook(keep)\n",
                      "tensor", id="tensor-hook-gradient"),
         pytest.param(HEAD + "def keep(m, inputs, out):\n    probe(inputs[0])\nnn.Linear(2, 2).register_forward_hook(keep)\n",

@@ -286,6 +286,23 @@ def test_a_module_level_value_passed_to_a_function_of_another_file(cli, tmp_path
     assert _findings(cli, "loop.py") == expected
 
 
+@pytest.mark.parametrize(
+    ("assignments", "expected"),
+    [
+        pytest.param("self.net, self.target = Net(), Net()", [("TL005", 3)], id="tuple-target"),
+        pytest.param("self.target = Net()\n        self.target, self.n = restore()", [], id="rebound-by-a-tuple"),
+        pytest.param("self.target = Net()\n        self.target += 1", [], id="augmented"),
+    ],
+)
+def test_attributes_of_a_class_of_another_file(cli, tmp_path, assignments, expected):
+    (tmp_path / "agents.py").write_text(
+        "import torch.nn as nn\nclass Net(nn.Module):\n    pass\nclass Agent:\n    def __init__(self):\n"
+        f"        {assignments}\n"
+    )
+    (tmp_path / "run.py").write_text("from agents import Agent\nagent = Agent()\nagent.target.forward(1)\n")
+    assert _findings(cli, "run.py") == expected
+
+
 def test_src_layout_and_relative_import(cli, tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     package = tmp_path / "src" / "proj"

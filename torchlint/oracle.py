@@ -108,7 +108,8 @@ class TypeOracle:
     def attribute_values(self, owner: cst.ClassDef, attribute: str) -> list[cst.CSTNode | None]:
         """What the class's methods assign to `self.<attribute>` (None for an augmented or opaque
         assignment); empty when no method of the class assigns it."""
-        return [binding.value if binding.how == "value" else None for binding in self._attribute_bindings(owner, attribute)]
+        return [_select_path(binding.value, binding.path) if binding.how == "value" else None
+                for binding in self._attribute_bindings(owner, attribute)]
 
     def bindings_of(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Binding] | None:
         return self.scopes.lookup(name, self.scope_at(stack))
@@ -848,10 +849,11 @@ class TypeOracle:
             for statement in walk_statements(method.body, into_scopes=False):
                 if isinstance(statement, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                     for target in _assignment_targets(statement):
-                        if _is_attribute_of(target, self_name, attribute):
-                            value = getattr(statement, "value", None)
-                            how = "value" if not isinstance(statement, cst.AugAssign) and value else "opaque"
-                            yield Binding(how, scope, value)
+                        value = getattr(statement, "value", None)
+                        for path, starred in _attribute_paths(target, self_name, attribute):
+                            # `self.net, self.target = Net(), Net()`: the element at `path`
+                            plain = not starred and not isinstance(statement, cst.AugAssign) and value is not None
+                            yield Binding("value", scope, value, path) if plain else Binding("opaque", scope)
 
     # ---- usage evidence ---------------------------------------------------------------------
     def _usage_evidence(self, name: str, bindings: list[Binding]) -> Kind | None:
@@ -975,6 +977,21 @@ def _assignment_targets(statement: cst.CSTNode) -> list[cst.CSTNode]:
     if isinstance(statement, cst.Assign):
         return [target.target for target in statement.targets]
     return [statement.target]
+
+
+def _attribute_paths(target: cst.CSTNode, owner_name: str, attribute: str,
+                     path: tuple[int, ...] = ()) -> Iterable[tuple[tuple[int, ...], bool]]:
+    """Where `<owner_name>.<attribute>` stands in an assignment target: (its path in a tuple
+    target, whether it is starred)."""
+    if _is_attribute_of(target, owner_name, attribute):
+        yield path, False
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for index, element in enumerate(target.elements):
+            if isinstance(element, cst.StarredElement):
+                if _is_attribute_of(element.value, owner_name, attribute):
+                    yield path, True
+            else:
+                yield from _attribute_paths(element.value, owner_name, attribute, path + (index,))
 
 
 def _is_attribute_of(target: cst.CSTNode, owner_name: str, attribute: str) -> bool:

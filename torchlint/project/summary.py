@@ -199,8 +199,9 @@ class _Summarizer:
                 self_name = function.params[0] if function.params and not _is_static(item) else None
                 if self_name:
                     local_names = frozenset(function.locals) | frozenset(function.params)
-                    for attribute, value in _self_attributes(item, self_name):
-                        attributes.setdefault(attribute, []).append((key, _describe(value, key, local_names)))
+                    for attribute, value, path in _self_attributes(item, self_name):
+                        described = select(_describe(value, key, local_names), path) if value is not None else None
+                        attributes.setdefault(attribute, []).append((key, described))
         self.summary.classes[node.name] = ClassSummary(
             bases=tuple(_describe(base, None, frozenset()) for base in node.bases),
             methods=methods,
@@ -601,12 +602,26 @@ def _declared_global(statements: list[ast.stmt]) -> frozenset[str]:
 
 
 def _self_attributes(method, self_name: str):
+    """(attribute, value, path) for each `self.<attribute>` a method assigns: the value's element
+    at `path` in a tuple target (`self.net, self.target = Net(), Net()`); value None when what is
+    assigned cannot be described (`self.n += 1`, a starred target)."""
     for statement in _statements(method.body):
-        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            value = None if isinstance(statement, ast.AugAssign) else statement.value
             for target in targets:
-                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
-                    yield target.attr, statement.value
+                yield from _attribute_targets(target, self_name, value, ())
+
+
+def _attribute_targets(target: ast.expr, self_name: str, value: ast.expr | None, path: tuple[int, ...]):
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
+        yield target.attr, value, path
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for index, element in enumerate(target.elts):
+            if isinstance(element, ast.Starred):
+                yield from _attribute_targets(element.value, self_name, None, path)
+            else:
+                yield from _attribute_targets(element, self_name, value, path + (index,))
 
 
 def _string_list(statement: ast.stmt) -> tuple[str, ...] | None:
