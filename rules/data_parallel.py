@@ -7,6 +7,8 @@ import re
 import libcst as cst
 
 from torchlint.analysis import calls_in, dotted_name, walk_statements
+from torchlint.kinds import CLASS
+from torchlint.project.index import ProjectClass
 from torchlint.scopes import all_params
 from torchlint.rule import FixSpec, Invalid, Rule
 from torchlint.rules.registry import register
@@ -99,6 +101,9 @@ class DataParallelRule(Rule):
     takes the other branch on the bare model and works the same. Nor does `type(m)`, which names
     the wrapper's class: that it changes is the point of the fix.
 
+    A class of the file or the project built on `nn.DataParallel` whose name says so
+    (`BalancedDataParallel(model)`, `DataParallelModel(model)`) is flagged too, without a fix.
+
     Not flagged: `isinstance(m, nn.DataParallel)`, unwrapping `.module`, annotations, strings, and
     a class named DataParallel that is not torch's.
 
@@ -123,6 +128,10 @@ class DataParallelRule(Rule):
     )
 
     valid = (
+        # a class named like one that is not built on torch's DataParallel
+        "import torch.nn as nn\nclass ShardedDataParallel:\n    def __init__(self, m):\n        self.m = m\n"
+        "model = ShardedDataParallel(nn.Linear(2, 2))\n",
+        "from fairscale.nn import ShardedDataParallel\nmodel = ShardedDataParallel(net, optimizer)\n",
         T + "def unwrap(m):\n    return m.module if isinstance(m, nn.DataParallel) else m\n",
         T + "def f(m: nn.DataParallel) -> nn.Module:\n    return m.module\n",
         T + "NAME = 'nn.DataParallel(model)'\n",
@@ -132,6 +141,12 @@ class DataParallelRule(Rule):
     )
 
     invalid = (
+        # a subclass of DataParallel, of this file: the same one-process design, no fix
+        Invalid(
+            "import torch.nn as nn\nclass BalancedDataParallel(nn.DataParallel):\n    pass\n"
+            "model = BalancedDataParallel(nn.Linear(2, 2), device_ids=[0, 1])\n",
+            None,
+        ),
         Invalid(
             T + "model = nn.Linear(4, 4)\nmodel = nn.DataParallel(model, device_ids=[0, 1])\n",
             T + "model = nn.Linear(4, 4)\n"
@@ -210,6 +225,20 @@ class DataParallelRule(Rule):
             self.report(node, _MESSAGE)
         elif qualified in DATA_PARALLEL_CLASSES:
             self.report(node, _MESSAGE, self._fix(node))
+        elif ("DataParallel" in (dotted_name(node.func) or "") and not (qualified or "").startswith("torch.")
+              and self._subclass_of_data_parallel(node.func)):
+            self.report(node, _MESSAGE)  # a class of the project built on DataParallel: no fix
+
+    def _subclass_of_data_parallel(self, func: cst.CSTNode) -> bool:
+        """`BalancedDataParallel(model)`, a class of the file or the project whose bases reach
+        `nn.DataParallel` (one whose name says DataParallel, as such subclasses' names do: the
+        rule runs only on files that mention it)."""
+        kind = self.ctx.kind(func)
+        if kind is None or kind.base != CLASS:
+            return False
+        if isinstance(kind.cls, cst.ClassDef):
+            return self.ctx.classes.is_subclass_of(kind.cls.name.value, DATA_PARALLEL_CLASSES)
+        return isinstance(kind.cls, ProjectClass) and self.ctx.project.inherits_from(kind.cls, DATA_PARALLEL_CLASSES)
 
     def _fix(self, node: cst.Call):
         torch_name = self.ctx.local_name("torch")

@@ -303,6 +303,18 @@ def test_attributes_of_a_class_of_another_file(cli, tmp_path, assignments, expec
     assert _findings(cli, "run.py") == expected
 
 
+def test_a_data_parallel_subclass_of_another_file(cli, tmp_path):
+    (tmp_path / "parallel.py").write_text(
+        "from torch.nn.parallel import DataParallel\nclass BalancedDataParallel(DataParallel):\n    pass\n"
+        "class DataParallelCriterion:\n    pass\n"
+    )
+    (tmp_path / "run.py").write_text(
+        "import torch.nn as nn\nfrom parallel import BalancedDataParallel, DataParallelCriterion\n"
+        "model = BalancedDataParallel(nn.Linear(2, 2))\ncriterion = DataParallelCriterion()\n"
+    )
+    assert _findings(cli, "run.py") == [("TL002", 3)]
+
+
 def test_src_layout_and_relative_import(cli, tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     package = tmp_path / "src" / "proj"

@@ -389,6 +389,21 @@ class ProjectIndex:
             return self.reaches_module(self.project_class(symbol.path, symbol.name), seen)
         return None
 
+    def inherits_from(self, cls: ProjectClass, qualified: frozenset[str], seen: frozenset = frozenset()) -> bool:
+        """A base of the class, at any depth, is one of the library classes named `qualified`
+        (`class BalancedDataParallel(DataParallel)`)."""
+        summary = self.summaries.get(cls.path)
+        if summary is None or cls.name not in summary.classes or cls in seen:
+            return False
+        for base in summary.classes[cls.name].bases:
+            symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
+            if symbol is not None and symbol.what == "external" and symbol.qualified in qualified:
+                return True
+            if symbol is not None and symbol.what == "class" and self.inherits_from(
+                    self.project_class(symbol.path, symbol.name), qualified, seen | {cls}):
+                return True
+        return False
+
     def may_override_call(self, cls: ProjectClass, seen: frozenset = frozenset()) -> bool:
         """Whether calling an instance may not run nn.Module.__call__: the class or a base defines
         `__call__`, or a base is not a torch class the index can see."""
