@@ -63,7 +63,8 @@ class TensorDataAttribute(Rule):
       parameter by its name alone (`self.conv.weight.data` with `self.conv` built where it cannot
       be read), an element of a DataLoader's batch: were the object not a tensor, `.detach()`
       would not exist on it.
-    - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`) becomes the same
+    - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`,
+      `p.data[i] += ...`) becomes the same
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing
       `no_grad`/`inference_mode` block or decorated function); in-place calls chained on it count
       (`p.data.mul_(a).add_(b)`), and the statement's other `.data` reads of tensors lose their
@@ -168,6 +169,11 @@ class TensorDataAttribute(Rule):
     )
 
     invalid = (
+        # an augmented update of a slice: in place, like `p.data[i] = v`
+        Invalid(
+            T + "m = nn.Linear(2, 2)\nm.bias.data[0] += 1.0\n",
+            T + "m = nn.Linear(2, 2)\nwith torch.no_grad():\n    m.bias[0] += 1.0\n",
+        ),
         # an element of a batch a DataLoader collates by default: a tensor (a guess: unsafe fix)
         Invalid(
             T + "from torch.utils.data import DataLoader\nfor x, y in DataLoader(ds, batch_size=8):\n"
@@ -363,6 +369,8 @@ class TensorDataAttribute(Rule):
             return True
         if isinstance(parent, cst.Subscript) and isinstance(grandparent, cst.AssignTarget):
             return True
+        if isinstance(parent, cst.Subscript) and isinstance(grandparent, cst.AugAssign) and grandparent.target is parent:
+            return True  # `b.data[:, 4] += x`
         return (
             isinstance(parent, cst.Attribute)
             and parent.value is node
@@ -404,13 +412,15 @@ class TensorDataAttribute(Rule):
         return reads
 
     def _statement_of(self, node: cst.CSTNode) -> cst.BaseSmallStatement | None:
-        """The small statement that `node` is the write of: `expr`, `x op= y` or `x[i] = y`."""
+        """The small statement that `node` is the write of: `expr`, `x op= y`, `x[i] op= y` or `x[i] = y`."""
         in_target = False
         for ancestor in reversed(self.ctx.stack[:-1]):
             if isinstance(ancestor, cst.Expr):
                 return ancestor if _is_call_on(ancestor.value, node) else None
             if isinstance(ancestor, cst.AugAssign):
-                return ancestor if ancestor.target is node else None
+                target = ancestor.target
+                written = target.value if isinstance(target, cst.Subscript) else target  # `x[i] op= y`
+                return ancestor if written is node else None
             if isinstance(ancestor, cst.Assign):
                 return ancestor if in_target else None
             in_target = in_target or isinstance(ancestor, cst.AssignTarget)

@@ -66,6 +66,14 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "def f(m: nn.Module):\n    probe(m)\n", "module", id="annotation"),
         pytest.param(HEAD + "def f(t: torch.Tensor):\n    probe(t)\n", "tensor", id="tensor-annotation"),
         pytest.param(HEAD + "def f(m):\n    probe(m)\n", None, id="bare-parameter"),
+        pytest.param(HEAD + "class H(nn.Module):\n    def __init__(self):\n        self.register_buffer('grid', torch.zeros(2))\n"
+                     "    def forward(self, x):\n        probe(self.grid)\n", "tensor", id="registered-buffer"),
+        pytest.param(HEAD + "class H(nn.Module):\n    def __init__(self):\n"
+                     "        self.register_parameter('scale', nn.Parameter(torch.ones(1)))\n"
+                     "    def forward(self, x):\n        probe(self.scale)\n", "tensor+graph", id="registered-parameter"),
+        pytest.param(HEAD + "class H:\n    def __init__(self):\n        self.register_buffer('other', torch.zeros(2))\n"
+                     "        self.grid = make()\n    def forward(self, x):\n        probe(self.grid)\n", None,
+                     id="registered-under-another-name"),
         pytest.param(NET + "class Agent:\n    def __init__(self):\n        self.net, self.target = Net(), Net()\n"
                      "    def act(self):\n        probe(self.target)\n", "module", id="attribute-in-a-tuple-target"),
         pytest.param(NET + "class Agent:\n    def __init__(self):\n        self.net = Net()\n    def load(self):\n"

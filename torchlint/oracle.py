@@ -53,6 +53,7 @@ _CALLBACK_PARAMETERS: dict[str, tuple[str, tuple[Kind | None, ...]]] = {
     "register_backward_hook": (MODULE, (Kind(MODULE), TENSOR_TUPLE, TENSOR_TUPLE)),
     "register_hook": (TENSOR, (Kind(TENSOR),)),
 }
+_REGISTERING_METHODS = frozenset({"register_buffer", "register_parameter"})
 # Builtins that keep what an iterable holds (`next` takes one element of it).
 _ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "filter", "next"})
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
@@ -847,7 +848,10 @@ class TypeOracle:
             self_name = params[0].name.value
             scope = self.scopes.method_scope(method)
             for statement in walk_statements(method.body, into_scopes=False):
-                if isinstance(statement, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                registered = _registered_value(statement, self_name, attribute)
+                if registered is not None:
+                    yield Binding("value", scope, registered)  # `self.register_buffer("grid", t)`
+                elif isinstance(statement, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                     for target in _assignment_targets(statement):
                         value = getattr(statement, "value", None)
                         for path, starred in _attribute_paths(target, self_name, attribute):
@@ -977,6 +981,21 @@ def _assignment_targets(statement: cst.CSTNode) -> list[cst.CSTNode]:
     if isinstance(statement, cst.Assign):
         return [target.target for target in statement.targets]
     return [statement.target]
+
+
+def _registered_value(statement: cst.CSTNode, owner_name: str, attribute: str) -> cst.CSTNode | None:
+    """The value of `self.register_buffer("<attribute>", value)` (or `register_parameter`)."""
+    if not (isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call)):
+        return None
+    call = statement.value
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in _REGISTERING_METHODS
+            and isinstance(func.value, cst.Name) and func.value.value == owner_name and len(call.args) >= 2):
+        return None
+    name = call.args[0].value
+    if isinstance(name, cst.SimpleString) and name.evaluated_value == attribute:
+        return call.args[1].value
+    return None
 
 
 def _attribute_paths(target: cst.CSTNode, owner_name: str, attribute: str,

@@ -606,11 +606,27 @@ def _self_attributes(method, self_name: str):
     at `path` in a tuple target (`self.net, self.target = Net(), Net()`); value None when what is
     assigned cannot be described (`self.n += 1`, a starred target)."""
     for statement in _statements(method.body):
-        if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        registered = _registered(statement, self_name)
+        if registered is not None:
+            yield registered[0], registered[1], ()  # `self.register_buffer("grid", t)`
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             value = None if isinstance(statement, ast.AugAssign) else statement.value
             for target in targets:
                 yield from _attribute_targets(target, self_name, value, ())
+
+
+def _registered(statement: ast.stmt, self_name: str) -> tuple[str, ast.expr] | None:
+    """(name, value) of `self.register_buffer("name", value)` or `register_parameter`."""
+    if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+        return None
+    call = statement.value
+    func = call.func
+    if (isinstance(func, ast.Attribute) and func.attr in ("register_buffer", "register_parameter")
+            and isinstance(func.value, ast.Name) and func.value.id == self_name and len(call.args) >= 2
+            and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+        return call.args[0].value, call.args[1]
+    return None
 
 
 def _attribute_targets(target: ast.expr, self_name: str, value: ast.expr | None, path: tuple[int, ...]):
