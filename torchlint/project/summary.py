@@ -6,7 +6,7 @@ A value is described by a small tuple (a descriptor):
     ("local", fn, "name")            a local variable of the function keyed `fn`
     ("param", fn, index)             the positional parameter `index` of function `fn`
     ("call", callee, first_arg, kw, last_arg)  the result of a call (`kw`: the keyword names passed;
-                                     `last_arg`: the last positional one, when there are two or more)
+                                     `last_arg`: a `Sequential(...)`'s last argument, of two or more)
     ("arith", (operands...))         arithmetic: a tensor when an operand is one
     ("item", value, path)            the element at `path` of a value unpacked into a tuple target
     ("attr", value, "name")          an attribute
@@ -544,9 +544,11 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
     if isinstance(expr, ast.Call):
         first = expr.args[0] if expr.args and not isinstance(expr.args[0], ast.Starred) else None
         keywords = tuple(sorted(k.arg for k in expr.keywords if k.arg))
-        positional = [arg for arg in expr.args if not isinstance(arg, ast.Starred)]
-        # the last positional argument too: a Sequential returns what its last module returns
-        last = _describe(positional[-1], key, local_names) if len(positional) > 1 and len(positional) == len(expr.args) else None
+        # a Sequential's last module too: it returns what that module returns (only for calls
+        # named so: describing every call's last argument is a tenth of a summary's time)
+        last = None
+        if len(expr.args) > 1 and _called_name(expr.func) == "Sequential" and not isinstance(expr.args[-1], ast.Starred):
+            last = _describe(expr.args[-1], key, local_names)
         return ("call", _describe(expr.func, key, local_names), _describe(first, key, local_names), keywords, last)
     if isinstance(expr, ast.BinOp):
         return ("arith", (_describe(expr.left, key, local_names), _describe(expr.right, key, local_names)))
@@ -569,6 +571,10 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
     if isinstance(expr, ast.NamedExpr):
         return _describe(expr.value, key, local_names)
     return None
+
+
+def _called_name(func: ast.expr) -> str | None:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
 
 
 def _mentions_locals(descriptor: Descriptor, names: set[str]) -> bool:
