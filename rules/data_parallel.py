@@ -12,13 +12,12 @@ from torchlint.project.index import ProjectClass
 from torchlint.scopes import all_params
 from torchlint.rule import FixSpec, Invalid, Rule
 from torchlint.rules.registry import register
-from torchlint.torch_api import SELF_RETURNING_METHODS
+from torchlint.torch_api import DATA_PARALLEL_FUNCTIONS, SELF_RETURNING_METHODS
 from torchlint.walk import children, descendants
 
 DATA_PARALLEL_CLASSES = frozenset(
     {"torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel"}
 )
-DATA_PARALLEL_FUNCTIONS = frozenset({"torch.nn.parallel.data_parallel", "torch.nn.parallel.data_parallel.data_parallel"})
 # DataParallel arguments that DistributedDataParallel takes with the same meaning.
 _KEPT_KEYWORDS = frozenset({"dim"})
 _DEVICE_MOVES = frozenset({"to", "cuda", "cpu", "xpu", "half", "float", "double", "bfloat16", "to_empty"})

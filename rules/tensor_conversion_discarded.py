@@ -6,6 +6,7 @@ import libcst as cst
 
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
+from torchlint.torch_api import DATA_LOADERS
 
 # Tensor methods that return a new tensor and leave the receiver as it was.
 _OUT_OF_PLACE = frozenset({
@@ -151,7 +152,7 @@ class TensorConversionDiscarded(Rule):
                 path = path[1:]
             iterated = iterated.args[0].value
         kind = self.ctx.kind(iterated)
-        return bool(path) and kind is not None and kind.origin in _DATA_LOADERS
+        return bool(path) and kind is not None and kind.origin in DATA_LOADERS
 
     def _iteration_wrapper(self, func: cst.CSTNode) -> str | None:
         qualified = self.ctx.qualify(func) or (func.value if isinstance(func, cst.Name) else None)
@@ -160,4 +161,3 @@ class TensorConversionDiscarded(Rule):
         return "tqdm" if qualified is not None and qualified.split(".")[0] == "tqdm" else None
 
 
-_DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})

@@ -14,6 +14,7 @@ from typing import Any
 
 from torchlint.torch_api import (
     DATA_LOADERS,
+    DATA_PARALLEL_FUNCTIONS,
     GRAPH_CUTTING_METHODS,
     MODEL_OUTPUT_TENSOR_FIELDS,
     MODULE_CONTAINERS,
@@ -64,7 +65,6 @@ class Kind:
 PASS_THROUGH_FUNCTIONS = frozenset({"apex.amp.initialize"})
 PASS_THROUGH_OWNERS = frozenset({"accelerate.Accelerator"})
 _PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.rich.tqdm"})
-_FUNCTIONAL_DATA_PARALLEL = frozenset({"torch.nn.parallel.data_parallel", "torch.nn.parallel.data_parallel.data_parallel"})
 
 
 def tensor(graph: bool) -> Kind:
@@ -167,7 +167,7 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     if qualified in _PROGRESS_BARS:
         # `bar = tqdm(loader)`: iterating the bar yields what the loader yields
         return inner if inner is not None and iterated_kind(inner) is not None else None
-    if qualified in _FUNCTIONAL_DATA_PARALLEL:
+    if qualified in DATA_PARALLEL_FUNCTIONS:
         # `nn.parallel.data_parallel(self.main, x, gpus)`: what the module returns for `x`
         return (inner.output or Kind(OBJECT, origin=MODEL_OUTPUT)) if inner is not None and inner.base == MODULE else None
     if qualified in ("copy.deepcopy", "copy.copy"):

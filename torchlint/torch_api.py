@@ -31,6 +31,8 @@ DATASET_BASE_CLASSES = frozenset(
         "torch.utils.data.dataset.IterableDataset",
     }
 )
+# torch's functional DataParallel: `data_parallel(module, inputs, device_ids)`.
+DATA_PARALLEL_FUNCTIONS = frozenset({"torch.nn.parallel.data_parallel", "torch.nn.parallel.data_parallel.data_parallel"})
 # Context managers and decorators under which autograd records nothing.
 GRAD_DISABLING_CONTEXTS = frozenset(
     {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad",
