@@ -19,7 +19,6 @@ from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
 from torchlint.scopes import imported_names
 from torchlint.positions import Positions
 from torchlint.project.index import ProjectIndex
-from torchlint.torch_api import GRAD_DISABLING_CONTEXTS
 from torchlint.walk import SCOPE_NODES
 
 if TYPE_CHECKING:
@@ -125,16 +124,12 @@ class FileContext:
         search stops at the innermost function.
         """
         for node in reversed(self.stack[:-1]):
-            if isinstance(node, cst.With) and any(self._disables_grad(item.item) for item in node.items):
+            if isinstance(node, cst.With) and any(self.oracle.disables_grad(item.item) for item in node.items):
                 return True
             if isinstance(node, (cst.FunctionDef, cst.Lambda)):
                 decorators = node.decorators if isinstance(node, cst.FunctionDef) else ()
-                return any(self._disables_grad(decorator.decorator) for decorator in decorators)
+                return any(self.oracle.disables_grad(decorator.decorator) for decorator in decorators)
         return False
-
-    def _disables_grad(self, expr: cst.CSTNode) -> bool:
-        target = expr.func if isinstance(expr, cst.Call) else expr
-        return self.qualify(target) in GRAD_DISABLING_CONTEXTS
 
     def local_name(self, qualified: str, at_module_level: bool = False) -> str | None:
         """The name bound to `qualified` by an import visible where the current node stands (or,

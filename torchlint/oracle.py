@@ -558,12 +558,13 @@ class TypeOracle:
     def _grad_disabled_on(self, function: cst.FunctionDef, path: Sequence[cst.CSTNode]) -> bool:
         """The function runs with autograd off (decorated so), or the `return` stands in a
         `with torch.no_grad():` block of it."""
-        if any(self._disables_grad(decorator.decorator) for decorator in function.decorators):
+        if any(self.disables_grad(decorator.decorator) for decorator in function.decorators):
             return True
-        return any(isinstance(node, cst.With) and any(self._disables_grad(item.item) for item in node.items)
+        return any(isinstance(node, cst.With) and any(self.disables_grad(item.item) for item in node.items)
                    for node in path)
 
-    def _disables_grad(self, expr: cst.CSTNode) -> bool:
+    def disables_grad(self, expr: cst.CSTNode) -> bool:
+        """`torch.no_grad()`, `torch.inference_mode` (as a context manager or decorator)."""
         return self.imports.qualify(expr.func if isinstance(expr, cst.Call) else expr) in GRAD_DISABLING_CONTEXTS
 
     def _own_method_result(self, receiver: Kind | None, method: str) -> Kind | None:
