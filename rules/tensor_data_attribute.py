@@ -61,8 +61,9 @@ class TensorDataAttribute(Rule):
       same; the only difference is that an in-place change which would corrupt a gradient now
       raises. It is **unsafe** when the receiver is taken for a tensor by a guess: a layer's
       parameter by its name alone (`self.conv.weight.data` with `self.conv` built where it cannot
-      be read), an element of a DataLoader's batch: were the object not a tensor, `.detach()`
-      would not exist on it.
+      be read), an element of a DataLoader's batch, a value taken for a tensor because only
+      tensors have what is called on it (`trg.size(0)`, `x.permute(0, 2, 1)`), or a value computed
+      from such guesses alone: were the object not a tensor, `.detach()` would not exist on it.
     - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`,
       `p.data[i] += ...`) becomes the same
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing

@@ -56,6 +56,20 @@ def kinds(source: str) -> list:
         pytest.param(NET + "m = Net()\nm = m.to('cpu')\nprobe(m)\n", "module", id="rebinding-cycle"),
         pytest.param(NET + "m = None\nif x:\n    m = Net()\nprobe(m)\n", "module", id="none-is-neutral"),
         pytest.param(NET + "m = Net()\nif x:\n    m = other()\nprobe(m)\n", None, id="unknown-binding"),
+        # every branch of an if/elif/else binds the name or leaves: the parameter's value is gone
+        pytest.param(NET + "def make(arch):\n    if arch == 'a':\n        arch = Net()\n    elif arch == 'b':\n"
+                     "        arch = Net()\n    else:\n        raise ValueError(arch)\n    probe(arch)\n", "module",
+                     id="if-elif-else-all-bind"),
+        pytest.param(NET + "def make(arch):\n    if arch == 'a':\n        arch = Net()\n    else: return None\n"
+                     "    probe(arch)\n", "module", id="else-returns-on-one-line"),
+        pytest.param(NET + "def make(arch):\n    if arch == 'a':\n        arch = Net()\n    elif arch == 'b':\n"
+                     "        arch = Net()\n    probe(arch)\n", None, id="if-elif-without-else"),
+        pytest.param(NET + "def make(arch):\n    if arch == 'a':\n        arch = Net()\n    else:\n        print(arch)\n"
+                     "    probe(arch)\n", None, id="else-neither-binds-nor-leaves"),
+        pytest.param(NET + "def make(arch):\n    if arch == 'a':\n        if deep:\n            arch = Net()\n"
+                     "    else:\n        raise ValueError(arch)\n    probe(arch)\n", None, id="branch-binds-only-sometimes"),
+        pytest.param(NET + "def make(arch):\n    for a in arch:\n        if a:\n            arch = Net()\n"
+                     "        else:\n            continue\n        probe(arch)\n", "module", id="else-continues"),
         pytest.param(NET + "m = torch.compile(Net())\nprobe(m)\n", "module", id="compile"),
         pytest.param(HEAD + "m = torch.compile(fn)\nprobe(m)\n", None, id="compile-function"),
         pytest.param(
@@ -326,6 +340,42 @@ FROM_USE = {
     "children-of-unknown": ("def f(doc):\n    for c in doc.root.children():\n        probe(c)\n", None),
     "parameter-by-module-path": (HEAD + "from torch.nn.parameter import Parameter\nprobe(Parameter(torch.zeros(2)))\n",
                                  "tensor+graph"),
+    # what only a tensor answers to (`x.size(0)`, `x.permute(...)`), in a file that uses torch: a guess
+    "size-of-forward-input": (HEAD + "class S(nn.Module):\n    def forward(self, src, trg):\n        n = trg.size(0)\n"
+                              "        probe(trg)\n", "tensor"),
+    "dim-of-parameter": (HEAD + "def f(x):\n    if x.dim() == 3:\n        probe(x)\n", "tensor"),
+    "permute-result": (HEAD + "def f(x):\n    y = x.view(2, 3).permute(0, 2, 1).contiguous()\n    probe(y[..., 2])\n",
+                       "tensor"),
+    "view-of-module-output": (HEAD + "def f(net: nn.Module, z):\n    probe(net(z).view(-1, 3))\n", "tensor"),
+    "size-attribute": (HEAD + "def f(a):\n    n = a.size\n    probe(a)\n", None),
+    "size-without-dimension": (HEAD + "def f(memory):\n    n = memory.size()\n    probe(memory)\n", None),
+    "size-by-name": (HEAD + "def f(img):\n    w = img.size('w')\n    probe(img)\n", None),
+    "size-without-torch": ("import numpy as np\ndef f(x):\n    n = x.size(0)\n    probe(x)\n", None),
+    "size-of-type-tested": (HEAD + "from torch.nn.utils.rnn import PackedSequence\ndef f(x):\n"
+                            "    if isinstance(x, PackedSequence):\n        probe(x)\n    return x.size(0)\n", None),
+    "size-and-a-method-tensors-lack": (HEAD + "def f(q):\n    n = q.size(0)\n    q.push(n)\n    probe(q)\n", None),
+    "size-of-constructed-instance": (HEAD + "def f():\n    q = Queue()\n    n = q.size(0)\n    probe(q)\n", None),
+    "view-of-unknown": (HEAD + "def f(a):\n    probe(a.view(3))\n", None),
+    "permute-without-torch": ("def f(x):\n    probe(x.permute(0, 1))\n", None),
+    "view-of-module-output-without-torch-method": (HEAD + "def f(net: nn.Module, z):\n    probe(net(z).keys())\n", None),
+    # a class of its own with a `backward` and methods tensors lack: not a tensor, nor what it gives
+    "backward-and-a-method-tensors-lack": (HEAD + "def f(loss):\n    loss.reset()\n    loss.backward()\n    probe(loss)\n",
+                                           None),
+    "method-tensors-lack-on-backpropagated": (HEAD + "def f(c, b):\n    loss = c.compute(b)\n    loss.backward()\n"
+                                              "    probe(loss.get_loss())\n", None),
+    # augmented assignment: a tensor stays one, a sum of tensors started at 0 is one
+    "augmented-tensor": (HEAD + "import torch.nn.functional as F\ndef f(out, y, n):\n    loss = F.cross_entropy(out, y)\n"
+                         "    loss /= n\n    probe(loss)\n", "tensor"),
+    "augmented-by-tensor": (HEAD + "def f(a, b):\n    loss = a.compute()\n    loss += torch.zeros(2)\n    probe(loss)\n",
+                            None),
+    "accumulated-from-zero": (HEAD + "crit = nn.MSELoss()\ndef f(model, xs):\n    loss = 0\n    for x in xs:\n"
+                              "        loss += crit(model(x), x)\n    probe(loss)\n", "tensor+graph"),
+    "accumulated-unknown-from-zero": (HEAD + "def f(xs):\n    t = 0\n    for x in xs:\n        t += x\n    probe(t)\n",
+                                      None),
+    "accumulated-after-another-value": (HEAD + "crit = nn.MSELoss()\ndef f(model, xs, start):\n    loss = start\n"
+                                        "    for x in xs:\n        loss += crit(model(x), x)\n    probe(loss)\n", None),
+    "extended-list": (HEAD + "def f(xs):\n    c = [torch.zeros(1)]\n    c += xs\n    probe(c)\n", "container"),
+    "augmented-string": (HEAD + "def f(xs):\n    s = ''\n    s += xs\n    probe(s)\n", None),
 }
 
 
@@ -366,3 +416,16 @@ def test_many_rebindings_are_evaluated_once_each(monkeypatch):
     body = "".join(f"    h = layers[{i}](h) + h\n" for i in range(60))
     assert kinds(HEAD + "def forward(h, layers):\n" + body + "    probe(h)\n") == [None]
     assert len(evaluations) <= 61 * 2
+
+
+def test_the_table_of_tensor_attributes_is_torchs():
+    """torchlint/data/tensor_methods.txt (read instead of importing torch) names what torch.Tensor
+    has: regenerate it with bench/tensor_methods.py when the supported torch changes."""
+    import torch
+    from torchlint.torch_api import TENSOR_ATTRIBUTE_NAMES, TENSOR_ONLY_METHODS
+
+    public = {name for name in dir(torch.Tensor) if not name.startswith("_")}
+    assert TENSOR_ATTRIBUTE_NAMES <= public
+    assert len(TENSOR_ATTRIBUTE_NAMES) > 0.95 * len(public)
+    assert TENSOR_ONLY_METHODS <= TENSOR_ATTRIBUTE_NAMES
+    assert {"get_loss", "reset", "push"}.isdisjoint(TENSOR_ATTRIBUTE_NAMES)

@@ -97,6 +97,31 @@ def test_a_factory_returning_a_module(cli, tmp_path):
     assert _findings(cli, "run.py") == [("TL005", 3)]
 
 
+FACTORY_REBINDING_ITS_PARAMETER = (
+    "import torch.nn as nn\nclass A(nn.Module):\n    def forward(self, x):\n        return x\n"
+    "def define(net):\n    if net == 'a':\n        net = A()\n    elif net == 'b':\n        net = nn.Linear(2, 2)\n"
+    "    else:\n        raise NotImplementedError(net)\n    net.apply(print)\n    return net\n"
+)
+
+
+def test_a_factory_rebinding_its_parameter_in_every_branch_returns_a_module(cli, tmp_path):
+    """pix2pixHD's `define_G(..., netG, ...)`: the name string is rebound to the module."""
+    (tmp_path / "networks.py").write_text(FACTORY_REBINDING_ITS_PARAMETER)
+    (tmp_path / "run.py").write_text("from networks import define\nm = define('a')\nm.forward(1)\n")
+    assert _findings(cli, "run.py") == [("TL005", 3)]
+
+
+@pytest.mark.parametrize("change", [
+    ("    else:\n        raise NotImplementedError(net)\n", ""),  # no else: the string may come back
+    ("raise NotImplementedError(net)", "print(net)"),  # the else goes on with the string
+    ("        net = A()\n", "        if net:\n            net = A()\n"),  # a branch binds only sometimes
+])
+def test_a_factory_that_may_return_its_parameter_is_silent(cli, tmp_path, change):
+    (tmp_path / "networks.py").write_text(FACTORY_REBINDING_ITS_PARAMETER.replace(*change))
+    (tmp_path / "run.py").write_text("from networks import define\nm = define('a')\nm.forward(1)\n")
+    assert _findings(cli, "run.py") == []
+
+
 def test_a_parameter_called_with_a_module_and_something_else_is_silent(cli, tmp_path):
     (tmp_path / "run.py").write_text(
         "import torch.nn as nn\ndef run(m):\n    return m.forward(1)\nrun(nn.Linear(2, 2))\nrun(object())\n"

@@ -17,11 +17,14 @@ from torchlint.torch_api import (
     DATA_PARALLEL_FUNCTIONS,
     GRAPH_CUTTING_METHODS,
     MODEL_OUTPUT_TENSOR_FIELDS,
+    MODEL_OUTPUT_TENSOR_METHODS,
     MODULE_CONTAINERS,
     MODULE_WRAPPERS,
     NON_TENSOR_METHODS,
     PARAMETER_CLASSES,
     SELF_RETURNING_METHODS,
+    TENSOR_ATTRIBUTE_NAMES,
+    TENSOR_ONLY_METHODS,
     TENSOR_TUPLE_RESULTS,
     constructor_returns_tensor_module,
     is_model_constructor,
@@ -42,7 +45,10 @@ GUESSED_LAYER_PARAMETER = "guessed-layer-parameter"
 # Origin of an element of a batch a DataLoader with the default collate function yields (`for x,
 # y in loader`): collated into tensors, unless the dataset's items held strings, lists or dicts.
 GUESSED_BATCH_ELEMENT = "guessed-batch-element"
-GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT})
+# Origin of a value of unknown kind taken for a tensor because only tensors have what is done with it
+# (`x.size(0)`, `x.permute(0, 2, 1)`): right unless a class of its own answers to those names.
+GUESSED_TENSOR_USE = "guessed-tensor-use"
+GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT, GUESSED_TENSOR_USE})
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,24 @@ _PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm",
 
 def tensor(graph: bool) -> Kind:
     return Kind(TENSOR, graph=graph)
+
+
+def derived_tensor(graph: bool, sources: Iterable[Kind]) -> Kind:
+    """A tensor computed from tensors: still a guess when every tensor it comes from is one (a fix
+    on `x.cuda().data` is no more proven than one on `x.data`)."""
+    origins = {source.origin for source in sources if source.base == TENSOR}
+    guessed = len(origins) == 1 and next(iter(origins)) in GUESSED
+    return Kind(TENSOR, graph=graph, origin=next(iter(origins)) if guessed else None)
+
+
+def guessed_method_result(receiver: Kind | None, method: str) -> Kind | None:
+    """`x.permute(0, 2, 1)` on a value of unknown kind, `net(z).view(-1, 3)` on a module's output of
+    unknown shape: a tensor, since only tensors have that method; a guess, taken without a graph."""
+    if receiver is None:
+        tensor_only = method in TENSOR_ONLY_METHODS
+    else:
+        tensor_only = receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and method in MODEL_OUTPUT_TENSOR_METHODS
+    return Kind(TENSOR, origin=GUESSED_TENSOR_USE) if tensor_only else None
 
 
 # A classification model built by name from torchvision's or timm's namespace
@@ -226,7 +250,7 @@ def arithmetic_kind(operands: Iterable[Kind | None]) -> Kind | None:
     """What arithmetic on values of these kinds gives: a tensor when one operand is a tensor (one
     that carries a graph when any tensor operand does)."""
     tensors = [kind for kind in operands if kind is not None and kind.base == TENSOR]
-    return tensor(any(kind.graph for kind in tensors)) if tensors else None
+    return derived_tensor(any(kind.graph for kind in tensors), tensors) if tensors else None
 
 
 def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
@@ -251,13 +275,13 @@ def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
         return Kind(CONTAINER, element=receiver.element)
     if receiver.base == TENSOR and method in TENSOR_TUPLE_RESULTS:
         return TENSOR_TUPLE
-    if receiver.base != TENSOR or method in NON_TENSOR_METHODS:
-        return None
+    if receiver.base != TENSOR or method in NON_TENSOR_METHODS or method not in TENSOR_ATTRIBUTE_NAMES:
+        return None  # (a method tensors lack: the receiver is some other class's after all)
     if method in GRAPH_CUTTING_METHODS:
-        return tensor(False)
+        return derived_tensor(False, [receiver])
     if method == "requires_grad_":
-        return tensor(True)
-    return tensor(receiver.graph)
+        return derived_tensor(True, [receiver])
+    return derived_tensor(receiver.graph, [receiver])
 
 
 def layer_tensor_kind(attribute: str) -> Kind | None:
@@ -279,7 +303,7 @@ def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
         return tensor(False) if attribute == "grad" else None
     if receiver.base == TENSOR:
         if attribute in TENSOR_ATTRIBUTES:
-            return tensor(TENSOR_ATTRIBUTES[attribute] and receiver.graph)
+            return derived_tensor(TENSOR_ATTRIBUTES[attribute] and receiver.graph, [receiver])
         return receiver if attribute in VIEW_ATTRIBUTES else None
     if receiver.base == MODULE:
         if attribute == "module":

@@ -16,15 +16,16 @@ import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
-    CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT,
-    PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind, arithmetic_kind,
-    attribute_kind, element_kind, iterated_kind, layer_tensor_kind, library_call_kind, merge, method_call_kind,
-    output_of_forward, public, subscript_kind, tensor, unpacked_kind, with_evidence,
+    CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_TENSOR_USE, MODEL_OUTPUT, MODULE,
+    NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
+    arithmetic_kind, attribute_kind, element_kind, guessed_method_result, iterated_kind, layer_tensor_kind,
+    library_call_kind, merge, method_call_kind, output_of_forward, public, subscript_kind, tensor, unpacked_kind,
+    with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
-    GRAD_DISABLING_CONTEXTS, MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, is_tensor_class,
-    is_torch_module_class, looks_like_pretrained_model_class,
+    GRAD_DISABLING_CONTEXTS, MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, TENSOR_ATTRIBUTE_NAMES,
+    TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES, is_tensor_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
     SCOPE_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
@@ -58,6 +59,9 @@ _REGISTERING_METHODS = frozenset({"register_buffer", "register_parameter"})
 _ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "filter", "next"})
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
+_TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES
+_TYPE_TESTED = "<type tested>"  # in a scope's evidence: the name is given to isinstance/type/hasattr
+_TYPE_TESTS = frozenset({"isinstance", "type", "hasattr", "getattr", "callable"})
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
 # Annotations that say nothing against torch (`Any`, `object`, torch's own classes).
 _NEUTRAL_ANNOTATION_MODULES = frozenset({"torch", "typing", "typing_extensions", "builtins"})
@@ -261,10 +265,11 @@ class TypeOracle:
                 return narrowed
         if bindings is None:
             return self._star_imported_kind(name)
+        every = bindings
         if at is not None:
             bindings = reaching(bindings, scope, at) or bindings
         kinds = [self._binding_kind(binding) for binding in bindings]
-        merged = merge(kinds)
+        merged = merge(kinds) or self._accumulated(every)
         if merged is not None:
             return merged
         if all(k in (CYCLE, NONE) for k in kinds):
@@ -311,6 +316,8 @@ class TypeOracle:
                     return element
                 return unpacked_kind(self._kind(binding.value, binding.scope), binding.path)
             return self._kind(value, binding.scope) if value is not None else None
+        if binding.how == "augmented":
+            return self._augmented_kind(binding.value, binding.scope)
         if binding.how == "for":
             return self._element_kind(binding.value, binding.path, binding.scope)
         if binding.how == "param":
@@ -322,6 +329,29 @@ class TypeOracle:
         if binding.how == "import":
             return self._imported_kind(self.imports.qualify(binding.value))
         return None
+
+    def _accumulated(self, bindings: list[Binding]) -> Kind | None:
+        """`loss = 0` then only `loss += criterion(out, y)`: the sum, a tensor when its terms are
+        (the number only starts it)."""
+        if any(b.how not in ("value", "augmented") for b in bindings) or all(b.how == "augmented" for b in bindings):
+            return None
+        if any(b.how == "value" and not isinstance(b.value, (cst.Integer, cst.Float)) for b in bindings):
+            return None
+        terms = [self._kind(b.value.value, b.scope) for b in bindings if b.how == "augmented"]
+        summed = merge(terms) if terms else None
+        return summed if summed is not None and summed.base == TENSOR else None
+
+    def _augmented_kind(self, statement: cst.AugAssign, scope: Scope) -> Kind | None:
+        """`loss /= n`: a tensor when the name held one there; a list extended stays a list; else
+        unknown (a sum started at a number is judged with all its terms: see `_accumulated`)."""
+        if not isinstance(statement.target, cst.Name):
+            return None
+        at = path_to(scope.node, statement.target) or [None]
+        held = self._kind(statement.target, scope, at[:-1] or None)  # what reaches the statement
+        if held is not None and held.base == TENSOR:
+            return arithmetic_kind([held, self._kind(statement.value, scope)])
+        # (an unknown value plus a tensor is not one: a list extended by a tensor stays a list)
+        return held if held is not None and held.base == CONTAINER and not held.mapping else None
 
     def _star_imported_kind(self, name: str) -> Kind | None:
         """A name bound nowhere in the file: a class, function or value of the project that a
@@ -633,7 +663,12 @@ class TypeOracle:
         if isinstance(func, cst.Attribute):
             receiver = self._kind(func.value, scope, at)
             own = self._own_method_result(receiver, func.attr.value)
-            return own if own is not None else method_call_kind(receiver, func.attr.value)
+            if own is not None:
+                return own
+            known = method_call_kind(receiver, func.attr.value)
+            if known is None and self._imports_torch():
+                return guessed_method_result(receiver, func.attr.value)
+            return known
         return None
 
     def _builtin_iterable(self, call: cst.Call, scope: Scope) -> Kind | None:
@@ -873,12 +908,19 @@ class TypeOracle:
         called = owner_scope.evidence.get(name, set())
         if called & MODULE_ONLY_METHODS:
             return Kind(MODULE)
-        if any(_constructs_instance(b.value) for b in bindings):
-            return None
+        if any(_constructs_instance(b.value) for b in bindings) or not _tensor_could_answer(called):
+            return None  # `loss.reset(); loss.backward()`: an object of a class of its own
         if called & _TENSOR_ONLY_METHODS:
             return tensor(True)  # backpropagated in its own scope: a tensor that carries a graph
-        if _GRAD_READ in called and self._imports_torch():
+        if not self._imports_torch():
+            return None
+        if _GRAD_READ in called:
             return tensor(True)  # its gradient is read: a leaf that requires grad (a Parameter)
+        if called & _TENSOR_USES and _TYPE_TESTED not in called:
+            # `def forward(self, src, trg): max_len = trg.size(0) ... trg.data[0]`: only a tensor
+            # answers so. Not when the scope tests what the name is (`if isinstance(x,
+            # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
+            return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
         return None
 
     def _imports_torch(self) -> bool:
@@ -944,12 +986,30 @@ def _collect_method_calls_on_names(scope: cst.CSTNode) -> dict[str, set[str]]:
                 called.add(node.func.attr.value)
                 if not any(arg.keyword is None for arg in node.args):
                     called.add(node.func.attr.value + "()")  # called with keywords at most
+                elif node.func.attr.value == "size" and _is_int_literal(node.args[0].value):
+                    called.add("size(int)")  # `x.size(0)`: numpy's and pandas' `size` is a number
+            elif (isinstance(node.func, cst.Name) and node.func.value in _TYPE_TESTS and node.args
+                  and isinstance(node.args[0].value, cst.Name)):
+                calls.setdefault(node.args[0].value.value, set()).add(_TYPE_TESTED)
         elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
             not_reads.add(id(node.target))
         elif (isinstance(node, cst.Attribute) and node.attr.value == "grad" and isinstance(node.value, cst.Name)
               and id(node) not in not_reads):
             calls.setdefault(node.value.value, set()).add(_GRAD_READ)
     return calls
+
+
+def _tensor_could_answer(called: set[str]) -> bool:
+    """Whether every method called on a name is one tensors have (the evidence also holds marks
+    such as `backward()` and `.grad`, which are not method names)."""
+    methods = {entry for entry in called if entry.isidentifier()}
+    return methods <= TENSOR_ATTRIBUTE_NAMES
+
+
+def _is_int_literal(expr: cst.CSTNode) -> bool:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, cst.Integer)
 
 
 def _requests_grad(call: cst.Call) -> bool:

@@ -23,7 +23,7 @@ _BLOCKS = (cst.IndentedBlock, cst.Module, cst.SimpleStatementSuite)
 class Binding:
     """One place a name is bound in a scope."""
 
-    how: str  # "value" | "for" | "param" | "class" | "def" | "import" | "opaque"
+    how: str  # "value" | "augmented" | "for" | "param" | "class" | "def" | "import" | "opaque"
     scope: Scope
     value: cst.CSTNode | None = None
     path: tuple[int, ...] = ()
@@ -123,7 +123,7 @@ class ScopeTable:
         elif isinstance(statement, cst.AnnAssign) and statement.value is not None:
             bind_target(scope, statement.target, Binding("value", scope, statement.value, (), chain))
         elif isinstance(statement, cst.AugAssign):
-            bind_target(scope, statement.target, Binding("opaque", scope, None, (), chain))
+            bind_target(scope, statement.target, Binding("augmented", scope, statement, (), chain))
         elif isinstance(statement, cst.With):
             for item in statement.items:
                 if item.asname is not None:
@@ -272,16 +272,36 @@ def reaching(bindings: list[Binding], scope: Scope, at: Sequence[cst.CSTNode]) -
             for statement in reversed(siblings[:position] if position is not None else []):
                 hits = [b for b in bindings if id(statement) in b.chain]
                 reaching += hits
-                if any(definite(b, statement) for b in hits):
+                if hits and always_binds(statement, hits):
                     return reaching
     reaching += [b for b in bindings if b.how == "param"]
     return reaching or None
 
 
-def definite(binding: Binding, statement: cst.CSTNode) -> bool:
-    """The binding surely happens when `statement` runs: it is one of the statement's own small
-    statements (not inside a block of it)."""
-    return isinstance(statement, cst.SimpleStatementLine) and binding.chain[-1] == id(statement)
+def always_binds(statement: cst.CSTNode, hits: list[Binding]) -> bool:
+    """One of `hits` surely happens when `statement` runs and control goes on past it: it is one of
+    the statement's own small statements, or every branch of an `if`/`elif`/`else` binds or leaves
+    (`if arch == "a": net = A() elif ...: net = B() else: raise ValueError(arch)`)."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        return any(binding.chain[-1] == id(statement) for binding in hits)
+    if isinstance(statement, cst.If) and statement.orelse is not None:
+        rest = statement.orelse if isinstance(statement.orelse, cst.If) else statement.orelse.body
+        return _block_always_binds(statement.body, hits) and (
+            always_binds(rest, hits) if isinstance(rest, cst.If) else _block_always_binds(rest, hits))
+    return False
+
+
+def _block_always_binds(block: cst.CSTNode, hits: list[Binding]) -> bool:
+    if isinstance(block, cst.SimpleStatementSuite):  # `else: raise ValueError(arch)` on one line
+        return _leaves(block.body)
+    return any(always_binds(statement, hits) or (isinstance(statement, cst.SimpleStatementLine)
+                                                  and _leaves(statement.body))
+               for statement in block.body)
+
+
+def _leaves(smalls: Sequence[cst.CSTNode]) -> bool:
+    """Small statements after which the block's next statements do not run (`raise`, `return`)."""
+    return any(isinstance(small, (cst.Raise, cst.Return, cst.Continue, cst.Break)) for small in smalls)
 
 
 def headers(statement: cst.CSTNode) -> list[cst.CSTNode]:

@@ -6,6 +6,17 @@ Kept apart from the analysis so that rules and the oracle share one table of fac
 from __future__ import annotations
 
 import re
+from importlib import resources
+
+
+def _table(name: str) -> frozenset[str]:
+    text = resources.files("torchlint").joinpath(f"data/{name}").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+# Every public attribute of torch.Tensor (torchlint/data/tensor_methods.txt, from torch 2.13): a value
+# something else is called on (`loss.get_loss()`, `meter.reset()`) is not a tensor.
+TENSOR_ATTRIBUTE_NAMES = _table("tensor_methods.txt")
 
 # Library base classes whose subclasses are nn.Modules.
 MODULE_BASE_CLASSES = frozenset(
@@ -109,6 +120,23 @@ NON_TENSOR_METHODS = frozenset(
      "median", "mode", "type", "equal", "get_device", "unique", "aminmax", "allclose", "is_pinned",
      "is_shared", "is_set_to", "tolist", "__len__", "nonzero", "where", "cummax", "cummin"}
 )
+# Methods only a torch tensor has (numpy arrays, pandas objects, a PackedSequence, Python's own
+# types and PIL images have none of them) that give a tensor back: called on a value of unknown
+# kind in a file that uses torch, they say it is a tensor (`x.permute(0, 2, 1).contiguous()`).
+TENSOR_ONLY_METHODS = frozenset(
+    {"unsqueeze", "unsqueeze_", "permute", "contiguous", "masked_fill", "masked_fill_", "masked_select",
+     "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "view_as", "expand_as", "type_as",
+     "index_select", "narrow", "clamp", "clamp_", "detach", "detach_"}
+)
+# What a module's output of unknown shape answers to only when it is a tensor: tuples, lists, dicts,
+# a PackedSequence and transformers' ModelOutput have none of these (`net(z).view(-1, 3, 32, 32)`).
+MODEL_OUTPUT_TENSOR_METHODS = TENSOR_ONLY_METHODS | frozenset(
+    {"view", "reshape", "squeeze", "flatten", "transpose", "t", "sum", "mean", "argmax", "argmin", "softmax",
+     "log_softmax", "sigmoid", "exp", "log", "abs", "norm", "expand", "repeat", "clone"}
+)
+# Questions only a tensor answers so (numpy's `size` and pandas' are not callable): `x.size(0)`,
+# `x.dim()`, `x.numel()`; as the evidence set of a name (see oracle's usage evidence).
+TENSOR_SHAPE_QUERIES = frozenset({"size(int)", "dim()", "numel()"})
 # Tensor methods whose result no longer carries the autograd graph.
 GRAPH_CUTTING_METHODS = frozenset({"detach", "detach_"})
 SELF_RETURNING_METHODS = frozenset(

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from torchlint.kinds import (
     CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind,
-    element_kind, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind, unpacked_kind,
-    with_evidence,
+    element_kind, guessed_method_result, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind,
+    unpacked_kind, with_evidence,
 )
 from torchlint.outline import Outline
 from torchlint.project.roots import search_folders
@@ -328,10 +328,21 @@ class ProjectIndex:
                     own = self.method_result(receiver.cls, callee[2])
                     if own is not None:
                         return own
-            return method_call_kind(receiver, callee[2])
+            known = method_call_kind(receiver, callee[2])
+            if known is None and self._uses_torch(path):
+                return guessed_method_result(receiver, callee[2])
+            return known
         if callee is not None and callee[0] == "sub" and _is_models_namespace(self, path, callee[1]):
             return NAMESPACE_MODEL
         return self.call_result(self.kind(path, callee))
+
+    def _uses_torch(self, path: str) -> bool:
+        """Whether the module imports torch (what only tensors answer to says more there)."""
+        summary = self.summaries.get(path)
+        if summary is None:
+            return False
+        imported = (module or name or "" for _, module, name in summary.imports.values())
+        return any(target.split(".")[0] == "torch" for target in imported)
 
     def call_result(self, callee: Kind | None) -> Kind | None:
         """What calling a value of kind `callee` returns."""

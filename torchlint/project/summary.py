@@ -32,7 +32,7 @@ from torchlint.outline import Outline
 
 Descriptor = tuple | None
 
-FORMAT = 7  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 8  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -487,6 +487,12 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
         elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1
               and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id in returned):
             last[statement.targets[0].id] = _describe(statement.value, key, local_names)
+        elif isinstance(statement, ast.If) and any(_stores(statement, name) for name in returned):
+            # `if arch == "a": arch = A() elif ...: arch = B() else: raise ...`: every branch binds
+            for name in returned:
+                if _stores(statement, name):
+                    value = _value_after_if(statement, name, key, local_names)
+                    last[name] = value if value is not _LEAVES else None
         elif last:
             # anything else that may bind a returned name (in a block, a tuple target, a walrus,
             # a `for`): which value reaches the return is not known
@@ -494,6 +500,47 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                     last.pop(node.id, None)
     return found
+
+
+_LEAVES = ("leaves",)  # a block that never runs to its end (it raises, returns, breaks or continues)
+
+
+def _stores(statement: ast.stmt, name: str) -> bool:
+    return any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
+               for node in ast.walk(statement))
+
+
+def _value_after_if(statement: ast.If, name: str, key: str, local_names: frozenset[str]) -> Descriptor | None:
+    """What `name` surely holds after an `if` that binds it in every branch that goes on (None:
+    not known; _LEAVES: no branch goes on)."""
+    if not statement.orelse:
+        return None
+    values = [_value_after(statement.body, name, key, local_names),
+              _value_after(statement.orelse, name, key, local_names)]
+    going_on = [value for value in values if value is not _LEAVES]
+    if not going_on:
+        return _LEAVES
+    if any(value is None for value in going_on):
+        return None
+    return going_on[0] if len(going_on) == 1 else ("either", going_on[0], going_on[1])
+
+
+def _value_after(body: list[ast.stmt], name: str, key: str, local_names: frozenset[str]) -> Descriptor | None:
+    """What `name` surely holds when `body` runs to its end (None: not known, or never bound)."""
+    value = None
+    for statement in body:
+        if isinstance(statement, (ast.Raise, ast.Return, ast.Continue, ast.Break)):
+            return _LEAVES
+        if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id == name):
+            value = _describe(statement.value, key, local_names)
+        elif isinstance(statement, ast.If) and _stores(statement, name):
+            value = _value_after_if(statement, name, key, local_names)
+            if value is _LEAVES:
+                return _LEAVES
+        elif _stores(statement, name):
+            value = None
+    return value
 
 
 def _target_bindings(target: ast.expr, value: Descriptor, path: tuple[int, ...]):
