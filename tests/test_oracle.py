@@ -56,6 +56,14 @@ def kinds(source: str) -> list:
         pytest.param(NET + "m = Net()\nm = m.to('cpu')\nprobe(m)\n", "module", id="rebinding-cycle"),
         pytest.param(NET + "m = None\nif x:\n    m = Net()\nprobe(m)\n", "module", id="none-is-neutral"),
         pytest.param(NET + "m = Net()\nif x:\n    m = other()\nprobe(m)\n", None, id="unknown-binding"),
+        # a one-line suite binds like a block (`if x: m = 3`)
+        pytest.param(NET + "m = Net()\nif x: m = 3\nprobe(m)\n", None, id="one-line-if-binds"),
+        pytest.param(NET + "def f(x):\n    m = Net()\n    while x: m = other()\n    probe(m)\n", None,
+                     id="one-line-while-binds"),
+        pytest.param(NET + "def f(a):\n    if a: a = Net()\n    else: a = Net()\n    probe(a)\n", "module",
+                     id="one-line-branches-both-bind"),
+        pytest.param(NET + "def f(a):\n    if a: a = Net()\n    else: pass\n    probe(a)\n", None,
+                     id="one-line-else-neither-binds-nor-leaves"),
         # every branch of an if/elif/else binds the name or leaves: the parameter's value is gone
         pytest.param(NET + "def make(arch):\n    if arch == 'a':\n        arch = Net()\n    elif arch == 'b':\n"
                      "        arch = Net()\n    else:\n        raise ValueError(arch)\n    probe(arch)\n", "module",

@@ -106,6 +106,8 @@ class ScopeTable:
                 inner = (*chain, id(child))
                 for small in child.body:
                     self._bind_statement(scope, small, inner)
+            elif isinstance(child, cst.BaseSmallStatement):  # in a one-line suite: `if a: x = 1`
+                self._bind_statement(scope, child, (*chain, id(child)))
             elif isinstance(child, (cst.BaseCompoundStatement, cst.ExceptHandler, cst.ExceptStarHandler)):
                 inner = (*chain, id(child))
                 self._bind_statement(scope, child, inner)
@@ -293,7 +295,7 @@ def always_binds(statement: cst.CSTNode, hits: list[Binding]) -> bool:
 
 def _block_always_binds(block: cst.CSTNode, hits: list[Binding]) -> bool:
     if isinstance(block, cst.SimpleStatementSuite):  # `else: raise ValueError(arch)` on one line
-        return _leaves(block.body)
+        return _leaves(block.body) or any(binding.chain[-1] == id(small) for small in block.body for binding in hits)
     return any(always_binds(statement, hits) or (isinstance(statement, cst.SimpleStatementLine)
                                                   and _leaves(statement.body))
                for statement in block.body)
