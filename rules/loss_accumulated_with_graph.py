@@ -109,6 +109,9 @@ class LossAccumulatedWithGraph(Rule):
         return super().could_fire(text) and _a_line_accumulates_a_loss(text)
 
     valid = (
+        # the name is rebound to a float after its backward: what is accumulated is the float
+        "def train(batches, step, opt):\n    total = 0\n    for b in batches:\n        loss = step(b)\n"
+        "        loss.backward()\n        opt.step()\n        loss = loss.item()\n        total += loss\n",
         # not a loss: outputs collected without no_grad are TL626's (inference-without-no-grad)
         SETUP + "preds = []\nfor x in test_loader:\n    preds.append(model(x))\n",
         # gradient accumulation: the accumulator is backpropagated

@@ -366,6 +366,24 @@ FROM_USE = {
     "view-of-unknown": (HEAD + "def f(a):\n    probe(a.view(3))\n", None),
     "permute-without-torch": ("def f(x):\n    probe(x.permute(0, 1))\n", None),
     "view-of-module-output-without-torch-method": (HEAD + "def f(net: nn.Module, z):\n    probe(net(z).keys())\n", None),
+    # a use says something of the bindings that reach it only
+    "size-then-packed": (HEAD + "from torch.nn.utils.rnn import pack_padded_sequence\ndef f(inputs, lengths):\n"
+                         "    bsz = inputs.size(1)\n    inputs = pack_padded_sequence(inputs, lengths)\n    probe(inputs)\n",
+                         None),
+    "size-then-rebound-to-unknown": (HEAD + "import json\ndef f(x, fh):\n    n = x.size(0)\n    x = json.load(fh)\n"
+                                     "    probe(x)\n", None),
+    "size-before-rebinding": (HEAD + "import json\ndef f(x, fh):\n    n = x.size(0)\n    probe(x)\n    x = json.load(fh)\n",
+                              "tensor"),
+    "size-in-a-comprehension": (HEAD + "def f(batch, records):\n    n = [seq.size(0) for seq in batch]\n"
+                                "    for seq in records:\n        probe(seq)\n", None),
+    "backward-then-item": (HEAD + "def f(c, b):\n    loss = c(b)\n    loss.backward()\n    loss = loss.item()\n"
+                           "    probe(loss)\n", None),
+    "backward-before-item": (HEAD + "def f(c, b):\n    loss = c(b)\n    loss.backward()\n    probe(loss)\n"
+                             "    loss = loss.item()\n", "tensor+graph"),
+    "size-of-a-class-of-the-file": (HEAD + "class Boxes:\n    def size(self, dim):\n        return 1\ndef f(boxes):\n"
+                                    "    n = boxes.size(0)\n    probe(boxes)\n", None),
+    "clamp-of-a-class-of-the-file": (HEAD + "class Boxes:\n    def clamp(self, a):\n        return self\ndef f(boxes):\n"
+                                     "    probe(boxes.clamp(0))\n", None),
     # a class of its own with a `backward` and methods tensors lack: not a tensor, nor what it gives
     "backward-and-a-method-tensors-lack": (HEAD + "def f(loss):\n    loss.reset()\n    loss.backward()\n    probe(loss)\n",
                                            None),

@@ -28,9 +28,9 @@ from torchlint.torch_api import (
     TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES, is_tensor_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
-    SCOPE_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
+    COMPREHENSION_TYPES, SCOPE_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
 )
-from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes, path_to
+from torchlint.walk import ElidedBlock, children, descendants, outside_nested_scopes, path_to
 
 # Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
@@ -82,6 +82,7 @@ class TypeOracle:
         self._method_outputs: dict[int, Kind | None] = {}
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
         self._registered: dict[str, tuple[str, tuple[Kind | None, ...]]] | None = None
+        self._defined_methods: frozenset[str] | None = None
         classes.project_status = self._project_base_status
 
     @property
@@ -275,7 +276,9 @@ class TypeOracle:
         if all(k in (CYCLE, NONE) for k in kinds):
             return NONE
         if all(k is None or k in (CYCLE, NONE, UNPICKLED) for k in kinds):
-            return self._usage_evidence(name, bindings)
+            # the unknown bindings need the evidence; the others follow them (`x = x.view(...)`
+            # met while `x` is evaluated, `x = None`)
+            return self._usage_evidence(name, [b for b, k in zip(bindings, kinds) if k is None])
         return None
 
     def _memoised(self, cache: dict, key: int, on_cycle, compute):
@@ -666,7 +669,7 @@ class TypeOracle:
             if own is not None:
                 return own
             known = method_call_kind(receiver, func.attr.value)
-            if known is None and self._imports_torch():
+            if known is None and self._imports_torch() and func.attr.value not in self._own_method_names():
                 return guessed_method_result(receiver, func.attr.value)
             return known
         return None
@@ -899,29 +902,57 @@ class TypeOracle:
     def _usage_evidence(self, name: str, bindings: list[Binding]) -> Kind | None:
         """What is called on a name of unknown kind (every binding unknown): `.parameters()` only
         modules have, `.backward()` only tensors in a graph (`loss = self.compute(batch)` then
-        `loss.backward()`; a class of the project with its own `backward` is a known kind), and a
-        read `.grad` in a file that uses torch (`for p in group["params"]: if p.grad is None: ...`).
-        An instance of a class not seen (`n = Node()`) may have any of these: no evidence."""
-        owner_scope = bindings[0].scope
-        if owner_scope.evidence is None:
-            owner_scope.evidence = _collect_method_calls_on_names(owner_scope.node)
-        called = owner_scope.evidence.get(name, set())
-        if called & MODULE_ONLY_METHODS:
+        `loss.backward()`; a class of the project with its own `backward` is a known kind), a
+        read `.grad` in a file that uses torch (`for p in group["params"]: if p.grad is None: ...`),
+        and what only tensors answer to (`x.size(0)`, `x.permute(...)`: a guess). A use says so
+        only of the bindings that reach it (`loss.backward(); loss = loss.item()`: the float is
+        not a tensor). An instance of a class not seen (`n = Node()`) may have any of these: no
+        evidence."""
+        if not bindings:
+            return None
+        every, reached = self._uses_by_binding(name, bindings[0].scope)
+        marks = [reached.get(id(binding), set()) for binding in bindings]
+        said_of_all = set.intersection(*marks) if marks else set()
+        said_of_any = set().union(*marks)
+        if said_of_all & MODULE_ONLY_METHODS:
             return Kind(MODULE)
-        if any(_constructs_instance(b.value) for b in bindings) or not _tensor_could_answer(called):
+        if any(_constructs_instance(b.value) for b in bindings) or not _tensor_could_answer(said_of_any):
             return None  # `loss.reset(); loss.backward()`: an object of a class of its own
-        if called & _TENSOR_ONLY_METHODS:
+        if said_of_all & _TENSOR_ONLY_METHODS:
             return tensor(True)  # backpropagated in its own scope: a tensor that carries a graph
         if not self._imports_torch():
             return None
-        if _GRAD_READ in called:
+        if _GRAD_READ in said_of_all:
             return tensor(True)  # its gradient is read: a leaf that requires grad (a Parameter)
-        if called & _TENSOR_USES and _TYPE_TESTED not in called:
+        own = self._own_method_names()
+        uses = {use for use in said_of_all & _TENSOR_USES if use.split("(")[0] not in own}
+        if uses and _TYPE_TESTED not in said_of_any:
             # `def forward(self, src, trg): max_len = trg.size(0) ... trg.data[0]`: only a tensor
             # answers so. Not when the scope tests what the name is (`if isinstance(x,
             # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
             return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
         return None
+
+    def _uses_by_binding(self, name: str, scope: Scope) -> tuple[list[Binding], dict[int, set[str]]]:
+        """The name's bindings in `scope`, and for each (by id) what the uses it reaches say."""
+        if scope.evidence is None:
+            scope.evidence = {}
+        if name not in scope.evidence:
+            if scope.uses is None:
+                scope.uses = _collect_uses(scope.node)
+            every = scope.bindings.get(name, [])
+            reached: dict[int, set[str]] = {}
+            for marks, path in scope.uses.get(name, ()):
+                for binding in reaching(every, scope, path) or every:
+                    reached.setdefault(id(binding), set()).update(marks)
+            scope.evidence[name] = (every, reached)
+        return scope.evidence[name]
+
+    def _own_method_names(self) -> frozenset[str]:
+        """Methods the file's classes define: `boxes.clamp(...)` may be one of them, not a tensor's."""
+        if self._defined_methods is None:
+            self._defined_methods = frozenset(method.name.value for method in self.classes.method_owner)
+        return self._defined_methods
 
     def _imports_torch(self) -> bool:
         """Other frameworks' values have `.grad` too (chainer's Variable): the file must use torch."""
@@ -973,30 +1004,61 @@ def _string_arguments(call: cst.Call) -> list[str]:
     return _strings(call.args[0].value) if len(call.args) == 1 else []
 
 
-def _collect_method_calls_on_names(scope: cst.CSTNode) -> dict[str, set[str]]:
-    """name -> the methods called on it, in one scope (nested functions and classes left out),
-    and `.grad` when its gradient is read (`if p.grad is None`)."""
-    calls: dict[str, set[str]] = {}
+def _collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cst.CSTNode, ...]]]]:
+    """name -> its uses that say what it holds, in one scope (nested functions and classes left
+    out): the methods called on it (`m()` when called with keywords at most, `size(int)` for
+    `x.size(0)`), `.grad` when its gradient is read, a type test; each with the path down to it
+    (so that only the bindings reaching the use take its evidence). A use inside a comprehension
+    that binds the name is the comprehension's own variable's, not the scope's: left out."""
+    uses: dict[str, list[tuple[set[str], tuple[cst.CSTNode, ...]]]] = {}
     not_reads: set[int] = set()  # attributes called or assigned to (a parent is met before its children)
-    for node in descendants(scope, outside_nested_scopes):
-        if isinstance(node, cst.Call):
-            not_reads.add(id(node.func))
-            if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-                called = calls.setdefault(node.func.value.value, set())
-                called.add(node.func.attr.value)
-                if not any(arg.keyword is None for arg in node.args):
-                    called.add(node.func.attr.value + "()")  # called with keywords at most
-                elif node.func.attr.value == "size" and _is_int_literal(node.args[0].value):
-                    called.add("size(int)")  # `x.size(0)`: numpy's and pandas' `size` is a number
-            elif (isinstance(node.func, cst.Name) and node.func.value in _TYPE_TESTS and node.args
-                  and isinstance(node.args[0].value, cst.Name)):
-                calls.setdefault(node.args[0].value.value, set()).add(_TYPE_TESTED)
-        elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
-            not_reads.add(id(node.target))
-        elif (isinstance(node, cst.Attribute) and node.attr.value == "grad" and isinstance(node.value, cst.Name)
-              and id(node) not in not_reads):
-            calls.setdefault(node.value.value, set()).add(_GRAD_READ)
-    return calls
+    pending: list[tuple[cst.CSTNode, int]] = [(scope, 0)]
+    path: list[cst.CSTNode] = []
+    while pending:
+        node, depth = pending.pop()
+        del path[depth:]
+        path.append(node)
+        if node is not scope and outside_nested_scopes(node):
+            continue
+        name, marks = _use_marks(node, not_reads)
+        if name is not None and not _comprehension_binds(path, name):
+            uses.setdefault(name, []).append((marks, tuple(path)))
+        pending.extend((child, depth + 1) for child in reversed(children(node)))
+    return uses
+
+
+def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[str]]:
+    """The name a node uses and what the use says about it (see `_collect_uses`)."""
+    if isinstance(node, cst.Call):
+        not_reads.add(id(node.func))
+        if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            method = node.func.attr.value
+            marks = {method}
+            if not any(arg.keyword is None for arg in node.args):
+                marks.add(method + "()")  # called with keywords at most
+            elif method == "size" and _is_int_literal(node.args[0].value):
+                marks.add("size(int)")  # `x.size(0)`: numpy's and pandas' `size` is a number
+            return node.func.value.value, marks
+        if (isinstance(node.func, cst.Name) and node.func.value in _TYPE_TESTS and node.args
+                and isinstance(node.args[0].value, cst.Name)):
+            return node.args[0].value.value, {_TYPE_TESTED}
+    elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+        not_reads.add(id(node.target))
+    elif (isinstance(node, cst.Attribute) and node.attr.value == "grad" and isinstance(node.value, cst.Name)
+          and id(node) not in not_reads):
+        return node.value.value, {_GRAD_READ}
+    return None, set()
+
+
+def _comprehension_binds(path: list[cst.CSTNode], name: str) -> bool:
+    for node in path:
+        if isinstance(node, COMPREHENSION_TYPES):
+            comp_for = node.for_in
+            while comp_for is not None:
+                if any(isinstance(n, cst.Name) and n.value == name for n in descendants(comp_for.target)):
+                    return True
+                comp_for = comp_for.inner_for_in
+    return False
 
 
 def _tensor_could_answer(called: set[str]) -> bool:

@@ -39,7 +39,9 @@ class Scope:
     bindings: dict[str, list[Binding]] = field(default_factory=dict)
     declared_global: set[str] = field(default_factory=set)
     declared_nonlocal: set[str] = field(default_factory=set)
-    evidence: dict[str, set[str]] | None = None
+    # what a use of a name says about it, kept for the type oracle (see its usage evidence)
+    uses: dict | None = None
+    evidence: dict | None = None
 
     def add(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
@@ -67,6 +69,7 @@ class ScopeTable:
         free the file's tree at once."""
         for scope in self._scopes.values():
             scope.bindings.clear()
+            scope.uses = scope.evidence = None
         self._scopes.clear()
 
     # ---- scopes -----------------------------------------------------------------------------
