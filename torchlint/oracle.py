@@ -30,7 +30,7 @@ from torchlint.torch_api import (
 from torchlint.scopes import (
     COMPREHENSION_TYPES, SCOPE_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
 )
-from torchlint.walk import ElidedBlock, children, descendants, outside_nested_scopes, path_to
+from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes, path_to, paths
 
 # Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
@@ -1012,18 +1012,10 @@ def _collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cs
     that binds the name is the comprehension's own variable's, not the scope's: left out."""
     uses: dict[str, list[tuple[set[str], tuple[cst.CSTNode, ...]]]] = {}
     not_reads: set[int] = set()  # attributes called or assigned to (a parent is met before its children)
-    pending: list[tuple[cst.CSTNode, int]] = [(scope, 0)]
-    path: list[cst.CSTNode] = []
-    while pending:
-        node, depth = pending.pop()
-        del path[depth:]
-        path.append(node)
-        if node is not scope and outside_nested_scopes(node):
-            continue
-        name, marks = _use_marks(node, not_reads)
+    for path in paths(scope, outside_nested_scopes):
+        name, marks = _use_marks(path[-1], not_reads)
         if name is not None and not _comprehension_binds(path, name):
             uses.setdefault(name, []).append((marks, tuple(path)))
-        pending.extend((child, depth + 1) for child in reversed(children(node)))
     return uses
 
 

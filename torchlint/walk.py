@@ -142,9 +142,9 @@ def outside_nested_scopes(node: cst.CSTNode) -> bool:
     return isinstance(node, SCOPE_NODES)
 
 
-def path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
-    """The nodes from `root` down to `target`, both included; None when `target` is not below.
-    A body still unparsed cannot hold `target` (a node of a parsed tree): it stays unparsed.
+def paths(root: cst.CSTNode, prune: Callable[[cst.CSTNode], bool]) -> Iterator[list[cst.CSTNode]]:
+    """For `root` and each node below it, depth first, the nodes from `root` down to it (one list,
+    updated as the walk goes: copy what is kept); below a node `prune` accepts, nothing.
     Iterative, so no closure refers to itself (the engine relies on freeing trees by refcount)."""
     pending: list[tuple[cst.CSTNode, int]] = [(root, 0)]
     path: list[cst.CSTNode] = []
@@ -152,8 +152,21 @@ def path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
         node, depth = pending.pop()
         del path[depth:]
         path.append(node)
-        if node is target:
-            return path
-        if not (type(node) is ElidedBlock and not node.is_parsed):
+        yield path
+        if node is root or not prune(node):
             pending.extend((child, depth + 1) for child in reversed(children(node)))
+
+
+def _unparsed(node: cst.CSTNode) -> bool:
+    return type(node) is ElidedBlock and not node.is_parsed
+
+
+def path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
+    """The nodes from `root` down to `target`, both included; None when `target` is not below.
+    A body still unparsed cannot hold `target` (a node of a parsed tree): it stays unparsed."""
+    if _unparsed(root):
+        return None if root is not target else [root]
+    for path in paths(root, _unparsed):
+        if path[-1] is target:
+            return path
     return None
