@@ -396,6 +396,8 @@ FROM_USE = {
                             None),
     "accumulated-from-zero": (HEAD + "crit = nn.MSELoss()\ndef f(model, xs):\n    loss = 0\n    for x in xs:\n"
                               "        loss += crit(model(x), x)\n    probe(loss)\n", "tensor+graph"),
+    "accumulated-before-its-terms": (HEAD + "crit = nn.MSELoss()\ndef f(model, xs):\n    loss = 0\n    probe(loss)\n"
+                                     "    for x in xs:\n        loss += crit(model(x), x)\n", None),
     "accumulated-unknown-from-zero": (HEAD + "def f(xs):\n    t = 0\n    for x in xs:\n        t += x\n    probe(t)\n",
                                       None),
     "accumulated-after-another-value": (HEAD + "crit = nn.MSELoss()\ndef f(model, xs, start):\n    loss = start\n"

@@ -270,7 +270,9 @@ class TypeOracle:
         if at is not None:
             bindings = reaching(bindings, scope, at) or bindings
         kinds = [self._binding_kind(binding) for binding in bindings]
-        merged = merge(kinds) or self._accumulated(every)
+        merged = merge(kinds)
+        if merged is None and any(binding.how == "augmented" for binding in bindings):
+            merged = self._accumulated(every)  # (not where only the starting number reaches)
         if merged is not None:
             return merged
         if all(k in (CYCLE, NONE) for k in kinds):
@@ -910,7 +912,7 @@ class TypeOracle:
         evidence."""
         if not bindings:
             return None
-        every, reached = self._uses_by_binding(name, bindings[0].scope)
+        reached = self._uses_by_binding(name, bindings[0].scope)
         marks = [reached.get(id(binding), set()) for binding in bindings]
         said_of_all = set.intersection(*marks) if marks else set()
         said_of_any = set().union(*marks)
@@ -933,8 +935,8 @@ class TypeOracle:
             return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
         return None
 
-    def _uses_by_binding(self, name: str, scope: Scope) -> tuple[list[Binding], dict[int, set[str]]]:
-        """The name's bindings in `scope`, and for each (by id) what the uses it reaches say."""
+    def _uses_by_binding(self, name: str, scope: Scope) -> dict[int, set[str]]:
+        """For each of the name's bindings in `scope` (by id), what the uses it reaches say."""
         if scope.evidence is None:
             scope.evidence = {}
         if name not in scope.evidence:
@@ -945,7 +947,7 @@ class TypeOracle:
             for marks, path in scope.uses.get(name, ()):
                 for binding in reaching(every, scope, path) or every:
                     reached.setdefault(id(binding), set()).update(marks)
-            scope.evidence[name] = (every, reached)
+            scope.evidence[name] = reached
         return scope.evidence[name]
 
     def _own_method_names(self) -> frozenset[str]:
