@@ -363,6 +363,9 @@ FROM_USE = {
                             "    if isinstance(x, PackedSequence):\n        probe(x)\n    return x.size(0)\n", None),
     "size-and-a-method-tensors-lack": (HEAD + "def f(q):\n    n = q.size(0)\n    q.push(n)\n    probe(q)\n", None),
     "size-of-constructed-instance": (HEAD + "def f():\n    q = Queue()\n    n = q.size(0)\n    probe(q)\n", None),
+    "bmm-result": (HEAD + "def f(keys, q):\n    probe(keys.bmm(q).squeeze(2))\n", "tensor"),
+    "bmm-of-a-class-of-the-file": (HEAD + "class Keys:\n    def bmm(self, q):\n        return self\ndef f(keys, q):\n"
+                                   "    probe(keys.bmm(q))\n", None),
     "view-of-unknown": (HEAD + "def f(a):\n    probe(a.view(3))\n", None),
     "permute-without-torch": ("def f(x):\n    probe(x.permute(0, 1))\n", None),
     "view-of-module-output-without-torch-method": (HEAD + "def f(net: nn.Module, z):\n    probe(net(z).keys())\n", None),
@@ -412,6 +415,38 @@ def test_kind_from_use(source, expected):
     assert kinds(source) == [expected]
 
 
+@pytest.mark.parametrize(("call", "expected"), [("F.interpolate(x, scale_factor=2)", "tensor"),
+                                              ("F.resize_images(x, (8, 8))", None), ("torch.frobnicate(x)", None)])
+def test_a_function_torch_lacks_returns_nothing_known(call, expected):
+    assert kinds(HEAD + f"import torch.nn.functional as F\ndef f(x):\n    probe({call})\n") == [expected]
+
+
+# A value that reads the name it rebinds (`t = t.cuda()`) reads what reaches its statement.
+REBOUND = {
+    "from-an-unknown-start": ("def f(row):\n    t = row\n    t = torch.tensor(t).long()\n    t = t.cuda()\n    probe(t)\n",
+                              "tensor"),
+    "through-another-name": ("def f(row):\n    a = row\n    b = torch.zeros(1)\n    a = b\n    a = a.cuda()\n    probe(a)\n",
+                             "tensor"),
+    "a-module": ("def f(m):\n    m = nn.Linear(2, 2)\n    m = m.cuda()\n    probe(m)\n", "module"),
+    "in-a-loop-from-an-unknown-start": ("def f(row):\n    x = row\n    for i in range(3):\n        x = x.cuda()\n"
+                                        "    probe(x)\n", None),
+    "after-a-branch-that-may-not-bind": ("def f(row, c):\n    t = row\n    if c:\n        t = torch.tensor(t)\n"
+                                         "    t = t.cuda()\n    probe(t)\n", None),
+    # judged while the binding it reads is being judged (through `Variable(x)`'s argument): not kept
+    "under-an-if-after-a-wrapper": ("from torch.autograd import Variable\ndef f(loader):\n    for batch in loader:\n"
+                                    "        x = batch['image']\n        x = Variable(x, requires_grad=True)\n"
+                                    "        n = x.size(0)\n        if n:\n            x = x.cuda()\n        probe(x)\n",
+                                    "tensor+graph"),
+    "to-a-method-tensors-lack": ("def f(row):\n    t = torch.tensor(row)\n    t = t.to_list()\n    probe(t)\n", None),
+    "to-a-number": ("def f(row):\n    t = torch.tensor(row)\n    t = t.item()\n    probe(t)\n", None),
+}
+
+
+@pytest.mark.parametrize(("source", "expected"), list(REBOUND.values()), ids=list(REBOUND))
+def test_a_value_reading_the_name_it_rebinds(source, expected):
+    assert kinds(HEAD + source) == [expected]
+
+
 def test_self_and_self_attributes():
     source = (
         NET
@@ -457,3 +492,23 @@ def test_the_table_of_tensor_attributes_is_torchs():
     assert len(TENSOR_ATTRIBUTE_NAMES) > 0.95 * len(public)
     assert TENSOR_ONLY_METHODS <= TENSOR_ATTRIBUTE_NAMES
     assert {"get_loss", "reset", "push"}.isdisjoint(TENSOR_ATTRIBUTE_NAMES)
+
+
+def test_the_table_of_module_attributes_is_torchs():
+    """torchlint/data/module_methods.txt: what nn.Module's machinery may call on a subclass."""
+    import torch
+    from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES
+
+    assert MODULE_ATTRIBUTE_NAMES == {name for name in dir(torch.nn.Module) if not name.startswith("__")}
+    assert {"forward", "train", "_load_from_state_dict", "extra_repr"} <= MODULE_ATTRIBUTE_NAMES
+
+
+def test_the_table_of_torch_functions_is_torchs():
+    """torchlint/data/torch_functions.txt: the functions a call of torch's namespaces may name."""
+    import torch.nn.functional
+    from torchlint.torch_api import TORCH_FUNCTION_NAMES
+
+    assert {"torch.cat", "torch.nn.functional.softmax", "torch.linalg.norm", "torch.fft.fft"} <= TORCH_FUNCTION_NAMES
+    assert all(callable(getattr(torch.nn.functional, q.rpartition(".")[2])) for q in TORCH_FUNCTION_NAMES
+               if q.startswith("torch.nn.functional."))
+    assert "torch.nn.functional.resize_images" not in TORCH_FUNCTION_NAMES

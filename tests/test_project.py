@@ -328,6 +328,90 @@ def test_attributes_of_a_class_of_another_file(cli, tmp_path, assignments, expec
     assert _findings(cli, "run.py") == expected
 
 
+POOL = "import torch\n\nclass Pool:\n    def __init__(self):\n        self.items = []\n\n    def query(self, images):\n        return images.data\n"
+TRAINER = (
+    "import torch\nfrom pool import Pool\n\nclass Trainer:\n    def __init__(self):\n        self.pool = Pool()\n\n"
+    "    def step(self, batch):\n        return self.pool.query(torch.cat([batch, batch]))\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("loop", "expected"),
+    [
+        pytest.param("net = nn.Linear(4, 2)\nfor name, weight in net.named_parameters():\n", [("TL001", 2)],
+                     id="named-parameters-of-a-module"),
+        pytest.param("net = nn.Linear(4, 2)\nfor name, weight in net.named_children():\n", [], id="named-children"),
+        pytest.param("net = {'w': [1.0]}\nfor name, weight in net.items():\n", [], id="items-of-a-dict"),
+        pytest.param("from store import Store\nnet = Store()\nfor name, weight in net.named_parameters():\n", [],
+                     id="a-non-module-class-s-method-of-that-name"),
+    ],
+)
+def test_a_module_level_loop_variable_passed_to_a_helper(cli, tmp_path, loop, expected):
+    (tmp_path / "helpers.py").write_text("def as_numpy(t):\n    return t.data.cpu().numpy()\n")
+    (tmp_path / "store.py").write_text("class Store:\n    def named_parameters(self):\n        return [('a', [1])]\n")
+    (tmp_path / "run.py").write_text(f"import torch.nn as nn\nfrom helpers import as_numpy\n{loop}    as_numpy(weight)\n")
+    assert _findings(cli, ".") == [(code, line) for code, line in expected]
+    assert _findings(cli, "helpers.py") == expected
+
+
+ENCODER = (
+    "import torch.nn as nn\nclass Mean(nn.Module):\n    def forward(self, x):\n        return x\n"
+    "class Enc(nn.Module):\n    def __init__(self, pooler):\n        super(Enc, self).__init__()\n"
+    "        self.pooler = pooler\n    def forward(self, x):\n        return self.pooler.forward(x) * 2\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("added", "expected"),
+    [
+        pytest.param("", [("TL005", 10)], id="named-in-its-own-super-call"),
+        pytest.param("def is_enc(m):\n    return isinstance(m, (Enc, nn.Linear))\n", [("TL005", 10)], id="named-in-isinstance"),
+        pytest.param("factory = Enc\n", [], id="handed-on-as-a-value"),
+        pytest.param("class Sub(Enc):\n    def __init__(self):\n        super().__init__(object())\n", [],
+                     id="a-subclass-passes-something-else"),
+    ],
+)
+def test_a_constructor_parameter_kept_on_self_takes_the_kind_its_callers_pass(cli, tmp_path, added, expected):
+    (tmp_path / "layers.py").write_text(ENCODER + added)
+    (tmp_path / "run.py").write_text("from layers import Enc, Mean\nenc = Enc(Mean())\n")
+    assert _findings(cli, ".") == expected
+
+
+_MODULE_POOL = ("class Pool:", "import torch.nn as nn\nclass Pool(nn.Module):")
+
+
+@pytest.mark.parametrize(
+    ("changes", "trainer_added", "expected"),
+    [
+        pytest.param([], "", [("TL001", 8)], id="every-call-passes-a-tensor"),
+        pytest.param([], "class Cache:\n    def query(self, key):\n        return key\nCache().query('k')\n",
+                     [("TL001", 8)], id="an-unrelated-class-s-method-of-that-name"),
+        pytest.param([_MODULE_POOL], "", [("TL001", 9)], id="a-module-s-own-method"),
+        pytest.param([], "Pool().query([1, 2])\n", [], id="another-call-passes-a-list"),
+        pytest.param([], "def ask(p):\n    return p.query('k')\n", [], id="a-receiver-of-unknown-kind-passes-a-string"),
+        pytest.param([], "hooks = [Pool().query]\n", [], id="the-method-escapes-as-a-value"),
+        pytest.param([], "class Sub(Pool):\n    def query(self, images):\n        return super().query('k')\n", [],
+                     id="super-passes-a-string"),
+        pytest.param([], "Pool.query(Pool(), torch.ones(1))\n", [], id="called-through-the-class"),
+        pytest.param([_MODULE_POOL, ("query", "train")], "", [], id="a-name-nn-module-calls"),
+        pytest.param([("class Pool:", "from lightning.pytorch import Callback\nclass Pool(Callback):")], "", [],
+                     id="a-library-base-may-call-it"),
+        pytest.param([], "from lightning.pytorch import Callback\nclass Hooked(Pool, Callback):\n    pass\n", [],
+                     id="a-subclass-with-a-library-base"),
+        pytest.param([("    def query", "    @staticmethod\n    def query")], "", [], id="a-static-method"),
+    ],
+)
+def test_a_method_parameter_takes_the_kind_every_call_of_the_method_passes(cli, tmp_path, changes, trainer_added,
+                                                                          expected):
+    pool, trainer = POOL, TRAINER + trainer_added
+    for old, new in changes:
+        pool, trainer = pool.replace(old, new), trainer.replace(f"pool.{old}", f"pool.{new}")
+    (tmp_path / "pool.py").write_text(pool)
+    (tmp_path / "run.py").write_text(trainer)
+    assert _findings(cli, "pool.py") == expected
+    assert _findings(cli, ".") == expected
+
+
 def test_a_data_parallel_subclass_of_another_file(cli, tmp_path):
     (tmp_path / "parallel.py").write_text(
         "from torch.nn.parallel import DataParallel\nclass BalancedDataParallel(DataParallel):\n    pass\n"

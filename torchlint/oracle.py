@@ -77,7 +77,11 @@ class TypeOracle:
         self.path = path
         self._project = project
         self.scopes = ScopeTable(module, text)
-        self._in_progress: set[int] = set()
+        self._in_progress: dict[int, int] = {}  # key -> its depth among the keys being computed
+        self._cycle_floor = 0  # the shallowest depth a cycle reached while the current key is computed
+        # values that rest on a key still being computed, by that key's depth (see _memoised)
+        self._provisional: dict[tuple[int, int], tuple] = {}
+        self._provisional_by_floor: dict[int, list[tuple[int, int]]] = {}
         self._binding_kinds: dict[int, Kind | None] = {}
         self._method_outputs: dict[int, Kind | None] = {}
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
@@ -287,18 +291,36 @@ class TypeOracle:
         """`compute()` once per key; a key met again while it is being computed gives `on_cycle`.
 
         Memoised because a name rebound many times (`h = layer(h)` down a whole forward) would
-        otherwise re-evaluate every other binding of it recursively, which is exponential.
+        otherwise re-evaluate every other binding of it recursively, which is exponential. A value
+        computed while an outer key was cut short by a cycle rests on that key's stand-in, not on
+        its value (`x = x.cuda()` judged while the `x = Variable(x)` it reads is still being
+        judged): it is kept only until that outer key is done, then computed again when asked.
         """
         if key in cache:
             return cache[key]
-        if key in self._in_progress:
+        held = self._provisional.get((id(cache), key))
+        if held is not None:
+            self._cycle_floor = min(self._cycle_floor, held[1])
+            return held[0]
+        depth = self._in_progress.get(key)
+        if depth is not None:
+            self._cycle_floor = min(self._cycle_floor, depth)
             return on_cycle
-        self._in_progress.add(key)
+        depth = len(self._in_progress)
+        self._in_progress[key] = depth
+        outer_floor, self._cycle_floor = self._cycle_floor, depth + 1
         try:
             value = compute()
         finally:
-            self._in_progress.discard(key)
-        cache[key] = value
+            del self._in_progress[key]
+            floor, self._cycle_floor = self._cycle_floor, min(outer_floor, self._cycle_floor)
+            for stale in self._provisional_by_floor.pop(depth, ()):
+                self._provisional.pop(stale, None)
+        if floor >= depth:  # no cycle reached a key outside this one
+            cache[key] = value
+        else:
+            self._provisional[(id(cache), key)] = (value, floor)
+            self._provisional_by_floor.setdefault(floor, []).append((id(cache), key))
         return value
 
     def _binding_kind(self, binding: Binding) -> Kind | None:
@@ -320,7 +342,7 @@ class TypeOracle:
                 if element is not None:
                     return element
                 return unpacked_kind(self._kind(binding.value, binding.scope), binding.path)
-            return self._kind(value, binding.scope) if value is not None else None
+            return self._kind(value, binding.scope, self._rebinding_position(binding, value)) if value is not None else None
         if binding.how == "augmented":
             return self._augmented_kind(binding.value, binding.scope)
         if binding.how == "for":
@@ -334,6 +356,16 @@ class TypeOracle:
         if binding.how == "import":
             return self._imported_kind(self.imports.qualify(binding.value))
         return None
+
+    def _rebinding_position(self, binding: Binding, value: cst.CSTNode) -> list[cst.CSTNode] | None:
+        """`t = t.cuda()`: a value that reads the name it rebinds reads what reaches its statement
+        (`t = torch.tensor(row)` just before), not every binding of the name (`t = row` too). Other
+        values are judged without a position: finding one costs a walk of the scope."""
+        names = {node.value for node in descendants(value) if isinstance(node, cst.Name)}
+        scope_bindings = binding.scope.bindings
+        if not any(any(b is binding for b in scope_bindings.get(name, ())) for name in names):
+            return None
+        return path_to(binding.scope.node, value)
 
     def _accumulated(self, bindings: list[Binding]) -> Kind | None:
         """`loss = 0` then only `loss += criterion(out, y)`: the sum, a tensor when its terms are
@@ -416,11 +448,11 @@ class TypeOracle:
         return public(merge(kinds)) if options else None
 
     def _function_key(self, function: cst.FunctionDef) -> str | None:
-        """The project index's key for a module-level function or a module-level class's `__init__`."""
+        """The project index's key for a module-level function or a method of a module-level class."""
         owner = self.classes.method_owner.get(function)
         if owner is not None:
             module_level = any(statement is owner for statement in walk_statements(self.module, into_scopes=False))
-            return f"{owner.name.value}.__init__" if function.name.value == "__init__" and module_level else None
+            return f"{owner.name.value}.{function.name.value}" if module_level else None
         if any(statement is function for statement in walk_statements(self.module, into_scopes=False)):
             return function.name.value
         return None

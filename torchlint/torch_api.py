@@ -18,6 +18,13 @@ def _table(name: str) -> frozenset[str]:
 # something else is called on (`loss.get_loss()`, `meter.reset()`) is not a tensor.
 TENSOR_ATTRIBUTE_NAMES = _table("tensor_methods.txt")
 
+# Every attribute of torch.nn.Module but its dunders (torchlint/data/module_methods.txt): the names
+# the module machinery may call on an instance of a subclass (`forward`, `train`, `extra_repr`), so
+# a method of that name has callers the project's sources do not show.
+MODULE_ATTRIBUTE_NAMES = _table("module_methods.txt")
+# The public functions of torch's tensor namespaces (torchlint/data/torch_functions.txt).
+TORCH_FUNCTION_NAMES = _table("torch_functions.txt")
+
 # Library base classes whose subclasses are nn.Modules.
 MODULE_BASE_CLASSES = frozenset(
     {
@@ -126,7 +133,9 @@ NON_TENSOR_METHODS = frozenset(
 TENSOR_ONLY_METHODS = frozenset(
     {"unsqueeze", "unsqueeze_", "permute", "contiguous", "masked_fill", "masked_fill_", "masked_select",
      "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "view_as", "expand_as", "type_as",
-     "index_select", "narrow", "clamp", "clamp_", "detach", "detach_"}
+     "index_select", "narrow", "clamp", "clamp_", "detach", "detach_", "bmm", "baddbmm", "masked_scatter",
+     "masked_scatter_", "index_fill", "index_fill_", "index_add", "index_add_", "index_copy", "index_copy_",
+     "repeat_interleave"}
 )
 # What a module's output of unknown shape answers to only when it is a tensor: tuples, lists, dicts,
 # a PackedSequence and transformers' ModelOutput have none of these (`net(z).view(-1, 3, 32, 32)`).
@@ -246,7 +255,9 @@ def is_tensor_class(qualified: str) -> bool:
 
 
 def is_tensor_function(qualified: str) -> bool:
+    """A function of torch's tensor namespaces that returns a tensor: one torch has (a name it
+    lacks, `F.resize_images` left from another framework, says nothing) and none of the others."""
     namespace, _, name = qualified.rpartition(".")
     if namespace not in _TENSOR_FUNCTION_NAMESPACES:
         return False
-    return name[:1].islower() and not name.startswith("_") and name not in _NON_TENSOR_FUNCTIONS
+    return qualified in TORCH_FUNCTION_NAMES and name not in _NON_TENSOR_FUNCTIONS

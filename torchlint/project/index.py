@@ -8,6 +8,7 @@ oracle uses (torchlint.kinds); unknown stays unknown.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,9 @@ from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
     CallSite, Descriptor, FunctionSummary, ModuleSummary, callee_name, content_digest, lookup_names, select, summarize,
 )
-from torchlint.torch_api import KNOWN_NON_MODULE_BASES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class
+from torchlint.torch_api import (
+    KNOWN_NON_MODULE_BASES, MODULE_ATTRIBUTE_NAMES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
+)
 
 # Decorators (as written) that keep what a function returns; those that also turn autograd off.
 _GRAD_DISABLING = frozenset({"torch.no_grad", "torch.inference_mode", "no_grad", "inference_mode"})
@@ -30,6 +33,10 @@ _RESULT_KEEPING_DECORATORS = _GRAD_DISABLING | {"staticmethod", "classmethod", "
                                                  "functools.lru_cache", "lru_cache", "functools.cache"}
 
 _MAX_DEPTH = 40
+# nn.Module as a base, as `class Net(nn.Module)` resolves it: its machinery calls only the names it
+# defines itself on a subclass's instance.
+_PLAIN_MODULE_BASES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+_INERT_BASES = frozenset({"abc.ABC"})  # bases that call none of a subclass's methods
 
 
 @dataclass(frozen=True)
@@ -67,7 +74,14 @@ class ProjectIndex:
         self._folders = search_folders(root)
         self._memo: dict[tuple, Kind | None] = {}
         self._in_progress: set[tuple] = set()
+        # the class hierarchy, as method call sites ask about it
+        self._ancestors: dict[ProjectClass, frozenset[ProjectClass]] = {}
+        self._bases: dict[ProjectClass, tuple[tuple[ProjectClass, ...], str | None]] = {}
+        self._subclasses: dict[ProjectClass, frozenset[ProjectClass]] = {}
+        self._displays: dict[str, str] = {}
+        self._module_files: dict[tuple[str, int, str], str | None] = {}  # (importer's folder, level, name)
         self._calls_by_name: dict[str, list[str]] | None = None
+        self._sites_by_name: dict[str, dict[str | None, list[CallSite]]] = {}  # path -> callee name -> calls
         self._escapes_by_name: dict[str, list[str]] | None = None
         self.consulted: set[str] = set()  # the modules whose summaries an answer rested on
         self._base: ProjectIndex | None = None  # the run's index this view of one file derives from
@@ -86,6 +100,8 @@ class ProjectIndex:
         view = ProjectIndex(self.root, _WithOwn(self.summaries, path, self._summary_of(path, text)),
                             self.installable, self.module_bases)
         view._base, view._own = (self._base or self), path
+        if path in self.summaries:  # the same modules: what an import names is the same
+            view._module_files = view._base._module_files
         view.digests, view.files_digest = self.digests, self.files_digest
         return view
 
@@ -125,6 +141,9 @@ class ProjectIndex:
 
     # ---- names and modules ------------------------------------------------------------------
     def display(self, path: str) -> str:
+        known = self._displays.get(path)
+        if known is not None:
+            return known
         relative = Path(path)
         for folder in reversed(self._folders):
             if relative.is_relative_to(folder):
@@ -133,7 +152,8 @@ class ProjectIndex:
         parts = list(relative.with_suffix("").parts)
         if parts and parts[-1] == "__init__":
             parts.pop()
-        return ".".join(parts)
+        self._displays[path] = ".".join(parts)
+        return self._displays[path]
 
     def _module_file(self, folder: Path, parts: list[str]) -> str | None:
         base = folder.joinpath(*parts) if parts else folder
@@ -147,6 +167,12 @@ class ProjectIndex:
 
     def resolve_module(self, importer: str, level: int, dotted: str) -> str | None:
         """The project file an import names, as Python would find it for `importer`."""
+        key = (os.path.dirname(importer), level, dotted)
+        if key not in self._module_files:
+            self._module_files[key] = self._find_module(importer, level, dotted)
+        return self._module_files[key]
+
+    def _find_module(self, importer: str, level: int, dotted: str) -> str | None:
         parts = [part for part in dotted.split(".") if part]
         if level > 0:
             base = Path(importer).parent
@@ -297,11 +323,17 @@ class ProjectIndex:
             return arithmetic_kind(self.kind(path, operand) for operand in d[1])
         return None
 
-    def _call_kind(self, path: str, d: tuple) -> Kind | None:
-        _, callee, first, keywords, last = d
+    def _as_method(self, path: str, callee: Descriptor) -> Descriptor:
+        """`criterion.cuda` at module level (a dotted name that resolves to nothing the module
+        imports or defines): the method of a module-level value."""
         if callee is not None and callee[0] == "ref" and "." in callee[1] and self.resolve(path, callee[1]) is None:
             owner, _, method = callee[1].rpartition(".")
-            callee = ("attr", ("ref", owner), method)  # `criterion.cuda()` at module level: a method call
+            return ("attr", ("ref", owner), method)
+        return callee
+
+    def _call_kind(self, path: str, d: tuple) -> Kind | None:
+        _, callee, first, keywords, last = d
+        callee = self._as_method(path, callee)
         if callee is not None and callee[0] == "ref":
             symbol = self.resolve(path, callee[1])
             if symbol is not None and symbol.what == "external":
@@ -368,9 +400,9 @@ class ProjectIndex:
     def _iteration_kind(self, path: str, iterated: Descriptor, target_path: tuple[int, ...]) -> Kind | None:
         if iterated is None:
             return None
-        if iterated[0] == "call" and iterated[1] is not None and iterated[1][0] == "attr":
-            method_receiver = self.kind(path, iterated[1][1])
-            return element_kind(method_receiver, iterated[1][2], target_path)
+        callee = self._as_method(path, iterated[1]) if iterated[0] == "call" else None
+        if callee is not None and callee[0] == "attr":  # `for name, p in net.named_parameters()`
+            return element_kind(self.kind(path, callee[1]), callee[2], target_path)
         return element_kind(self.kind(path, iterated), None, target_path)
 
     # ---- classes ------------------------------------------------------------------------------
@@ -552,7 +584,10 @@ class ProjectIndex:
             return None
         kinds = list(extra)
         kinds.extend(self._argument_kind(path, key, index, offset, caller, site) for caller, site, offset in sites)
-        return merge(kinds) if kinds else None
+        agreed = merge(kinds) if kinds else None
+        if agreed is not None and _is_method(key) and self._library_may_call(path, key):
+            return None  # asked last: it reads the class's subclasses across the project
+        return agreed
 
     def _argument_kind(self, path: str, key: str, index: int, offset: int, caller: str, site: CallSite) -> Kind | None:
         function = self._function(path, key)
@@ -577,7 +612,7 @@ class ProjectIndex:
         from places the index cannot see (it escapes as a value, or it is public API)."""
         target_name = key.split(".")[0]
         if "." in key and not _is_init(key):
-            return None  # methods: their calls go through instances
+            return self._method_calls(path, key)
         if self.is_public_api(path, target_name):
             return None
         wanted = Symbol("class" if _is_init(key) else "function", path, target_name)
@@ -591,6 +626,131 @@ class ProjectIndex:
                 found.append((caller, site, 1 if _is_init(key) else 0))
         return found
 
+    def _method_calls(self, path: str, key: str) -> list[tuple[str, CallSite, int]] | None:
+        """Every call that may run the method `key` (`Class.method`) of an instance: each call of a
+        method of that name whose receiver may be an instance of the class (`self.fit(...)`,
+        `trainer.fit(...)`; a receiver of unknown kind may be one). None when callers the index
+        cannot see may exist: the method's name is used as a value anywhere (`self.fit` handed
+        on), it is a dunder, a static or class method, or public API. Whether a library base of
+        the class or of a subclass may call it (`forward`, `train` on an nn.Module) is asked by
+        call_site_kind, once the calls agree."""
+        owner_name, _, method = key.partition(".")
+        function = self._function(path, key)
+        if (function is None or "." in method or method.startswith("__") or self.is_public_api(path, key)
+                or any(d in ("staticmethod", "classmethod") for d in function.decorators)):
+            return None
+        owner = self.project_class(path, owner_name)
+        if self._escapes_as_attribute(method) or any(
+                self._has_library_caller(member, method) for member in {owner} | self._project_ancestors(owner)):
+            return None  # (the class's subclasses are asked last, in call_site_kind: that reads more)
+        found = []
+        for caller, site in self._calls_named(method):
+            target = self._site_targets(caller, site, owner)
+            if target is None:
+                return None
+            if target:
+                found.append((caller, site, 1))  # a bound method: the instance is its first parameter
+        return found
+
+    def _escapes_as_attribute(self, name: str) -> bool:
+        """An attribute `name` used other than as a callee anywhere (`hooks.append(self.fit)`): a
+        bare name elsewhere is another variable, not the method."""
+        return any(local != name and local.endswith("." + name)
+                   for module in self._modules_where_escaping(name) for local in self.summaries[module].escapes)
+
+    def _site_targets(self, caller: str, site: CallSite, owner: ProjectClass) -> bool | None:
+        """Whether a call of a method named like one of `owner`'s may run it; None when it may, but
+        with the instance passed explicitly (`Class.fit(obj, x)`)."""
+        callee = site.callee
+        if callee[0] == "ref":
+            receiver_name, _, _ = callee[1].rpartition(".")
+            if not receiver_name or self.resolve(caller, callee[1]) is not None:
+                return False  # a function called by name (`fit(x)`, `utils.fit(x)`), a library's
+            receiver = self.kind(caller, ("ref", receiver_name))
+        else:
+            receiver = self.kind(caller, callee[1]) if callee[1] is not None else None
+        if receiver is None or receiver.base in (NONE, CYCLE):
+            return True
+        if receiver.base in (TENSOR, CONTAINER, FUNCTION):
+            return False
+        related = isinstance(receiver.cls, ProjectClass) and self._related(receiver.cls, owner)
+        if receiver.base == CLASS:
+            return None if related or not isinstance(receiver.cls, ProjectClass) else False
+        if isinstance(receiver.cls, ProjectClass):
+            return related
+        return not (receiver.origin or "").startswith("torch.")  # an instance of a torch class is none of ours
+
+    def _related(self, a: ProjectClass, b: ProjectClass) -> bool:
+        return a == b or b in self._project_ancestors(a) or a in self._project_ancestors(b)
+
+    def _project_ancestors(self, cls: ProjectClass, seen: frozenset = frozenset()) -> frozenset[ProjectClass]:
+        known = self._ancestors.get(cls)
+        if known is not None:
+            return known
+        if cls in seen:
+            return frozenset()
+        found = set()
+        for parent in self._class_bases(cls)[0]:
+            found |= {parent} | self._project_ancestors(parent, seen | {cls})
+        self._ancestors[cls] = frozenset(found)
+        return self._ancestors[cls]
+
+    def _class_bases(self, cls: ProjectClass) -> tuple[tuple[ProjectClass, ...], str | None]:
+        """The class's bases that are project classes, and what its other bases are: None (only
+        `object`/`ABC`), "module" (nn.Module among them) or "library" (another library class, or
+        one that cannot be resolved; also a class the index cannot read)."""
+        known = self._bases.get(cls)
+        if known is not None:
+            return known
+        summary = self.summaries.get(cls.path)
+        if summary is None or cls.name not in summary.classes:
+            self._bases[cls] = ((), "library")
+            return self._bases[cls]
+        parents, library = [], None
+        for base in summary.classes[cls.name].bases:
+            symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
+            if symbol is not None and symbol.what == "class":
+                parents.append(self.project_class(symbol.path, symbol.name))
+            elif symbol is None and base in (("ref", "object"), ("ref", "ABC")):
+                continue
+            elif symbol is not None and symbol.what == "external" and symbol.qualified in _PLAIN_MODULE_BASES:
+                library = library or "module"
+            elif not (symbol is not None and symbol.what == "external" and symbol.qualified in _INERT_BASES):
+                library = "library"
+        self._bases[cls] = (tuple(parents), library)
+        return self._bases[cls]
+
+    def _library_may_call(self, path: str, key: str) -> bool:
+        """Whether code outside the project may call the method `key` on an instance of a project
+        subclass of its class: a base of the subclass (or of its bases) is a library class other
+        than nn.Module (whose machinery calls only the names it defines) or `object`, or cannot be
+        resolved. (The class's own bases are asked first, by _method_calls.)"""
+        owner_name, _, method = key.partition(".")
+        cls = self.project_class(path, owner_name)
+        return any(self._has_library_caller(member, method)
+                   for subclass in self._project_subclasses(cls)
+                   for member in {subclass} | self._project_ancestors(subclass))
+
+    def _has_library_caller(self, cls: ProjectClass, method: str) -> bool:
+        library = self._class_bases(cls)[1]
+        return library == "library" or (library == "module" and method in MODULE_ATTRIBUTE_NAMES)
+
+    def _project_subclasses(self, cls: ProjectClass) -> frozenset[ProjectClass]:
+        """The project's classes that inherit from `cls`, at any depth (found among the modules
+        that use its name as a value, as a `class Sub(Base)` statement does)."""
+        known = self._subclasses.get(cls)
+        if known is not None:
+            return known
+        self._subclasses[cls] = frozenset()  # (a cycle of bases ends here)
+        found: set[ProjectClass] = set()
+        for module in self._modules_where_escaping(cls.name):
+            for name in self.summaries[module].classes:
+                child = self.project_class(module, name)
+                if child != cls and child not in found and cls in self._class_bases(child)[0]:
+                    found |= {child} | self._project_subclasses(child)
+        self._subclasses[cls] = frozenset(found)
+        return self._subclasses[cls]
+
     def _calls_named(self, name: str) -> list[tuple[str, CallSite]]:
         """Calls whose callee's last name is `name`: the run's table, with this view's file as it is now."""
         if self._base is None:
@@ -601,7 +761,12 @@ class ProjectIndex:
         return shared + self._sites_named(self._own, name)
 
     def _sites_named(self, path: str, name: str) -> list[tuple[str, CallSite]]:
-        return [(path, site) for site in self.summaries[path].calls if callee_name(site) == name]
+        table = self._sites_by_name.get(path)
+        if table is None:
+            table = self._sites_by_name[path] = {}
+            for site in self.summaries[path].calls:
+                table.setdefault(callee_name(site), []).append(site)
+        return [(path, site) for site in table.get(name, ())]
 
     def _modules_where_escaping(self, name: str) -> list[str]:
         if self._base is None:
@@ -651,6 +816,10 @@ class _WithOwn(Mapping):
 
     def __len__(self) -> int:
         return len(self._base) + (self._path not in self._base)
+
+
+def _is_method(key: str) -> bool:
+    return "." in key and not _is_init(key) and "<locals>" not in key
 
 
 def _is_init(key: str) -> bool:

@@ -32,12 +32,14 @@ from torchlint.outline import Outline
 
 Descriptor = tuple | None
 
-FORMAT = 8  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 9  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
 class CallSite:
-    """A call of a name that may be one of the project's functions or classes."""
+    """A call of a name that may be one of the project's functions or classes (callee `("ref",
+    ...)`), or of a method of a value (callee `("attr", receiver, method)`: `self.fit(model)`,
+    `trainer.fit(model)` inside a function; only those passing arguments)."""
 
     callee: Descriptor
     args: tuple[Descriptor, ...]  # positional
@@ -75,7 +77,7 @@ class ModuleSummary:
     classes: dict[str, ClassSummary] = field(default_factory=dict)
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
     names: dict[str, tuple[Descriptor, ...]] = field(default_factory=dict)
-    calls: tuple[CallSite, ...] = ()  # of names (`train(...)`, `pkg.build(...)`), not of local values
+    calls: tuple[CallSite, ...] = ()  # of names (`train(...)`, `pkg.build(...)`) and of methods
     # Names used other than as the callee of a call (or the argument of `.apply`): a function or
     # class referenced like that can be called from places the index cannot see.
     escapes: frozenset[str] = frozenset()
@@ -84,8 +86,12 @@ class ModuleSummary:
 
 
 def callee_name(site: CallSite) -> str | None:
-    """The last name of what a call site calls by name (`build` for `pkg.models.build(...)`)."""
-    return site.callee[1].rsplit(".", 1)[-1] if site.callee is not None and site.callee[0] == "ref" else None
+    """The last name of what a call site calls (`build` for `pkg.models.build(...)`, `fit` for
+    `self.trainer.fit(model)`)."""
+    callee = site.callee
+    if callee is None:
+        return None
+    return callee[1].rsplit(".", 1)[-1] if callee[0] == "ref" else callee[2] if callee[0] == "attr" else None
 
 
 def lookup_names(summary: ModuleSummary) -> tuple[frozenset[str], frozenset[str]]:
@@ -192,7 +198,10 @@ class _Summarizer:
         methods: dict[str, str] = {}
         attributes: dict[str, list[tuple[str, Descriptor]]] = {}
         for item in node.body:
-            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                # `fit_all = fit` in the class body: the method is called by another name
+                self.escapes.update(f"{node.name}.{n.id}" for n in ast.walk(item) if type(n) is ast.Name)
+            else:
                 key = f"{node.name}.{item.name}"
                 methods[item.name] = key
                 function = self._function(item, key, node.name)
@@ -295,11 +304,11 @@ class _Summarizer:
             if id(node) in callees:
                 continue
             if type(node) is Name:
-                self.escapes.add(node.id)
+                if node.id not in self._scope_of(node)[1]:  # a function's own `loss` is not the module's
+                    self.escapes.add(node.id)
             else:
-                dotted = _dotted(node)
-                if dotted:
-                    self.escapes.add(dotted)
+                # `net.fit` handed on, or `make().fit`: a method of that name may be called unseen
+                self.escapes.add(_dotted(node) or "." + node.attr)
 
     def _call_found(self, node: ast.Call, callees: set[int]) -> None:
         callees.add(id(node.func))
@@ -309,7 +318,12 @@ class _Summarizer:
             if isinstance(argument, ast.Name):
                 callees.add(id(argument))
                 self.applied.append(argument.id)
-        if isinstance(func, (ast.Name, ast.Attribute)) and _dotted(func):
+        elif type(func) is ast.Name and func.id in _CLASS_QUESTIONS:
+            # `super(Net, self)`, `isinstance(x, (Net, Head))`: the class is named, not handed on
+            named = node.args[:1] if func.id == "super" else node.args[1:2]
+            for argument in named:
+                callees.update(id(n) for n in ([argument] if type(argument) is ast.Name else getattr(argument, "elts", ())))
+        if isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and (_dotted(func) or node.args or node.keywords)):
             self._record_call(node)
 
     def _shadow_inner_names(self, node: ast.AST) -> None:
@@ -338,8 +352,12 @@ class _Summarizer:
             return None if shadowed and _mentions_locals(found, shadowed) else found
 
         callee = describe(call.func)
-        if callee is None or callee[0] != "ref":
-            return  # a method of a local value (`self.fit(...)`): never one of the project's functions by name
+        if callee is None and isinstance(call.func, ast.Attribute):
+            callee = ("attr", None, call.func.attr)  # `[v.fit(x) for v in trainers]`: a call of `fit` all the same
+        if callee is None or callee[0] not in ("ref", "attr"):
+            return
+        if callee[0] == "attr" and not (call.args or call.keywords):
+            return  # a method called with nothing to say of its parameters (`x.cuda()`, `self.reset()`)
         args = tuple(describe(arg) for arg in call.args if not isinstance(arg, ast.Starred))
         spread = any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords)
         keywords = tuple((k.arg, describe(k.value)) for k in call.keywords if k.arg)
@@ -378,6 +396,7 @@ class _Summarizer:
         return line[node.col_offset : end].decode(errors="replace").rstrip()
 
 
+_CLASS_QUESTIONS = frozenset({"super", "isinstance", "issubclass"})
 _INNER_SCOPES = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
