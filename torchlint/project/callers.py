@@ -1,0 +1,266 @@
+"""Who calls a project function or method, and with what: the kind a parameter takes from its
+call sites (a module-level function, a class's `__init__` called through the class, a method
+called through instances), and when callers the index cannot see may exist (a name used as a
+value, public API of an installable package, a library base that may call a method).
+
+A mixin of ProjectIndex (torchlint.project.index): it reads the index's summaries and asks it for
+kinds and resolutions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from torchlint.kinds import CLASS, CONTAINER, CYCLE, FUNCTION, NONE, TENSOR, Kind, merge, with_evidence
+from torchlint.project.summary import CallSite, callee_name
+from torchlint.project.symbols import ProjectClass, Symbol
+from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES
+
+# nn.Module as a base, as `class Net(nn.Module)` resolves it: its machinery calls only the names it
+# defines itself on a subclass's instance.
+_PLAIN_MODULE_BASES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+_INERT_BASES = frozenset({"abc.ABC"})  # bases that call none of a subclass's methods
+
+
+class Callers:
+    """The call-site half of ProjectIndex (which calls `_init_callers` when built)."""
+
+    def _init_callers(self) -> None:
+        self._calls_by_name: dict[str, list[str]] | None = None
+        self._sites_by_name: dict[str, dict[str | None, list[CallSite]]] = {}  # path -> callee name -> calls
+        self._escapes_by_name: dict[str, list[str]] | None = None
+        # the class hierarchy, as method call sites ask about it
+        self._ancestors: dict[ProjectClass, frozenset[ProjectClass]] = {}
+        self._bases: dict[ProjectClass, tuple[tuple[ProjectClass, ...], str | None]] = {}
+        self._subclasses: dict[ProjectClass, frozenset[ProjectClass]] = {}
+
+    def is_public_api(self, path: str, key: str) -> bool:
+        """A public function of an installable package: callers outside the project exist."""
+        if not self.installable:
+            return False
+        in_package = (Path(path).parent / "__init__.py").exists()
+        return in_package and not any(part.startswith("_") for part in key.split("."))
+
+    def call_site_kind(self, path: str, key: str, index: int, extra: Iterable[Kind | None] = ()) -> Kind | None:
+        """The kind every call in the project passes for parameter `index` of function `key` (a
+        module-level function, or a class's `__init__` called through the class), when all agree.
+        `extra`: kinds the caller already found (the linted file's own call sites)."""
+        sites = self.calls_to(path, key)
+        if sites is None:
+            return None
+        kinds = list(extra)
+        kinds.extend(self._argument_kind(path, key, index, offset, caller, site) for caller, site, offset in sites)
+        agreed = merge(kinds) if kinds else None
+        if agreed is not None and _is_method(key) and self._library_may_call(path, key):
+            return None  # asked last: it reads the class's subclasses across the project
+        return agreed
+
+    def _argument_kind(self, path: str, key: str, index: int, offset: int, caller: str, site: CallSite) -> Kind | None:
+        function = self._function(path, key)
+        position = index - offset
+        if function is None or site.spread or position < 0 or index >= len(function.params):
+            return None  # (a name defined twice: the summary holds the last `def`, the use may see another)
+        name = function.params[index]
+        keywords = dict(site.keywords)
+        if position < len(site.args):
+            value, code = site.args[position], site.code[position] if position < len(site.code) else name
+        elif name in keywords:
+            value, code = keywords[name], name
+        else:
+            return NONE if name in function.defaults else None  # a default: neutral, the callers decide
+        self.consulted.add(caller)
+        kind = self.kind(caller, value)
+        return with_evidence(kind, f"`{name}` is the `{code}` passed at {Path(caller).name}:{site.line}")
+
+    def calls_to(self, path: str, key: str) -> list[tuple[str, CallSite, int]] | None:
+        """Every call of a project function (or of a class, for `Class.__init__`), with the offset
+        between its arguments and the function's parameters; None when the function can be called
+        from places the index cannot see (it escapes as a value, or it is public API)."""
+        target_name = key.split(".")[0]
+        if "." in key and not _is_init(key):
+            return self._method_calls(path, key)
+        if self.is_public_api(path, target_name):
+            return None
+        wanted = Symbol("class" if _is_init(key) else "function", path, target_name)
+        for module in self._modules_where_escaping(target_name):
+            for local in self.summaries[module].escapes:
+                if local.rsplit(".", 1)[-1] == target_name and self.resolve(module, local) == wanted:
+                    return None
+        found = []
+        for caller, site in self._calls_named(target_name):
+            if site.callee is not None and site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == wanted:
+                found.append((caller, site, 1 if _is_init(key) else 0))
+        return found
+
+    def _method_calls(self, path: str, key: str) -> list[tuple[str, CallSite, int]] | None:
+        """Every call that may run the method `key` (`Class.method`) of an instance: each call of a
+        method of that name whose receiver may be an instance of the class (`self.fit(...)`,
+        `trainer.fit(...)`; a receiver of unknown kind may be one). None when callers the index
+        cannot see may exist: the method's name is used as a value anywhere (`self.fit` handed
+        on), it is a dunder, a static or class method, or public API. Whether a library base of
+        the class or of a subclass may call it (`forward`, `train` on an nn.Module) is asked by
+        call_site_kind, once the calls agree."""
+        owner_name, _, method = key.partition(".")
+        function = self._function(path, key)
+        if (function is None or "." in method or method.startswith("__") or self.is_public_api(path, key)
+                or any(d in ("staticmethod", "classmethod") for d in function.decorators)):
+            return None
+        owner = self.project_class(path, owner_name)
+        if self._escapes_as_attribute(method) or any(
+                self._has_library_caller(member, method) for member in {owner} | self._project_ancestors(owner)):
+            return None  # (the class's subclasses are asked last, in call_site_kind: that reads more)
+        found = []
+        for caller, site in self._calls_named(method):
+            target = self._site_targets(caller, site, owner)
+            if target is None:
+                return None
+            if target:
+                found.append((caller, site, 1))  # a bound method: the instance is its first parameter
+        return found
+
+    def _escapes_as_attribute(self, name: str) -> bool:
+        """An attribute `name` used other than as a callee anywhere (`hooks.append(self.fit)`): a
+        bare name elsewhere is another variable, not the method."""
+        return any(local != name and local.endswith("." + name)
+                   for module in self._modules_where_escaping(name) for local in self.summaries[module].escapes)
+
+    def _site_targets(self, caller: str, site: CallSite, owner: ProjectClass) -> bool | None:
+        """Whether a call of a method named like one of `owner`'s may run it; None when it may, but
+        with the instance passed explicitly (`Class.fit(obj, x)`)."""
+        callee = site.callee
+        if callee[0] == "ref":
+            receiver_name, _, _ = callee[1].rpartition(".")
+            if not receiver_name or self.resolve(caller, callee[1]) is not None:
+                return False  # a function called by name (`fit(x)`, `utils.fit(x)`), a library's
+            receiver = self.kind(caller, ("ref", receiver_name))
+        else:
+            receiver = self.kind(caller, callee[1]) if callee[1] is not None else None
+        if receiver is None or receiver.base in (NONE, CYCLE):
+            return True
+        if receiver.base in (TENSOR, CONTAINER, FUNCTION):
+            return False
+        related = isinstance(receiver.cls, ProjectClass) and self._related(receiver.cls, owner)
+        if receiver.base == CLASS:
+            return None if related or not isinstance(receiver.cls, ProjectClass) else False
+        if isinstance(receiver.cls, ProjectClass):
+            return related
+        return not (receiver.origin or "").startswith("torch.")  # an instance of a torch class is none of ours
+
+    def _related(self, a: ProjectClass, b: ProjectClass) -> bool:
+        return a == b or b in self._project_ancestors(a) or a in self._project_ancestors(b)
+
+    def _project_ancestors(self, cls: ProjectClass, seen: frozenset = frozenset()) -> frozenset[ProjectClass]:
+        known = self._ancestors.get(cls)
+        if known is not None:
+            return known
+        if cls in seen:
+            return frozenset()
+        found = set()
+        for parent in self._class_bases(cls)[0]:
+            found |= {parent} | self._project_ancestors(parent, seen | {cls})
+        self._ancestors[cls] = frozenset(found)
+        return self._ancestors[cls]
+
+    def _class_bases(self, cls: ProjectClass) -> tuple[tuple[ProjectClass, ...], str | None]:
+        """The class's bases that are project classes, and what its other bases are: None (only
+        `object`/`ABC`), "module" (nn.Module among them) or "library" (another library class, or
+        one that cannot be resolved; also a class the index cannot read)."""
+        known = self._bases.get(cls)
+        if known is not None:
+            return known
+        summary = self.summaries.get(cls.path)
+        if summary is None or cls.name not in summary.classes:
+            self._bases[cls] = ((), "library")
+            return self._bases[cls]
+        parents, library = [], None
+        for base in summary.classes[cls.name].bases:
+            symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
+            if symbol is not None and symbol.what == "class":
+                parents.append(self.project_class(symbol.path, symbol.name))
+            elif symbol is None and base in (("ref", "object"), ("ref", "ABC")):
+                continue
+            elif symbol is not None and symbol.what == "external" and symbol.qualified in _PLAIN_MODULE_BASES:
+                library = library or "module"
+            elif not (symbol is not None and symbol.what == "external" and symbol.qualified in _INERT_BASES):
+                library = "library"
+        self._bases[cls] = (tuple(parents), library)
+        return self._bases[cls]
+
+    def _library_may_call(self, path: str, key: str) -> bool:
+        """Whether code outside the project may call the method `key` on an instance of a project
+        subclass of its class: a base of the subclass (or of its bases) is a library class other
+        than nn.Module (whose machinery calls only the names it defines) or `object`, or cannot be
+        resolved. (The class's own bases are asked first, by _method_calls.)"""
+        owner_name, _, method = key.partition(".")
+        cls = self.project_class(path, owner_name)
+        return any(self._has_library_caller(member, method)
+                   for subclass in self._project_subclasses(cls)
+                   for member in {subclass} | self._project_ancestors(subclass))
+
+    def _has_library_caller(self, cls: ProjectClass, method: str) -> bool:
+        library = self._class_bases(cls)[1]
+        return library == "library" or (library == "module" and method in MODULE_ATTRIBUTE_NAMES)
+
+    def _project_subclasses(self, cls: ProjectClass) -> frozenset[ProjectClass]:
+        """The project's classes that inherit from `cls`, at any depth (found among the modules
+        that use its name as a value, as a `class Sub(Base)` statement does)."""
+        known = self._subclasses.get(cls)
+        if known is not None:
+            return known
+        self._subclasses[cls] = frozenset()  # (a cycle of bases ends here)
+        found: set[ProjectClass] = set()
+        for module in self._modules_where_escaping(cls.name):
+            for name in self.summaries[module].classes:
+                child = self.project_class(module, name)
+                if child != cls and child not in found and cls in self._class_bases(child)[0]:
+                    found |= {child} | self._project_subclasses(child)
+        self._subclasses[cls] = frozenset(found)
+        return self._subclasses[cls]
+
+    def _calls_named(self, name: str) -> list[tuple[str, CallSite]]:
+        """Calls whose callee's last name is `name`: the run's table, with this view's file as it is now."""
+        if self._base is None:
+            return [pair for path in self._tables()[0].get(name, []) for pair in self._sites_named(path, name)]
+        base = self._base
+        shared = [pair for path in base._tables()[0].get(name, []) if path != self._own
+                  for pair in base._sites_named(path, name)]
+        return shared + self._sites_named(self._own, name)
+
+    def _sites_named(self, path: str, name: str) -> list[tuple[str, CallSite]]:
+        table = self._sites_by_name.get(path)
+        if table is None:
+            table = self._sites_by_name[path] = {}
+            for site in self.summaries[path].calls:
+                table.setdefault(callee_name(site), []).append(site)
+        return [(path, site) for site in table.get(name, ())]
+
+    def _modules_where_escaping(self, name: str) -> list[str]:
+        if self._base is None:
+            return self._tables()[1].get(name, [])
+        own = self._own
+        shared = [path for path in self._base._tables()[1].get(name, []) if path != own]
+        mentioned = any(local.rsplit(".", 1)[-1] == name for local in self.summaries[own].escapes)
+        return shared + ([own] if mentioned else [])
+
+    def _tables(self):
+        """Last name -> the modules that call something by it, and that let it escape: read from
+        the names each module is looked up by, so only the modules found are unpickled."""
+        if self._calls_by_name is None:
+            calls, escapes = {}, {}
+            for path in self.summaries:
+                called, escaped = self._lookup_names(path)
+                for name in called:
+                    calls.setdefault(name, []).append(path)
+                for name in escaped:
+                    escapes.setdefault(name, []).append(path)
+            self._calls_by_name, self._escapes_by_name = calls, escapes
+        return self._calls_by_name, self._escapes_by_name
+
+
+def _is_method(key: str) -> bool:
+    return "." in key and not _is_init(key) and "<locals>" not in key
+
+
+def _is_init(key: str) -> bool:
+    return key.endswith(".__init__") and key.count(".") == 1
