@@ -432,11 +432,8 @@ REBOUND = {
                                         "    probe(x)\n", None),
     "after-a-branch-that-may-not-bind": ("def f(row, c):\n    t = row\n    if c:\n        t = torch.tensor(t)\n"
                                          "    t = t.cuda()\n    probe(t)\n", None),
-    # judged while the binding it reads is being judged (through `Variable(x)`'s argument): not kept
-    "under-an-if-after-a-wrapper": ("from torch.autograd import Variable\ndef f(loader):\n    for batch in loader:\n"
-                                    "        x = batch['image']\n        x = Variable(x, requires_grad=True)\n"
-                                    "        n = x.size(0)\n        if n:\n            x = x.cuda()\n        probe(x)\n",
-                                    "tensor+graph"),
+    "in-a-loop-from-a-tensor": ("def f(xs):\n    h = torch.zeros(3)\n    for x in xs:\n        h = h + x\n"
+                                "        h = h * 2\n    probe(h)\n", "tensor"),
     "to-a-method-tensors-lack": ("def f(row):\n    t = torch.tensor(row)\n    t = t.to_list()\n    probe(t)\n", None),
     "to-a-number": ("def f(row):\n    t = torch.tensor(row)\n    t = t.item()\n    probe(t)\n", None),
 }

@@ -367,6 +367,8 @@ ENCODER = (
         pytest.param("", [("TL005", 10)], id="named-in-its-own-super-call"),
         pytest.param("def is_enc(m):\n    return isinstance(m, (Enc, nn.Linear))\n", [("TL005", 10)], id="named-in-isinstance"),
         pytest.param("factory = Enc\n", [], id="handed-on-as-a-value"),
+        pytest.param("import layers\ndef build(name):\n    return getattr(layers, name)(object())\n", [],
+                     id="looked-up-by-a-computed-name"),
         pytest.param("class Sub(Enc):\n    def __init__(self):\n        super().__init__(object())\n", [],
                      id="a-subclass-passes-something-else"),
     ],
@@ -377,6 +379,32 @@ def test_a_constructor_parameter_kept_on_self_takes_the_kind_its_callers_pass(cl
     assert _findings(cli, ".") == expected
 
 
+TWO_HEADS = (
+    "import torch.nn as nn\nclass TwoHead(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.body = nn.Linear(3, 3)\n    def forward(self, x):\n        feat = self.body(x)\n"
+    "        return self.body(feat), feat\n"
+    "def predict(detector, image):\n    score, feat = detector(image)\n    return score.data\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("rebinding", "expected"),
+    [
+        pytest.param("det = det.cuda()\n    det = torch.nn.DataParallel(det)", [("TL002", 7), ("TL001", 11)],
+                     id="wrapped-on-one-branch"),
+        pytest.param("det = torch.compile(det)", [], id="compiled-on-one-branch"),
+        pytest.param("det = nn.Linear(3, 3)", [], id="another-module-on-one-branch"),
+    ],
+)
+def test_a_module_wrapped_on_one_branch_keeps_its_outputs(cli, tmp_path, rebinding, expected):
+    (tmp_path / "nets.py").write_text(TWO_HEADS)
+    (tmp_path / "run.py").write_text(
+        "import torch\nimport torch.nn as nn\nfrom nets import TwoHead, predict\ndet = TwoHead()\n"
+        f"if torch.cuda.is_available():\n    {rebinding}\npredict(det, torch.ones(1, 3))\n"
+    )
+    assert _findings(cli, ".") == expected
+
+
 _MODULE_POOL = ("class Pool:", "import torch.nn as nn\nclass Pool(nn.Module):")
 
 
@@ -384,8 +412,9 @@ _MODULE_POOL = ("class Pool:", "import torch.nn as nn\nclass Pool(nn.Module):")
     ("changes", "trainer_added", "expected"),
     [
         pytest.param([], "", [("TL001", 8)], id="every-call-passes-a-tensor"),
+        # (a subclass may mix both classes in, an attribute may be reassigned from outside)
         pytest.param([], "class Cache:\n    def query(self, key):\n        return key\nCache().query('k')\n",
-                     [("TL001", 8)], id="an-unrelated-class-s-method-of-that-name"),
+                     [], id="another-class-s-method-of-that-name"),
         pytest.param([_MODULE_POOL], "", [("TL001", 9)], id="a-module-s-own-method"),
         pytest.param([], "Pool().query([1, 2])\n", [], id="another-call-passes-a-list"),
         pytest.param([], "def ask(p):\n    return p.query('k')\n", [], id="a-receiver-of-unknown-kind-passes-a-string"),
@@ -399,6 +428,18 @@ _MODULE_POOL = ("class Pool:", "import torch.nn as nn\nclass Pool(nn.Module):")
         pytest.param([], "from lightning.pytorch import Callback\nclass Hooked(Pool, Callback):\n    pass\n", [],
                      id="a-subclass-with-a-library-base"),
         pytest.param([("    def query", "    @staticmethod\n    def query")], "", [], id="a-static-method"),
+        pytest.param([], "class Mixin:\n    def ask(self):\n        return self.query('k')\nclass Both(Mixin, Pool):\n    pass\n",
+                     [], id="a-call-from-a-mixin-of-a-subclass"),
+        pytest.param([("        return images.data\n", "        return images.data\n\n    def on(self, name, x):\n"
+                       "        return getattr(self, name)(x)\n")], "", [], id="reached-by-a-computed-name"),
+        pytest.param([("        return images.data\n", "        return images.data\n\n    def run(self, x, step=query):\n"
+                       "        return step(self, x)\n")], "", [], id="a-default-in-the-class-body"),
+        pytest.param([("class Pool:", "def inject(f):\n    return f\nclass Pool:"), ("    def query", "    @inject\n    def query")],
+                     "", [], id="a-decorator-that-may-change-the-call"),
+        pytest.param([], "class Sub(Pool):\n    def again(self, x):\n        return type(self).query(self, x)\n", [],
+                     id="called-through-type-of-self"),
+        pytest.param([], "def make():\n    class Local(Pool):\n        pass\n    return Local()\n", [],
+                     id="a-subclass-the-index-cannot-read"),
     ],
 )
 def test_a_method_parameter_takes_the_kind_every_call_of_the_method_passes(cli, tmp_path, changes, trainer_added,
@@ -409,6 +450,33 @@ def test_a_method_parameter_takes_the_kind_every_call_of_the_method_passes(cli, 
     (tmp_path / "pool.py").write_text(pool)
     (tmp_path / "run.py").write_text(trainer)
     assert _findings(cli, "pool.py") == expected
+    assert _findings(cli, ".") == expected
+
+
+@pytest.mark.parametrize(("method", "expected"), [("query", []), ("_query", [("TL001", 8)])], ids=["public", "private"])
+def test_in_an_installable_package_only_private_methods_take_their_callers_kinds(cli, tmp_path, method, expected):
+    """Outside callers reach a public method through public subclasses and returned instances."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pools'\nversion = '1'\n")
+    (tmp_path / "pools").mkdir()
+    (tmp_path / "pools" / "__init__.py").write_text("")
+    (tmp_path / "pools" / "pool.py").write_text(POOL.replace("query", method))
+    (tmp_path / "pools" / "run.py").write_text(TRAINER.replace("from pool", "from pools.pool").replace("query", method))
+    assert _findings(cli, ".") == expected
+
+
+@pytest.mark.parametrize(
+    ("epoch", "expected"),
+    [
+        pytest.param("def epoch(step):\n    loss = step()\n    return loss\n", [("TL001", 3)], id="a-local-of-that-name"),
+        pytest.param("def epoch(step):\n    global loss\n    keep = loss\n    loss = step()\n    return keep\n", [],
+                     id="the-global-handed-on"),
+    ],
+)
+def test_a_function_s_local_named_like_a_module_function_is_not_that_function(cli, tmp_path, epoch, expected):
+    (tmp_path / "run.py").write_text(
+        "import torch\ndef loss(p, crit):\n    return crit(p, p).data\ndef curve():\n"
+        f"    return loss(torch.ones(1), torch.nn.MSELoss())\n{epoch}"
+    )
     assert _findings(cli, ".") == expected
 
 

@@ -152,7 +152,7 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         graph=all(kind.graph for kind in found),
         output=first.output if all(kind.output == first.output for kind in found) else None,
         origin=first.origin if all(kind.origin == first.origin for kind in found) else None,
-        cls=first.cls if all(kind.cls is first.cls for kind in found) else None,
+        cls=first.cls if all(kind.cls == first.cls for kind in found) else None,  # (ProjectClass: by value)
         element=_merged_elements(found),
         mapping=first.mapping if all(kind.mapping == first.mapping for kind in found) else False,
         evidence=next((kind.evidence for kind in found if kind.evidence), None),
@@ -183,6 +183,8 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     if qualified == "torch.load":
         return UNPICKLED
     if qualified in MODULE_WRAPPERS:
+        if inner is CYCLE and qualified != "torch.compile":
+            return CYCLE  # `model = nn.DataParallel(model)`: the name's other bindings decide
         if inner is not None and inner.base == MODULE:
             return Kind(MODULE, output=inner.output, origin=qualified, cls=inner.cls, element=inner.element)
         return None if qualified == "torch.compile" else Kind(MODULE, origin=qualified)

@@ -77,11 +77,7 @@ class TypeOracle:
         self.path = path
         self._project = project
         self.scopes = ScopeTable(module, text)
-        self._in_progress: dict[int, int] = {}  # key -> its depth among the keys being computed
-        self._cycle_floor = 0  # the shallowest depth a cycle reached while the current key is computed
-        # values that rest on a key still being computed, by that key's depth (see _memoised)
-        self._provisional: dict[tuple[int, int], tuple] = {}
-        self._provisional_by_floor: dict[int, list[tuple[int, int]]] = {}
+        self._in_progress: set[int] = set()
         self._binding_kinds: dict[int, Kind | None] = {}
         self._method_outputs: dict[int, Kind | None] = {}
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
@@ -291,36 +287,18 @@ class TypeOracle:
         """`compute()` once per key; a key met again while it is being computed gives `on_cycle`.
 
         Memoised because a name rebound many times (`h = layer(h)` down a whole forward) would
-        otherwise re-evaluate every other binding of it recursively, which is exponential. A value
-        computed while an outer key was cut short by a cycle rests on that key's stand-in, not on
-        its value (`x = x.cuda()` judged while the `x = Variable(x)` it reads is still being
-        judged): it is kept only until that outer key is done, then computed again when asked.
+        otherwise re-evaluate every other binding of it recursively, which is exponential.
         """
         if key in cache:
             return cache[key]
-        held = self._provisional.get((id(cache), key))
-        if held is not None:
-            self._cycle_floor = min(self._cycle_floor, held[1])
-            return held[0]
-        depth = self._in_progress.get(key)
-        if depth is not None:
-            self._cycle_floor = min(self._cycle_floor, depth)
+        if key in self._in_progress:
             return on_cycle
-        depth = len(self._in_progress)
-        self._in_progress[key] = depth
-        outer_floor, self._cycle_floor = self._cycle_floor, depth + 1
+        self._in_progress.add(key)
         try:
             value = compute()
         finally:
-            del self._in_progress[key]
-            floor, self._cycle_floor = self._cycle_floor, min(outer_floor, self._cycle_floor)
-            for stale in self._provisional_by_floor.pop(depth, ()):
-                self._provisional.pop(stale, None)
-        if floor >= depth:  # no cycle reached a key outside this one
-            cache[key] = value
-        else:
-            self._provisional[(id(cache), key)] = (value, floor)
-            self._provisional_by_floor.setdefault(floor, []).append((id(cache), key))
+            self._in_progress.discard(key)
+        cache[key] = value
         return value
 
     def _binding_kind(self, binding: Binding) -> Kind | None:
@@ -360,12 +338,16 @@ class TypeOracle:
     def _rebinding_position(self, binding: Binding, value: cst.CSTNode) -> list[cst.CSTNode] | None:
         """`t = t.cuda()`: a value that reads the name it rebinds reads what reaches its statement
         (`t = torch.tensor(row)` just before), not every binding of the name (`t = row` too). Other
-        values are judged without a position: finding one costs a walk of the scope."""
+        values, and values in a loop, are judged without a position: finding one costs a walk of the
+        scope, and in a loop the bindings reach each other round the loop (a cycle per binding)."""
         names = {node.value for node in descendants(value) if isinstance(node, cst.Name)}
         scope_bindings = binding.scope.bindings
         if not any(any(b is binding for b in scope_bindings.get(name, ())) for name in names):
             return None
-        return path_to(binding.scope.node, value)
+        path = path_to(binding.scope.node, value)
+        if path is None or any(isinstance(node, (cst.For, cst.While)) for node in path):
+            return None  # in a loop the previous iteration's value reaches too: every binding is judged
+        return path
 
     def _accumulated(self, bindings: list[Binding]) -> Kind | None:
         """`loss = 0` then only `loss += criterion(out, y)`: the sum, a tensor when its terms are

@@ -21,6 +21,11 @@ from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES
 # defines itself on a subclass's instance.
 _PLAIN_MODULE_BASES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
 _INERT_BASES = frozenset({"abc.ABC"})  # bases that call none of a subclass's methods
+# Decorators (as written) that leave a method's parameters as they are; any other may change what a
+# call passes (`@inject_config`, a property's setter).
+_SIGNATURE_KEEPING = frozenset({"torch.no_grad", "torch.inference_mode", "torch.enable_grad", "no_grad", "inference_mode",
+                                "abstractmethod", "abc.abstractmethod", "override", "typing.override",
+                                "functools.lru_cache", "lru_cache", "functools.cache"})
 
 
 class Callers:
@@ -80,7 +85,7 @@ class Callers:
         target_name = key.split(".")[0]
         if "." in key and not _is_init(key):
             return self._method_calls(path, key)
-        if self.is_public_api(path, target_name):
+        if self.is_public_api(path, target_name) or self._looked_up_by_name(path):
             return None
         wanted = Symbol("class" if _is_init(key) else "function", path, target_name)
         for module in self._modules_where_escaping(target_name):
@@ -103,12 +108,14 @@ class Callers:
         call_site_kind, once the calls agree."""
         owner_name, _, method = key.partition(".")
         function = self._function(path, key)
-        if (function is None or "." in method or method.startswith("__") or self.is_public_api(path, key)
-                or any(d in ("staticmethod", "classmethod") for d in function.decorators)):
+        if (function is None or "." in method or method.startswith("__")
+                or (self.installable and not method.startswith("_"))  # (through a public subclass, a returned instance)
+                or any(d not in _SIGNATURE_KEEPING for d in function.decorators)):
             return None
         owner = self.project_class(path, owner_name)
-        if self._escapes_as_attribute(method) or any(
-                self._has_library_caller(member, method) for member in {owner} | self._project_ancestors(owner)):
+        family = {owner} | self._project_ancestors(owner)
+        if (self._escapes_as_attribute(method) or any(self._has_library_caller(member, method) for member in family)
+                or self._dispatched_by_name(family)):
             return None  # (the class's subclasses are asked last, in call_site_kind: that reads more)
         found = []
         for caller, site in self._calls_named(method):
@@ -119,6 +126,23 @@ class Callers:
                 found.append((caller, site, 1))  # a bound method: the instance is its first parameter
         return found
 
+    def _looked_up_by_name(self, path: str) -> bool:
+        """`getattr(models, name)(...)`, `models.__dict__[arch]()` on the module `path`: any of its
+        functions and classes may be called unseen."""
+        for module in self._modules_where_escaping("*"):
+            for local in self.summaries[module].escapes:
+                if local.endswith(".*") and local[:-2]:
+                    symbol = self.resolve(module, local[:-2])
+                    if symbol is not None and symbol.what == "module" and symbol.path == path:
+                        return True
+        return False
+
+    def _dispatched_by_name(self, classes: set[ProjectClass]) -> bool:
+        """`getattr(self, "on_" + event)(x)` in a method of one of `classes`: any method of theirs
+        may be called by a name the index cannot read."""
+        names = {f"{cls.name}.*" for cls in classes}
+        return any(local in names for module in self._modules_where_escaping("*") for local in self.summaries[module].escapes)
+
     def _escapes_as_attribute(self, name: str) -> bool:
         """An attribute `name` used other than as a callee anywhere (`hooks.append(self.fit)`): a
         bare name elsewhere is another variable, not the method."""
@@ -127,28 +151,27 @@ class Callers:
 
     def _site_targets(self, caller: str, site: CallSite, owner: ProjectClass) -> bool | None:
         """Whether a call of a method named like one of `owner`'s may run it; None when it may, but
-        with the instance passed explicitly (`Class.fit(obj, x)`)."""
+        with the instance passed explicitly (`Class.fit(obj, x)`, `type(self).fit(self, x)`).
+        An instance of another project class may run it too (a subclass mixing both in, an
+        attribute reassigned from outside): only tensors, containers, functions and torch's own
+        objects are set aside."""
         callee = site.callee
         if callee[0] == "ref":
             receiver_name, _, _ = callee[1].rpartition(".")
             if not receiver_name or self.resolve(caller, callee[1]) is not None:
                 return False  # a function called by name (`fit(x)`, `utils.fit(x)`), a library's
             receiver = self.kind(caller, ("ref", receiver_name))
+        elif _names_a_class(callee[1]):
+            return None
         else:
             receiver = self.kind(caller, callee[1]) if callee[1] is not None else None
         if receiver is None or receiver.base in (NONE, CYCLE):
             return True
         if receiver.base in (TENSOR, CONTAINER, FUNCTION):
             return False
-        related = isinstance(receiver.cls, ProjectClass) and self._related(receiver.cls, owner)
         if receiver.base == CLASS:
-            return None if related or not isinstance(receiver.cls, ProjectClass) else False
-        if isinstance(receiver.cls, ProjectClass):
-            return related
-        return not (receiver.origin or "").startswith("torch.")  # an instance of a torch class is none of ours
-
-    def _related(self, a: ProjectClass, b: ProjectClass) -> bool:
-        return a == b or b in self._project_ancestors(a) or a in self._project_ancestors(b)
+            return None
+        return isinstance(receiver.cls, ProjectClass) or not (receiver.origin or "").startswith("torch.")
 
     def _project_ancestors(self, cls: ProjectClass, seen: frozenset = frozenset()) -> frozenset[ProjectClass]:
         known = self._ancestors.get(cls)
@@ -194,9 +217,20 @@ class Callers:
         resolved. (The class's own bases are asked first, by _method_calls.)"""
         owner_name, _, method = key.partition(".")
         cls = self.project_class(path, owner_name)
+        subclasses = self._project_subclasses(cls)
+        if any(self._used_as_value(member) for member in {cls} | subclasses):
+            return True  # a subclass the index cannot read may exist (`type("Lit", (Steps, LightningModule), {})`)
         return any(self._has_library_caller(member, method)
-                   for subclass in self._project_subclasses(cls)
-                   for member in {subclass} | self._project_ancestors(subclass))
+                   for subclass in subclasses for member in {subclass} | self._project_ancestors(subclass))
+
+    def _used_as_value(self, cls: ProjectClass) -> bool:
+        """The class's name is used other than as the base of a module-level class somewhere (a
+        class defined in a function, `type(...)`, a registry): a subclass may exist unseen."""
+        for module in self._modules_where_escaping(cls.name):
+            classes = self.summaries[module].classes
+            if not any(cls in self._class_bases(self.project_class(module, name))[0] for name in classes):
+                return True
+        return False
 
     def _has_library_caller(self, cls: ProjectClass, method: str) -> bool:
         library = self._class_bases(cls)[1]
@@ -256,6 +290,15 @@ class Callers:
                     escapes.setdefault(name, []).append(path)
             self._calls_by_name, self._escapes_by_name = calls, escapes
         return self._calls_by_name, self._escapes_by_name
+
+
+def _names_a_class(receiver) -> bool:
+    """`type(self)`, `self.__class__`: a class object, whose methods take the instance explicitly."""
+    if receiver is None:
+        return False
+    if receiver[0] == "call" and receiver[1] == ("ref", "type"):
+        return True
+    return receiver[0] == "attr" and receiver[2] == "__class__" or receiver[:1] == ("ref",) and receiver[1].endswith(".__class__")
 
 
 def _is_method(key: str) -> bool:

@@ -32,7 +32,7 @@ from torchlint.outline import Outline
 
 Descriptor = tuple | None
 
-FORMAT = 9  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 10  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -151,6 +151,7 @@ class _Summarizer:
         self.escapes: set[str] = set()
         self.applied: list[str] = []
         self._spans: dict[str, tuple[int, int]] = {}
+        self._local_names: dict[str, frozenset[str]] = {}  # function key -> its local names (not its `global`s)
         self._lines: list[str] | None = None
         self._scopes_by_line: list[tuple[str | None, frozenset[str]]] | None = None
         # id of a call inside comprehensions or lambdas -> the names they bind around it
@@ -198,10 +199,12 @@ class _Summarizer:
         methods: dict[str, str] = {}
         attributes: dict[str, list[tuple[str, Descriptor]]] = {}
         for item in node.body:
-            if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                # `fit_all = fit` in the class body: the method is called by another name
-                self.escapes.update(f"{node.name}.{n.id}" for n in ast.walk(item) if type(n) is ast.Name)
-            else:
+            # `fit_all = fit`, `def run(self, step=fit)`, `@wrap(fit)` in the class body: the method
+            # is handed on and called by another name
+            in_class_scope = [item] if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) else [
+                *item.decorator_list, *item.args.defaults, *(d for d in item.args.kw_defaults if d is not None)]
+            self.escapes.update(f"{node.name}.{n.id}" for part in in_class_scope for n in ast.walk(part) if type(n) is ast.Name)
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 key = f"{node.name}.{item.name}"
                 methods[item.name] = key
                 function = self._function(item, key, node.name)
@@ -259,6 +262,7 @@ class _Summarizer:
         )
         self.summary.functions[key] = summary
         self._spans[key] = (node.lineno, node.end_lineno or node.lineno)
+        self._local_names[key] = local_names
         for statement in statements:  # nested functions, by a key of their own
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(statement, f"{key}.<locals>.{statement.name}", None)
@@ -308,7 +312,10 @@ class _Summarizer:
                     self.escapes.add(node.id)
             else:
                 # `net.fit` handed on, or `make().fit`: a method of that name may be called unseen
-                self.escapes.add(_dotted(node) or "." + node.attr)
+                dotted = _dotted(node)
+                self.escapes.add(dotted or "." + node.attr)
+                if node.attr == "__dict__":
+                    self._dynamic_lookup(node, node.value)  # `models.__dict__[arch]`, `type(self).__dict__`
 
     def _call_found(self, node: ast.Call, callees: set[int]) -> None:
         callees.add(id(node.func))
@@ -318,6 +325,11 @@ class _Summarizer:
             if isinstance(argument, ast.Name):
                 callees.add(id(argument))
                 self.applied.append(argument.id)
+        elif type(func) is ast.Name and func.id == "getattr" and len(node.args) >= 2 and not (
+                type(node.args[1]) is ast.Constant and type(node.args[1].value) is str):
+            self._dynamic_lookup(node, node.args[0])
+        elif type(func) is ast.Name and func.id == "vars" and len(node.args) == 1:
+            self._dynamic_lookup(node, node.args[0])  # `vars(type(self))[name]`
         elif type(func) is ast.Name and func.id in _CLASS_QUESTIONS:
             # `super(Net, self)`, `isinstance(x, (Net, Head))`: the class is named, not handed on
             named = node.args[:1] if func.id == "super" else node.args[1:2]
@@ -325,6 +337,21 @@ class _Summarizer:
                 callees.update(id(n) for n in ([argument] if type(argument) is ast.Name else getattr(argument, "elts", ())))
         if isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and (_dotted(func) or node.args or node.keywords)):
             self._record_call(node)
+
+    def _dynamic_lookup(self, node: ast.AST, owner: ast.expr) -> None:
+        """`getattr(models, name)`, `getattr(self, "on_" + event)`: an attribute found by a computed
+        name, recorded as the escape `<owner>.*` (`<Class>.*` for `self` in a method of `Class`),
+        since any function, class or method there may be called unseen."""
+        if type(owner) is ast.Call and type(owner.func) is ast.Name and owner.func.id == "type" and len(owner.args) == 1:
+            owner = owner.args[0]  # `type(self)`
+        dotted = _dotted(owner)
+        if dotted is None:
+            return
+        dotted = dotted.removesuffix(".__class__")
+        key = self._scope_of(node)[0]
+        if dotted == "self" and key is not None and "." in key:
+            dotted = key.split(".")[0]
+        self.escapes.add(f"{dotted}.*")
 
     def _shadow_inner_names(self, node: ast.AST) -> None:
         """`[show(v) for v in items]`, `lambda v: show(v)`: inside, `v` is not the function's or
@@ -372,7 +399,7 @@ class _Summarizer:
             starts = [0] * len(table)
             for key, function in self.summary.functions.items():
                 first, last = self._spans.get(key, (0, -1))
-                scope = (key, frozenset(function.locals))
+                scope = (key, self._local_names.get(key, frozenset(function.locals)))
                 for line in range(max(first, 0), min(last, len(table) - 1) + 1):
                     if first > starts[line]:
                         table[line], starts[line] = scope, first
@@ -391,9 +418,11 @@ class _Summarizer:
         lines = self._source_lines()
         if not 0 < node.lineno <= len(lines):
             return ""
-        line = lines[node.lineno - 1].encode()
+        text = lines[node.lineno - 1]
+        line = text if text.isascii() else text.encode()  # (bytes and characters agree in ASCII)
         end = node.end_col_offset if node.end_lineno == node.lineno else len(line)
-        return line[node.col_offset : end].decode(errors="replace").rstrip()
+        found = line[node.col_offset : end]
+        return (found if type(found) is str else found.decode(errors="replace")).rstrip()
 
 
 _CLASS_QUESTIONS = frozenset({"super", "isinstance", "issubclass"})
@@ -425,7 +454,9 @@ def _walk(node: ast.AST):
 
 # Fields that never hold a node a summary reads (`ctx` holds the shared Load/Store instances).
 _LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "kind", "type_comment", "conversion", "level",
-                          "module", "simple", "is_async"})
+                          "module", "simple", "is_async",
+                          # annotations name classes without handing them on (`def fit(model: Net)`)
+                          "annotation", "returns"})
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 # What a node's fields hold that is not a node: a constant's value, names, a missing part.
 _NOT_NODES = frozenset({str, bytes, int, float, complex, bool, type(None), type(...)})
