@@ -100,12 +100,13 @@ class Callers:
 
     def _method_calls(self, path: str, key: str) -> list[tuple[str, CallSite, int]] | None:
         """Every call that may run the method `key` (`Class.method`) of an instance: each call of a
-        method of that name whose receiver may be an instance of the class (`self.fit(...)`,
-        `trainer.fit(...)`; a receiver of unknown kind may be one). None when callers the index
-        cannot see may exist: the method's name is used as a value anywhere (`self.fit` handed
-        on), it is a dunder, a static or class method, or public API. Whether a library base of
-        the class or of a subclass may call it (`forward`, `train` on an nn.Module) is asked by
-        call_site_kind, once the calls agree."""
+        method of that name (`self.fit(...)`, `trainer.fit(...)`) but those on tensors, containers
+        and torch's objects. None when callers the index cannot see may exist: the method's name
+        is used as a value anywhere (`self.fit` handed on), the class or a base looks its methods
+        up by a computed name, it is a dunder, has a decorator that may change its call, is a
+        public name of an installable package, is called through the class, or a library base of
+        the class or a base may call it. Whether a subclass may bring such a base in, or exist
+        unseen, is asked by call_site_kind once the calls agree (it reads more of the project)."""
         owner_name, _, method = key.partition(".")
         function = self._function(path, key)
         if (function is None or "." in method or method.startswith("__")
