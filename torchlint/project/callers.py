@@ -88,10 +88,15 @@ class Callers:
         if self.is_public_api(path, target_name) or self._looked_up_by_name(path):
             return None
         wanted = Symbol("class" if _is_init(key) else "function", path, target_name)
-        for module in self._modules_where_escaping(target_name):
-            for local in self.summaries[module].escapes:
-                if local.rsplit(".", 1)[-1] == target_name and self.resolve(module, local) == wanted:
-                    return None
+        for name in (target_name, "^" + target_name):  # (a subclass calls `__init__` through `super()`)
+            for module in self._modules_where_escaping(name):
+                summary = self.summaries[module]
+                for local in summary.escapes:
+                    if local.rsplit(".", 1)[-1] == name and self.resolve(module, local.replace("^", "")) == wanted:
+                        return None
+                if any(imported[2] == target_name and alias != target_name and self.resolve(module, alias) == wanted
+                       for alias, imported in summary.imports.items()):
+                    return None  # `from utils import train as fit`: called under another name
         found = []
         for caller, site in self._calls_named(target_name):
             if site.callee is not None and site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == wanted:
@@ -141,7 +146,7 @@ class Callers:
     def _dispatched_by_name(self, classes: set[ProjectClass]) -> bool:
         """`getattr(self, "on_" + event)(x)` in a method of one of `classes`: any method of theirs
         may be called by a name the index cannot read."""
-        names = {f"{cls.name}.*" for cls in classes}
+        names = {f"{cls.name}.*" for cls in classes} | {".*"}  # (`attrgetter(name)`: of anything)
         return any(local in names for module in self._modules_where_escaping("*") for local in self.summaries[module].escapes)
 
     def _escapes_as_attribute(self, name: str) -> bool:
@@ -168,10 +173,12 @@ class Callers:
             receiver = self.kind(caller, callee[1]) if callee[1] is not None else None
         if receiver is None or receiver.base in (NONE, CYCLE):
             return True
-        if receiver.base in (TENSOR, CONTAINER, FUNCTION):
-            return False
         if receiver.base == CLASS:
             return None
+        if callee[0] == "attr" and callee[1] is not None and callee[1][0] == "attr":
+            return True  # `self.head.stats(b)`: what `self.head` holds may be reassigned from outside
+        if receiver.base in (TENSOR, CONTAINER, FUNCTION):
+            return False
         return isinstance(receiver.cls, ProjectClass) or not (receiver.origin or "").startswith("torch.")
 
     def _project_ancestors(self, cls: ProjectClass, seen: frozenset = frozenset()) -> frozenset[ProjectClass]:
@@ -221,17 +228,16 @@ class Callers:
         subclasses = self._project_subclasses(cls)
         if any(self._used_as_value(member) for member in {cls} | subclasses):
             return True  # a subclass the index cannot read may exist (`type("Lit", (Steps, LightningModule), {})`)
+        if self._dispatched_by_name({member for sub in subclasses for member in {sub} | self._project_ancestors(sub)}):
+            return True  # `getattr(self, name)` in a subclass
         return any(self._has_library_caller(member, method)
                    for subclass in subclasses for member in {subclass} | self._project_ancestors(subclass))
 
     def _used_as_value(self, cls: ProjectClass) -> bool:
         """The class's name is used other than as the base of a module-level class somewhere (a
-        class defined in a function, `type(...)`, a registry): a subclass may exist unseen."""
-        for module in self._modules_where_escaping(cls.name):
-            classes = self.summaries[module].classes
-            if not any(cls in self._class_bases(self.project_class(module, name))[0] for name in classes):
-                return True
-        return False
+        class defined in a function, `type(...)`, a registry, a class decorator, an import under
+        another name): a subclass may exist unseen. (By name: a namesake elsewhere counts too.)"""
+        return bool(self._modules_where_escaping(cls.name))
 
     def _has_library_caller(self, cls: ProjectClass, method: str) -> bool:
         library = self._class_bases(cls)[1]
@@ -245,7 +251,7 @@ class Callers:
             return known
         self._subclasses[cls] = frozenset()  # (a cycle of bases ends here)
         found: set[ProjectClass] = set()
-        for module in self._modules_where_escaping(cls.name):
+        for module in self._modules_where_escaping("^" + cls.name):
             for name in self.summaries[module].classes:
                 child = self.project_class(module, name)
                 if child != cls and child not in found and cls in self._class_bases(child)[0]:

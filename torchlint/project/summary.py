@@ -32,7 +32,7 @@ from torchlint.outline import Outline
 
 Descriptor = tuple | None
 
-FORMAT = 10  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 11  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,7 @@ class _Summarizer:
         self.applied: list[str] = []
         self._spans: dict[str, tuple[int, int]] = {}
         self._local_names: dict[str, frozenset[str]] = {}  # function key -> its local names (not its `global`s)
+        self._bases_named: set[int] = set()  # ids of the names in module-level classes' bases
         self._lines: list[str] | None = None
         self._scopes_by_line: list[tuple[str | None, frozenset[str]]] | None = None
         # id of a call inside comprehensions or lambdas -> the names they bind around it
@@ -176,6 +177,8 @@ class _Summarizer:
                     else:
                         local = alias.asname or alias.name
                         self.summary.imports[local] = (statement.level, statement.module or "", alias.name)
+                        if alias.asname and alias.asname != alias.name:
+                            self.escapes.add(alias.name)  # `import Steps as S`: handed on under another name
         self.summary.stars = tuple(stars)
         names: dict[str, list[Descriptor]] = {}
         for statement in module_statements:
@@ -214,6 +217,14 @@ class _Summarizer:
                     for attribute, value, path in _self_attributes(item, self_name):
                         described = select(_describe(value, key, local_names), path) if value is not None else None
                         attributes.setdefault(attribute, []).append((key, described))
+        for base in node.bases:  # a base is no value handed on: the escape `^Base` says it is one
+            dotted = _dotted(base)
+            if dotted:
+                head, _, last = dotted.rpartition(".")
+                self.escapes.add(f"{head}.^{last}" if head else f"^{last}")
+                self._bases_named.update(id(n) for n in ast.walk(base))
+        if node.decorator_list:
+            self.escapes.add(node.name)  # `@register class Net`: the class is handed to the decorator
         self.summary.classes[node.name] = ClassSummary(
             bases=tuple(_describe(base, None, frozenset()) for base in node.bases),
             methods=methods,
@@ -305,7 +316,7 @@ class _Summarizer:
                 elif value is not None and type(value) not in _NOT_NODES:
                     add(value)
         for node in loads:  # names used other than as callees (all of them are seen before this)
-            if id(node) in callees:
+            if id(node) in callees or id(node) in self._bases_named:
                 continue
             if type(node) is Name:
                 if node.id not in self._scope_of(node)[1]:  # a function's own `loss` is not the module's
@@ -325,11 +336,8 @@ class _Summarizer:
             if isinstance(argument, ast.Name):
                 callees.add(id(argument))
                 self.applied.append(argument.id)
-        elif type(func) is ast.Name and func.id == "getattr" and len(node.args) >= 2 and not (
-                type(node.args[1]) is ast.Constant and type(node.args[1].value) is str):
-            self._dynamic_lookup(node, node.args[0])
-        elif type(func) is ast.Name and func.id == "vars" and len(node.args) == 1:
-            self._dynamic_lookup(node, node.args[0])  # `vars(type(self))[name]`
+        elif _called_name(func) in _BY_NAME_LOOKUPS:
+            self._lookup_by_name(node, _called_name(func))
         elif type(func) is ast.Name and func.id in _CLASS_QUESTIONS:
             # `super(Net, self)`, `isinstance(x, (Net, Head))`: the class is named, not handed on
             named = node.args[:1] if func.id == "super" else node.args[1:2]
@@ -337,6 +345,23 @@ class _Summarizer:
                 callees.update(id(n) for n in ([argument] if type(argument) is ast.Name else getattr(argument, "elts", ())))
         if isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and (_dotted(func) or node.args or node.keywords)):
             self._record_call(node)
+
+    def _lookup_by_name(self, node: ast.Call, how: str) -> None:
+        """`getattr(x, "fit")`, `methodcaller("fit", b)`, `attrgetter("fit")`: an attribute named by
+        a string is used as a value (the escape `.fit`); `getattr(self, name)`, `vars(type(self))`,
+        `getmembers(self)`, `self.__getattribute__(name)`: by a name computed at run time (see
+        _dynamic_lookup)."""
+        args = node.args
+        owner = args[0] if how in ("getattr", "vars", "getmembers") and args else None
+        if how == "__getattribute__" and isinstance(node.func, ast.Attribute):
+            owner = node.func.value
+        names = args[1:2] if how == "getattr" else args if how in ("methodcaller", "attrgetter") else []
+        literal = [a.value for a in names if type(a) is ast.Constant and type(a.value) is str]
+        self.escapes.update("." + name.rsplit(".", 1)[-1] for name in literal)
+        if owner is not None and (how != "getattr" or not literal):
+            self._dynamic_lookup(node, owner)
+        elif how in ("methodcaller", "attrgetter") and len(literal) < len(names[:1] or [None]):
+            self.escapes.add(".*")  # `attrgetter(name)`: any method of anything
 
     def _dynamic_lookup(self, node: ast.AST, owner: ast.expr) -> None:
         """`getattr(models, name)`, `getattr(self, "on_" + event)`: an attribute found by a computed
@@ -426,6 +451,8 @@ class _Summarizer:
 
 
 _CLASS_QUESTIONS = frozenset({"super", "isinstance", "issubclass"})
+# Calls that reach an attribute by its name as a string (see _Summarizer._lookup_by_name).
+_BY_NAME_LOOKUPS = frozenset({"getattr", "vars", "getmembers", "methodcaller", "attrgetter", "__getattribute__"})
 _INNER_SCOPES = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
