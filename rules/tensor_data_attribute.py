@@ -62,8 +62,10 @@ class TensorDataAttribute(Rule):
       raises. It is **unsafe** when the receiver is taken for a tensor by a guess: a layer's
       parameter by its name alone (`self.conv.weight.data` with `self.conv` built where it cannot
       be read), an element of a DataLoader's batch, a value taken for a tensor because only
-      tensors have what is called on it (`trg.size(0)`, `x.permute(0, 2, 1)`), or a value computed
-      from such guesses alone: were the object not a tensor, `.detach()` would not exist on it.
+      tensors have what is called on it (`trg.size(0)`, `x.permute(0, 2, 1)`), a method's
+      parameter typed by the calls of the method the project shows (a method may also be reached
+      by a name computed at run time), or a value computed from such guesses alone: were the
+      object not a tensor, `.detach()` would not exist on it.
     - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`,
       `p.data[i] += ...`) becomes the same
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing

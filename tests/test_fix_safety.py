@@ -237,3 +237,19 @@ def test_tl001_a_receiver_taken_for_a_tensor_by_its_use_gets_an_unsafe_fix():
     [finding] = lint_text(known, "seq.py", [rule]).diagnostics
     assert finding.fix.applicability == "safe"
     assert lint_text(source.replace("n = trg.size(0)", "n = trg.size"), "seq.py", [rule]).diagnostics == []
+
+
+def test_tl001_a_method_parameter_typed_by_its_callers_gets_an_unsafe_fix():
+    """Every call the index sees passes a tensor, but a method can also be reached by a name
+    computed at run time on another object: reported, `.detach()` only with unsafe fixes. The same
+    parameter of a module-level function keeps its safe fix."""
+    rule = rule_by_code("TL001")
+    method = ("import torch\n\n\nclass Pool:\n    def query(self, images):\n        return images.data\n\n\n"
+              "def step(pool, a):\n    return pool.query(torch.cat([a, a]))\n")
+    [finding] = lint_text(method, "pool.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    assert fix_text(method, "pool.py", [rule]).text == method
+    function = ("import torch\n\n\ndef query(images):\n    return images.data\n\n\n"
+                "def step(a):\n    return query(torch.cat([a, a]))\n")
+    [finding] = lint_text(function, "pool.py", [rule]).diagnostics
+    assert finding.fix.applicability == "safe"

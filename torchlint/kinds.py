@@ -48,7 +48,11 @@ GUESSED_BATCH_ELEMENT = "guessed-batch-element"
 # Origin of a value of unknown kind taken for a tensor because only tensors have what is done with it
 # (`x.size(0)`, `x.permute(0, 2, 1)`): right unless a class of its own answers to those names.
 GUESSED_TENSOR_USE = "guessed-tensor-use"
-GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT, GUESSED_TENSOR_USE})
+# Origin of a tensor a method's parameter takes from every call of the method the index sees: a
+# method can also be reached by names computed at run time on other objects (`getattr(self.head,
+# hook)(b)`), which no summary shows.
+GUESSED_METHOD_CALLERS = "guessed-method-callers"
+GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT, GUESSED_TENSOR_USE, GUESSED_METHOD_CALLERS})
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from torchlint.kinds import CLASS, CONTAINER, CYCLE, FUNCTION, NONE, TENSOR, Kind, merge, with_evidence
+from torchlint.kinds import (
+    CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_METHOD_CALLERS, NONE, TENSOR, Kind, merge, with_evidence,
+)
 from torchlint.project.summary import CallSite, callee_name
 from torchlint.project.symbols import ProjectClass, Symbol
 from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES
@@ -57,8 +59,12 @@ class Callers:
         kinds = list(extra)
         kinds.extend(self._argument_kind(path, key, index, offset, caller, site) for caller, site, offset in sites)
         agreed = merge(kinds) if kinds else None
-        if agreed is not None and _is_method(key) and self._library_may_call(path, key):
+        if agreed is None or not _is_method(key):
+            return agreed
+        if self._library_may_call(path, key):
             return None  # asked last: it reads the class's subclasses across the project
+        if agreed.base == TENSOR:  # found, but a fix resting on it is not proven
+            return Kind(TENSOR, graph=agreed.graph, origin=GUESSED_METHOD_CALLERS, evidence=agreed.evidence)
         return agreed
 
     def _argument_kind(self, path: str, key: str, index: int, offset: int, caller: str, site: CallSite) -> Kind | None:
