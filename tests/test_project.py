@@ -379,6 +379,59 @@ def test_a_constructor_parameter_kept_on_self_takes_the_kind_its_callers_pass(cl
     assert _findings(cli, ".") == expected
 
 
+STATS = (
+    "import torch\nfrom collections import namedtuple\nStats = namedtuple('Stats', 'data count')\n"
+    "def build(stats):\n    return stats.data\ndef warm(a, b):\n    return build(torch.cat([a, b]))\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("runner", "expected"),
+    [
+        pytest.param("import models\nmodels.build(torch.ones(2))\n", [("TL001", 5)], id="called-through-the-module"),
+        pytest.param("mods = {'m': importlib.import_module('other')}\n", [("TL001", 5)], id="another-module-by-name"),
+        pytest.param("def load(name):\n    return importlib.import_module(f'plugins.{name}')\n", [("TL001", 5)],
+                     id="a-package-models-is-not-in"),
+        pytest.param("print(sorted(globals()))\n", [("TL001", 5)], id="globals-of-a-module-without-it"),
+        pytest.param("import models\ndef main(name):\n    return getattr(models, 'build')(Stats([0.0], 1))\n", [],
+                     id="getattr-with-a-literal-name"),
+        pytest.param("from models import *\ndef main(name):\n    return globals()[name](Stats([0.0], 1))\n", [],
+                     id="globals-holding-a-star-import"),
+        pytest.param("from models import build\ndef main(name):\n    return globals()[name](Stats([0.0], 1))\n", [],
+                     id="globals-holding-the-function"),
+        pytest.param("def main(name):\n    return getattr(importlib.import_module('models'), name)(Stats([0.0], 1))\n",
+                     [], id="importlib-by-a-literal-name"),
+        pytest.param("def main(mod, name):\n    return getattr(importlib.import_module(mod), name)(Stats([0.0], 1))\n",
+                     [], id="importlib-by-a-computed-name"),
+        pytest.param("def main(mod):\n    m = importlib.import_module(mod)\n    return m.build(Stats([0.0], 1))\n", [],
+                     id="importlib-by-a-computed-name-calling-it-by-attribute"),
+        pytest.param("def main(mod):\n    m = importlib.import_module(mod)\n    return m.get_model(3)\n", [("TL001", 5)],
+                     id="importlib-by-a-computed-name-calling-another-name"),
+        pytest.param("def main(mod):\n    m = importlib.import_module(mod)\n    return m.get_model(3)\n"
+                     "def pick(obj, name):\n    return getattr(obj, name)\n", [("TL001", 5)],
+                     id="importlib-by-a-computed-name-and-getattr-elsewhere"),
+        pytest.param("def main(name):\n    return getattr(sys.modules['models'], name)(Stats([0.0], 1))\n", [],
+                     id="sys-modules"),
+        pytest.param("import models\nmm = models\ndef main(name):\n    return getattr(mm, name)(Stats([0.0], 1))\n", [],
+                     id="the-module-under-another-name"),
+        pytest.param("def main(name):\n    return __import__('models').__dict__[name](Stats([0.0], 1))\n", [],
+                     id="dunder-import"),
+    ],
+)
+def test_a_module_found_at_run_time_gives_its_functions_no_call_site_evidence(cli, tmp_path, runner, expected):
+    (tmp_path / "models.py").write_text(STATS)
+    (tmp_path / "run.py").write_text("import importlib, sys\nimport torch\nfrom models import Stats\n" + runner)
+    assert _findings(cli, ".") == expected
+
+
+@pytest.mark.parametrize(("looker", "expected"), [("", [("TL001", 5)]), ("__name__", []), ("'models'", [])],
+                         ids=["no-lookup", "sys-modules-of-its-own-name", "its-own-name"])
+def test_a_module_looking_up_its_own_names_gives_its_functions_no_call_site_evidence(cli, tmp_path, looker, expected):
+    main = f"import sys\ndef main(name):\n    return getattr(sys.modules[{looker}], name)(Stats([0.0], 1))\n"
+    (tmp_path / "models.py").write_text(STATS + (main if looker else ""))
+    assert _findings(cli, ".") == expected
+
+
 TWO_HEADS = (
     "import torch.nn as nn\nclass TwoHead(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
     "        self.body = nn.Linear(3, 3)\n    def forward(self, x):\n        feat = self.body(x)\n"

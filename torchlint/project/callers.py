@@ -91,7 +91,7 @@ class Callers:
         target_name = key.split(".")[0]
         if "." in key and not _is_init(key):
             return self._method_calls(path, key)
-        if self.is_public_api(path, target_name) or self._looked_up_by_name(path):
+        if self.is_public_api(path, target_name) or self._looked_up_by_name(path, target_name):
             return None
         wanted = Symbol("class" if _is_init(key) else "function", path, target_name)
         for name in (target_name, "^" + target_name):  # (a subclass calls `__init__` through `super()`)
@@ -138,16 +138,52 @@ class Callers:
                 found.append((caller, site, 1))  # a bound method: the instance is its first parameter
         return found
 
-    def _looked_up_by_name(self, path: str) -> bool:
-        """`getattr(models, name)(...)`, `models.__dict__[arch]()` on the module `path`: any of its
-        functions and classes may be called unseen."""
+    def _looked_up_by_name(self, path: str, name: str) -> bool:
+        """`getattr(models, name)(...)`, `models.__dict__[arch]()`, `mm = models`, `globals()[name]`,
+        `importlib.import_module(name)` reaching the module `path`: any of its functions and classes
+        (`name` among them) may be called unseen."""
         for module in self._modules_where_escaping("*"):
             for local in self.summaries[module].escapes:
-                if local.endswith(".*") and local[:-2]:
+                if local.startswith("@"):
+                    if self._found_at_run_time(module, local[1:-2], path, name):
+                        return True
+                elif local.endswith(".*") and local[:-2]:
                     symbol = self.resolve(module, local[:-2])
                     if symbol is not None and symbol.what == "module" and symbol.path == path:
                         return True
         return False
+
+    def _found_at_run_time(self, looker: str, module_name: str, path: str, name: str) -> bool:
+        """Whether `looker` may find `name` of the module `path` by the module name `module_name`
+        (summary's _module_by_name; "" for `looker`'s own globals: its names, the names it imports,
+        and the modules it imports)."""
+        if module_name == "":
+            return looker == path or any(self._imports_from(looker, level, dotted, imported, path, name)
+                                         for level, dotted, imported in self._imported(looker))
+        by_attribute = module_name.startswith("~")  # (only the names it calls as `mod.name(...)`)
+        package, any_name, _ = module_name.removeprefix("~").partition("<any>")
+        if not any_name:
+            return self.resolve_module(looker, 0, module_name) == path
+        if by_attribute and not self._calls_as_attribute(looker, name):
+            return False
+        return not package or self.display(path).startswith(package)
+
+    def _calls_as_attribute(self, module: str, name: str) -> bool:
+        summary = self.summaries[module]
+        return f".{name}" in summary.escapes or any(
+            site.callee is not None and site.callee[0] == "attr" and site.callee[2] == name for site in summary.calls)
+
+    def _imported(self, module: str) -> list[tuple[int, str, str | None]]:
+        summary = self.summaries[module]
+        return [*summary.imports.values(), *((level, dotted, "*") for level, dotted in summary.stars)]
+
+    def _imports_from(self, looker: str, level: int, dotted: str, imported: str | None, path: str, name: str) -> bool:
+        """`import models`, `from pkg import models`, `from models import *` or `from models import
+        build` in `looker` brings `name` of `path` into its globals."""
+        if imported is None or imported == "*" or imported == name:
+            if self.resolve_module(looker, level, dotted) == path:
+                return True
+        return imported not in (None, "*") and self.resolve_module(looker, level, f"{dotted}.{imported}".lstrip(".")) == path
 
     def _dispatched_by_name(self, classes: set[ProjectClass]) -> bool:
         """`getattr(self, "on_" + event)(x)` in a method of one of `classes`: any method of theirs

@@ -32,7 +32,7 @@ from torchlint.outline import Outline
 
 Descriptor = tuple | None
 
-FORMAT = 11  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 12  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,10 @@ class _Summarizer:
         # id of a call inside comprehensions or lambdas -> the names they bind around it
         self._shadowed: dict[int, frozenset[str]] = {}
         self.walrus = ":=" in text  # most files have none: no statement needs walking for one
+        # (function key, escape) of each module found by a computed name; the functions that look
+        # names up by a computed name (None: the module's own code)
+        self._modules_by_computed_name: list[tuple[str | None, str]] = []
+        self._scopes_looking_up: set[str | None] = set()
 
     def module(self, tree: ast.Module) -> ModuleSummary:
         stars = []
@@ -193,6 +197,7 @@ class _Summarizer:
                         self.summary.exported = _string_list(statement)
         self.summary.names = {name: tuple(values) for name, values in names.items()}
         self._scan_uses(tree, None, frozenset())
+        self._run_time_modules()
         self.summary.calls = tuple(self.calls)
         self.summary.escapes = frozenset(self.escapes)
         self.summary.applied = tuple(self.applied)
@@ -286,8 +291,9 @@ class _Summarizer:
         every file of a project, and a generator step and an isinstance chain per node were half
         of a summary's time."""
         callees: set[int] = set()
+        heads: set[int] = set()  # `models` in `models.build`: a name read through, not handed on
         loads: list[ast.Name | ast.Attribute] = []
-        Name, Attribute, Call, Load = ast.Name, ast.Attribute, ast.Call, ast.Load
+        Name, Attribute, Call, Load, Subscript = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.Subscript
         pending = deque([tree])
         next_node, add, extend = pending.popleft, pending.append, pending.extend
         while pending:
@@ -302,8 +308,11 @@ class _Summarizer:
             if node_type is Attribute:
                 if type(node.ctx) is Load:
                     loads.append(node)
+                heads.add(id(node.value))
             elif node_type is Call:
                 self._call_found(node, callees)
+            elif node_type is Subscript and _dotted(node.value) == "sys.modules":
+                self._module_found_by_name(node, node.slice)  # `getattr(sys.modules[name], f)`
             elif node_type in _INNER_SCOPES:
                 self._shadow_inner_names(node)
             fields = _CHILD_FIELDS.get(node_type)
@@ -321,6 +330,8 @@ class _Summarizer:
             if type(node) is Name:
                 if node.id not in self._scope_of(node)[1]:  # a function's own `loss` is not the module's
                     self.escapes.add(node.id)
+                    if node.id in self.summary.imports and id(node) not in heads:
+                        self.escapes.add(f"{node.id}.*")  # `mm = models`: `getattr(mm, name)` may follow
             else:
                 # `net.fit` handed on, or `make().fit`: a method of that name may be called unseen
                 dotted = _dotted(node)
@@ -336,6 +347,8 @@ class _Summarizer:
             if isinstance(argument, ast.Name):
                 callees.add(id(argument))
                 self.applied.append(argument.id)
+        elif _called_name(func) in _MODULE_LOOKUPS and (_called_name(func) != "vars" or not node.args):
+            self._module_lookup(node, _called_name(func))
         elif _called_name(func) in _BY_NAME_LOOKUPS:
             self._lookup_by_name(node, _called_name(func))
         elif type(func) is ast.Name and func.id in _CLASS_QUESTIONS:
@@ -358,15 +371,41 @@ class _Summarizer:
         names = args[1:2] if how == "getattr" else args if how in ("methodcaller", "attrgetter") else []
         literal = [a.value for a in names if type(a) is ast.Constant and type(a.value) is str]
         self.escapes.update("." + name.rsplit(".", 1)[-1] for name in literal)
+        if how == "getattr" and literal and owner is not None and _dotted(owner):
+            self.escapes.add(f"{_dotted(owner)}.{literal[0]}")  # `getattr(models, "build")`: `build` handed on
         if owner is not None and (how != "getattr" or not literal):
             self._dynamic_lookup(node, owner)
         elif how in ("methodcaller", "attrgetter") and len(literal) < len(names[:1] or [None]):
             self.escapes.add(".*")  # `attrgetter(name)`: any method of anything
 
+    def _module_lookup(self, node: ast.Call, how: str) -> None:
+        """`globals()[name]`, `importlib.import_module(name)`, `__import__(name)`: a module's names
+        looked up at run time, recorded as the escape `@<module>.*` (see _module_by_name)."""
+        if how == "globals" or (how == "vars" and self._scope_of(node)[0] is None):
+            self.escapes.add("@.*")  # this module's own names, and those it imports
+        elif how in ("import_module", "__import__") and node.args:
+            self._module_found_by_name(node, node.args[0])
+
+    def _module_found_by_name(self, node: ast.AST, name: ast.expr) -> None:
+        escape = _module_by_name(name)
+        if "<any>" in escape:  # (whether its names are computed too is known once the walk is done)
+            self._modules_by_computed_name.append((self._scope_of(node)[0], escape))
+        else:
+            self.escapes.add(escape)
+
+    def _run_time_modules(self) -> None:
+        """A module found by a computed name (`importlib.import_module(args.model)`): where the
+        same function also looks a name up by a computed name, any of its functions may be called
+        unseen (`@<any>.*`); elsewhere, only those it calls by an attribute name (`@~<any>.*`:
+        `model.get_model(k)`)."""
+        for key, escape in self._modules_by_computed_name:
+            self.escapes.add(escape if key in self._scopes_looking_up else "@~" + escape[1:])
+
     def _dynamic_lookup(self, node: ast.AST, owner: ast.expr) -> None:
         """`getattr(models, name)`, `getattr(self, "on_" + event)`: an attribute found by a computed
         name, recorded as the escape `<owner>.*` (`<Class>.*` for `self` in a method of `Class`),
         since any function, class or method there may be called unseen."""
+        self._scopes_looking_up.add(self._scope_of(node)[0])
         if type(owner) is ast.Call and type(owner.func) is ast.Name and owner.func.id == "type" and len(owner.args) == 1:
             owner = owner.args[0]  # `type(self)`
         dotted = _dotted(owner)
@@ -453,6 +492,9 @@ class _Summarizer:
 _CLASS_QUESTIONS = frozenset({"super", "isinstance", "issubclass"})
 # Calls that reach an attribute by its name as a string (see _Summarizer._lookup_by_name).
 _BY_NAME_LOOKUPS = frozenset({"getattr", "vars", "getmembers", "methodcaller", "attrgetter", "__getattribute__"})
+# Calls that reach a module's names by a name computed at run time (`vars()` without arguments,
+# at module level; `vars(obj)` is one of _BY_NAME_LOOKUPS).
+_MODULE_LOOKUPS = frozenset({"globals", "vars", "import_module", "__import__"})
 _INNER_SCOPES = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -699,6 +741,21 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
 
 def _called_name(func: ast.expr) -> str | None:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
+def _module_by_name(name: ast.expr) -> str:
+    """The escape for a module found by the name `name` at run time: `@models.*` for
+    `"models"`, `@pkg.archs.<any>.*` for `f"pkg.archs.{arch}"` or `"pkg.archs." + arch`,
+    `@<any>.*` for a name computed with no absolute package written, and `@.*` (this module) for
+    `sys.modules[__name__]`."""
+    if type(name) is ast.Name and name.id == "__name__":
+        return "@.*"
+    if type(name) is ast.Constant and type(name.value) is str and not name.value.startswith("."):
+        return f"@{name.value}.*"
+    head = name.values[0] if type(name) is ast.JoinedStr and name.values else name.left if type(name) is ast.BinOp else None
+    prefix = head.value if type(head) is ast.Constant and type(head.value) is str else ""
+    package = prefix.rpartition(".")[0] if not prefix.startswith(".") else ""
+    return f"@{package}.<any>.*" if package else "@<any>.*"
 
 
 def _mentions_locals(descriptor: Descriptor, names: set[str]) -> bool:
