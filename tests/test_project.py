@@ -577,6 +577,27 @@ def test_editing_the_imported_module_relints_the_importer(cli, tmp_path):
     assert {d["code"] for d in json.loads(second.output)} == {"TL001", "TL003"}  # no model: no TL004, no TL005
 
 
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param("def other(): return build(Stats([0.0], 1))\n", id="a-new-call-passing-something-else"),
+        pytest.param("def other(name): return globals()[name]\n", id="a-new-run-time-lookup"),
+        pytest.param("hooks = [build]\n", id="the-function-handed-on"),
+    ],
+)
+def test_a_call_site_added_in_another_file_relints_the_callee(cli, tmp_path, edit):
+    """A finding resting on the calls of a function is stale once another file calls it too, even
+    a file whose summary the finding did not read."""
+    (tmp_path / "models.py").write_text(STATS)
+    (tmp_path / "other.py").write_text("from models import build, Stats\n")
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    first = cli("check", "--output-format", "json", *cache, ".")
+    assert [(d["code"], d["line"]) for d in json.loads(first.output)] == [("TL001", 5)]
+    (tmp_path / "other.py").write_text("from models import build, Stats\n" + edit)
+    second = cli("check", "--output-format", "json", *cache, ".")
+    assert json.loads(second.output) == []
+
+
 def test_a_dataset_class_of_another_file_does_not_crash_the_rules_that_read_class_bodies(cli, tmp_path):
     (tmp_path / "data.py").write_text(
         "import numpy as np\nfrom torch.utils.data import Dataset\nclass DS(Dataset):\n"

@@ -56,7 +56,7 @@ def _dependencies(project, consulted: frozenset[str], path: Path | None) -> dict
     if project is None:
         return None
     own = str(path.resolve()) if path is not None else ""
-    return {module: project.digests.get(module, "") for module in consulted if module != own}
+    return project.dependencies(consulted, own)
 
 
 def build_run_projects(sources, resolver, jobs: int, cache_folder: Path | None, fallback: Path | None,
@@ -352,9 +352,7 @@ def _cache_digest(data: bytes, settings: Settings, path: Path) -> str:
 
 def _dependencies_unchanged(path: Path):
     project = _PROJECTS.for_file(path) if _PROJECTS is not None else None
-    return lambda dependencies: project is not None and all(
-        project.digests.get(module) == digest for module, digest in dependencies.items()
-    )
+    return lambda dependencies: project is not None and project.dependencies_unchanged(dependencies)
 
 
 def _from_cache(source, settings: Settings, mode: Mode, result_cache) -> tuple[FileOutcome | None, str | None]:

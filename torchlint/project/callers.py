@@ -15,7 +15,7 @@ from pathlib import Path
 from torchlint.kinds import (
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_METHOD_CALLERS, NONE, TENSOR, Kind, merge, with_evidence,
 )
-from torchlint.project.summary import CallSite, callee_name
+from torchlint.project.summary import CallSite, callee_name, content_digest
 from torchlint.project.symbols import ProjectClass, Symbol
 from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES
 
@@ -37,6 +37,7 @@ class Callers:
         self._calls_by_name: dict[str, list[str]] | None = None
         self._sites_by_name: dict[str, dict[str | None, list[CallSite]]] = {}  # path -> callee name -> calls
         self._escapes_by_name: dict[str, list[str]] | None = None
+        self._asked_digests: dict[str, str] = {}  # name -> callers_digest
         # the class hierarchy, as method call sites ask about it
         self._ancestors: dict[ProjectClass, frozenset[ProjectClass]] = {}
         self._bases: dict[ProjectClass, tuple[tuple[ProjectClass, ...], str | None]] = {}
@@ -303,6 +304,7 @@ class Callers:
 
     def _calls_named(self, name: str) -> list[tuple[str, CallSite]]:
         """Calls whose callee's last name is `name`: the run's table, with this view's file as it is now."""
+        self.consulted.add(ASKED + name)
         if self._base is None:
             return [pair for path in self._tables()[0].get(name, []) for pair in self._sites_named(path, name)]
         base = self._base
@@ -319,12 +321,26 @@ class Callers:
         return [(path, site) for site in table.get(name, ())]
 
     def _modules_where_escaping(self, name: str) -> list[str]:
+        self.consulted.add(ASKED + name)
         if self._base is None:
             return self._tables()[1].get(name, [])
         own = self._own
         shared = [path for path in self._base._tables()[1].get(name, []) if path != own]
         mentioned = any(local.rsplit(".", 1)[-1] == name for local in self.summaries[own].escapes)
         return shared + ([own] if mentioned else [])
+
+    def callers_digest(self, name: str) -> str:
+        """Which modules call `name` or let it escape, and what they call and let escape: what a
+        result resting on the callers of `name` depends on (a call added in a module it did not
+        read changes it)."""
+        base = self._base or self
+        known = base._asked_digests.get(name)
+        if known is None:
+            calls, escapes = base._tables()
+            modules = sorted({*calls.get(name, ()), *escapes.get(name, ())})
+            listed = "\0".join(f"{module}\0{base._uses_digest(module)}" for module in modules)
+            known = base._asked_digests[name] = content_digest(listed.encode())
+        return known
 
     def _tables(self):
         """Last name -> the modules that call something by it, and that let it escape: read from
@@ -339,6 +355,10 @@ class Callers:
                     escapes.setdefault(name, []).append(path)
             self._calls_by_name, self._escapes_by_name = calls, escapes
         return self._calls_by_name, self._escapes_by_name
+
+
+# A key of `consulted` (beside module paths): the callers of the name that follows were asked.
+ASKED = "\0callers of "
 
 
 def _names_a_class(receiver) -> bool:

@@ -19,10 +19,10 @@ from torchlint.kinds import (
     unpacked_kind,
 )
 from torchlint.outline import Outline
-from torchlint.project.callers import Callers
+from torchlint.project.callers import ASKED, Callers
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
-    Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, select, summarize,
+    Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, select, summarize, uses_digest,
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
 from torchlint.torch_api import KNOWN_NON_MODULE_BASES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class
@@ -33,6 +33,8 @@ _RESULT_KEEPING_DECORATORS = _GRAD_DISABLING | {"staticmethod", "classmethod", "
                                                  "functools.lru_cache", "lru_cache", "functools.cache"}
 
 _MAX_DEPTH = 40
+# A key of a cached result's dependencies: every module's content, as it was (see dependencies).
+_PROJECT_STATE = "\0project"
 
 
 class ProjectIndex(Callers):
@@ -53,6 +55,31 @@ class ProjectIndex(Callers):
         self._own: str | None = None  # the file this view lints
         self.digests: dict[str, str] = {}  # path -> content digest (set by the loader)
         self.files_digest = ""  # changes when a module is added or removed
+        self._contents_digest: str | None = None  # of every module's content digest
+
+    # ---- what cached results rest on --------------------------------------------------------
+    def dependencies(self, consulted: Iterable[str], own: str) -> dict[str, str]:
+        """For the cache: each module consulted (but `own`) by its content digest, the callers of
+        each name asked (`ASKED + name`) by callers_digest, and when any was asked, the whole
+        project's contents (while they stay the same, nothing more needs checking)."""
+        found = {key: self._dependency_digest(key) or "" for key in consulted if key != own}
+        if any(key.startswith(ASKED) for key in found):
+            found[_PROJECT_STATE] = self._project_digest()
+        return found
+
+    def dependencies_unchanged(self, recorded: dict[str, str]) -> bool:
+        if recorded.get(_PROJECT_STATE, "") == self._project_digest():
+            return True
+        return all(key == _PROJECT_STATE or self._dependency_digest(key) == digest for key, digest in recorded.items())
+
+    def _dependency_digest(self, key: str) -> str | None:
+        return self.callers_digest(key[len(ASKED):]) if key.startswith(ASKED) else self.digests.get(key)
+
+    def _project_digest(self) -> str:
+        base = self._base or self
+        if base._contents_digest is None:
+            base._contents_digest = content_digest("\0".join(f"{p}\0{d}" for p, d in sorted(self.digests.items())).encode())
+        return base._contents_digest
 
     @classmethod
     def single(cls, path: str, text: str) -> ProjectIndex:
@@ -103,6 +130,10 @@ class ProjectIndex(Callers):
     def _lookup_names(self, path: str) -> tuple[frozenset[str], frozenset[str]]:
         names = getattr(self.summaries, "lookup_names", None)
         return names(path) if names is not None else lookup_names(self.summaries[path])
+
+    def _uses_digest(self, path: str) -> str:
+        digest = getattr(self.summaries, "uses_digest", None)
+        return digest(path) if digest is not None else uses_digest(self.summaries[path])
 
     # ---- names and modules ------------------------------------------------------------------
     def display(self, path: str) -> str:

@@ -17,7 +17,7 @@ from torchlint.project.index import ProjectIndex
 from torchlint.project.roots import is_installable, project_root
 from torchlint.outline import Outline
 from torchlint.project.summary import (
-    FORMAT, ModuleSummary, content_digest, lookup_names, summarize, summarize_and_outline,
+    FORMAT, ModuleSummary, content_digest, lookup_names, summarize, summarize_and_outline, uses_digest,
 )
 
 PARALLEL_FROM = 64  # summarise in a process pool when at least this many files are new
@@ -125,12 +125,13 @@ class PackedSummary:
     called: frozenset[str]
     escaped: frozenset[str]
     parsed: bool  # CPython accepted the text
+    uses: str  # summary.uses_digest
     outline: Outline | None = None  # CPython's outline of the text, when it accepted it
 
     @classmethod
     def of(cls, summary: ModuleSummary, outline: Outline | None = None) -> PackedSummary:
         return cls(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), *lookup_names(summary),
-                   summary.syntax_error is None, outline)
+                   summary.syntax_error is None, uses_digest(summary), outline)
 
 
 def _summarise_one(path: str, previous: tuple | None = None):
@@ -193,6 +194,9 @@ class SummaryStore(Mapping):
     def lookup_names(self, path: str) -> tuple[frozenset[str], frozenset[str]]:
         packed = self.packed(path)
         return packed.called, packed.escaped
+
+    def uses_digest(self, path: str) -> str:
+        return self.packed(path).uses
 
     def __getitem__(self, path: str) -> ModuleSummary:
         summary = self._summaries.get(path)

@@ -101,6 +101,15 @@ def lookup_names(summary: ModuleSummary) -> tuple[frozenset[str], frozenset[str]
     return called, frozenset(local.rsplit(".", 1)[-1] for local in summary.escapes)
 
 
+def uses_digest(summary: ModuleSummary) -> str:
+    """A digest of what a module calls (with what) and lets escape: the part of it that other
+    modules' call-site evidence reads. Lines are left out, so that an edit above a call does not
+    make every result resting on it stale (a note naming that line may then be off until the
+    file holding the finding is linted again)."""
+    calls = [(site.callee, site.args, site.keywords, site.spread, site.code) for site in summary.calls]
+    return content_digest(repr((sorted(summary.escapes), calls, summary.applied)).encode())
+
+
 def content_digest(data: bytes) -> str:
     """What identifies a module's content (the index cache and the result cache's dependencies)."""
     return hashlib.blake2b(data, digest_size=12).hexdigest()
