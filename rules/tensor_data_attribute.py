@@ -16,6 +16,10 @@ from torchlint.walk import SCOPE_NODES, descendants
 _READ_MESSAGE = "`.data` hides the tensor from autograd, so gradients can be silently wrong; use `.detach()`"
 _IN_PLACE_MESSAGE = "An in-place update through `.data` is invisible to autograd; update the tensor under `no_grad`"
 _ASSIGN_MESSAGE = "Assigning to `.data` swaps the tensor behind autograd's back; use `p.copy_(t)` under `no_grad`"
+_CONVERT_MESSAGE = ("Assigning to `.data` swaps the tensor behind autograd's back; to change a parameter's dtype or "
+                    "device, convert its module (`module.half()`, `module.to(device)`)")
+# Methods that give a tensor of another dtype or device: `p.data = p.data.half()` converts `p`.
+_CONVERSIONS = frozenset({"half", "float", "double", "bfloat16", "to", "cuda", "cpu", "type", "long", "int"})
 
 T = "import torch\nimport torch.nn as nn\n"
 
@@ -81,7 +85,9 @@ class TensorDataAttribute(Rule):
       (`requires_grad_`, `detach_`, `set_`, `t_`, `resize_`, ...) acts on the alias `.data`
       returns, not on the tensor: it is a read, and `.detach()` (another alias) keeps that.
     - An assignment `p.data = t` has no fix: it can change the shape, dtype or device, which
-      `p.copy_(t)` cannot. The message suggests `p.copy_(t)` under `torch.no_grad()`. The same
+      `p.copy_(t)` cannot. It is one finding for its line, the statement's `.data` reads on that
+      line included (`p.data = p.data.half()`). The message suggests `p.copy_(t)` under `torch.no_grad()`, or
+      converting the module when `t` is a conversion (`.half()`, `.to(...)`, `.cuda()`). The same
       holds for `.data` anywhere in what a statement binds or deletes: tuple targets
       (`a.data, b.data = x, y`), annotated assignments, `del p.data`, `p.data.attr = v`.
 
@@ -335,7 +341,7 @@ class TensorDataAttribute(Rule):
         if self._is_in_place_write(node, parent, grandparent):
             self.report(node, _IN_PLACE_MESSAGE, self._in_place_fix(node))
         elif self._in_target():
-            self.report(node, _ASSIGN_MESSAGE)
+            self.report(node, self._assignment_message(node))
         elif id(node) in self._covered:
             return  # a read in a statement whose in-place fix drops its `.data` too: one finding
         else:
@@ -345,6 +351,21 @@ class TensorDataAttribute(Rule):
             fix = self.replace(node, method_call(node.value, "detach"), "Replace `.data` with `.detach()`",
                                "unsafe" if guessed else "safe")
             self.report(node, _READ_MESSAGE, fix)
+
+    def _assignment_message(self, node: cst.Attribute) -> str:
+        """One finding for the line: the statement's `.data` reads there (`p.data =
+        p.data.half()`) are covered by it. Converting a parameter's dtype or device is what such an assignment
+        usually does, which `copy_` cannot: the message says what can."""
+        statement = self.ctx.enclosing(cst.Assign)
+        if statement is None or not any(target.target is node for target in statement.targets):
+            return _ASSIGN_MESSAGE
+        line = self.ctx.line_of(node)  # (a read on a line of its own keeps a finding there)
+        self._covered.update(id(read) for read in self._tensor_reads(statement, exclude=node)
+                             if self.ctx.line_of(read) == line)
+        value = statement.value
+        converts = (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                    and value.func.attr.value in _CONVERSIONS)
+        return _CONVERT_MESSAGE if converts else _ASSIGN_MESSAGE
 
     def _in_target(self) -> bool:
         """Whether the `.data` node is (part of) what an assignment, `del`, `for` or `with ... as`

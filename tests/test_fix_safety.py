@@ -253,3 +253,32 @@ def test_tl001_a_method_parameter_typed_by_its_callers_gets_an_unsafe_fix():
                 "def step(a):\n    return query(torch.cat([a, a]))\n")
     [finding] = lint_text(function, "pool.py", [rule]).diagnostics
     assert finding.fix.applicability == "safe"
+
+
+@pytest.mark.parametrize(
+    ("statement", "converts"),
+    [
+        ("l.weight.data = l.weight.data.half()", True),
+        ("l.weight.data = l.weight.data.to(torch.float16)", True),
+        ("l.weight.data = l.weight.data * 2", False),
+        ("l.weight.data = other.weight.data.float()", True),
+    ],
+)
+def test_tl001_an_assignment_to_data_is_one_finding_without_a_fix(statement, converts):
+    """`p.data = p.data.half()` is one finding for the statement (its `.data` read is part of it),
+    with no fix: an assignment can change the dtype or device, which `copy_` cannot; the message
+    says to convert the module then."""
+    rule = rule_by_code("TL001")
+    source = f"import torch\n\n\ndef cast(l: torch.nn.Linear, other: torch.nn.Linear):\n    {statement}\n"
+    [finding] = lint_text(source, "cast.py", [rule]).diagnostics
+    assert finding.fix is None and finding.column == 5
+    assert ("module.half()" in finding.message) is converts
+    assert fix_text(source, "cast.py", [rule], unsafe_fixes=True).text == source
+
+
+def test_tl001_a_read_on_another_line_of_an_assignment_to_data_keeps_its_own_finding():
+    rule = rule_by_code("TL001")
+    source = ("import torch\n\n\ndef renorm(l: torch.nn.Linear):\n    l.weight.data = torch.renorm(\n"
+              "        l.weight.data, p=2, dim=0, maxnorm=1.0\n    )\n")
+    assignment, read = lint_text(source, "renorm.py", [rule]).diagnostics
+    assert (assignment.line, assignment.fix, read.line, read.fix.applicability) == (5, None, 6, "safe")
