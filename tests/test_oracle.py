@@ -509,3 +509,31 @@ def test_the_table_of_torch_functions_is_torchs():
     assert all(callable(getattr(torch.nn.functional, q.rpartition(".")[2])) for q in TORCH_FUNCTION_NAMES
                if q.startswith("torch.nn.functional."))
     assert "torch.nn.functional.resize_images" not in TORCH_FUNCTION_NAMES
+
+
+class _FreshBindings(Rule):
+    """Asks the kind of bindings made and dropped one after another, as the oracle does for
+    comprehension variables and `self.x` assignments."""
+
+    code, name, summary = "TL997", "fresh-bindings", "asks about bindings made on the fly"
+    trigger_tokens = ("torch",)
+    answers: list = []
+
+    def visit_Module(self, node: cst.Module) -> None:
+        from torchlint.scopes import Binding
+
+        oracle = self.ctx.oracle
+        scope = oracle.scopes.module_scope()
+        tensor = cst.parse_expression("torch.zeros(1)")
+        for _ in range(50):
+            _FreshBindings.answers.append(oracle._binding_kind(Binding("opaque", scope)))
+            kind = oracle._binding_kind(Binding("value", scope, tensor))
+            _FreshBindings.answers.append(kind and kind.base)
+
+
+def test_a_binding_made_after_another_was_dropped_gets_its_own_kind():
+    """The memo once keyed bindings by id: a binding made after another was freed could take its
+    id, and its kind (results changed from run to run)."""
+    _FreshBindings.answers = []
+    lint_text(HEAD + "x = 1\n", "fresh.py", [_FreshBindings])
+    assert _FreshBindings.answers == [None, "tensor"] * 50

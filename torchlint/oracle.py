@@ -77,9 +77,12 @@ class TypeOracle:
         self.path = path
         self._project = project
         self.scopes = ScopeTable(module, text)
-        self._in_progress: set[int] = set()
-        self._binding_kinds: dict[int, Kind | None] = {}
-        self._method_outputs: dict[int, Kind | None] = {}
+        # Keyed by the objects themselves, not their ids: bindings made on the fly (comprehension
+        # variables, `self.x` assignments) are freed after use, and a later object could get the
+        # id of one and its memoised kind (results changed from run to run).
+        self._in_progress: set[object] = set()
+        self._binding_kinds: dict[Binding, Kind | None] = {}
+        self._method_outputs: dict[cst.FunctionDef, Kind | None] = {}
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
         self._registered: dict[str, tuple[str, tuple[Kind | None, ...]]] | None = None
         self._defined_methods: frozenset[str] | None = None
@@ -283,7 +286,7 @@ class TypeOracle:
             return self._usage_evidence(name, [b for b, k in zip(bindings, kinds) if k is None])
         return None
 
-    def _memoised(self, cache: dict, key: int, on_cycle, compute):
+    def _memoised(self, cache: dict, key: object, on_cycle, compute):
         """`compute()` once per key; a key met again while it is being computed gives `on_cycle`.
 
         Memoised because a name rebound many times (`h = layer(h)` down a whole forward) would
@@ -302,7 +305,7 @@ class TypeOracle:
         return value
 
     def _binding_kind(self, binding: Binding) -> Kind | None:
-        return self._memoised(self._binding_kinds, id(binding), CYCLE, lambda: self._evaluate_binding(binding))
+        return self._memoised(self._binding_kinds, binding, CYCLE, lambda: self._evaluate_binding(binding))
 
     def _evaluate_binding(self, binding: Binding) -> Kind | None:
         if binding.how == "value":
@@ -505,7 +508,7 @@ class TypeOracle:
     def _method_returns(self, method: cst.FunctionDef) -> Kind | None:
         """What a method of a class of the file returns when every `return` agrees on a tensor, a
         module or a tuple of tensors."""
-        return self._memoised(self._method_outputs, id(method), None, lambda: self._returned_kind(method))
+        return self._memoised(self._method_outputs, method, None, lambda: self._returned_kind(method))
 
     def _returned_kind(self, method: cst.FunctionDef) -> Kind | None:
         if not all(self._keeps_result(decorator.decorator) for decorator in method.decorators):
