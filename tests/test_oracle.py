@@ -436,6 +436,16 @@ REBOUND = {
                                 "        h = h * 2\n    probe(h)\n", "tensor"),
     "to-a-method-tensors-lack": ("def f(row):\n    t = torch.tensor(row)\n    t = t.to_list()\n    probe(t)\n", None),
     "to-a-number": ("def f(row):\n    t = torch.tensor(row)\n    t = t.item()\n    probe(t)\n", None),
+    # another name's value reads what reaches its statement too
+    "read-by-another-name": ("def f(logits):\n    logits = torch.sigmoid(logits)\n    scaled = logits * 2\n"
+                             "    probe(scaled)\n", "tensor"),
+    "read-before-the-rebinding": ("def f(x):\n    y = x * 2\n    x = torch.zeros(1)\n    probe(y)\n", None),
+    "read-before-a-tensor-rebinding": ("import numpy as np\ndef f():\n    x = np.zeros(3)\n    y = x * 2\n"
+                                       "    x = torch.zeros(1)\n    probe(y)\n", None),
+    "read-after-a-branch-that-may-not-bind": ("def f(x, c):\n    if c:\n        x = torch.zeros(1)\n    y = x * 2\n"
+                                              "    probe(y)\n", None),
+    "read-by-another-name-in-a-loop": ("def f(xs):\n    for x in xs:\n        x = torch.relu(x)\n        y = x * 2\n"
+                                       "        probe(y)\n", None),
 }
 
 

@@ -339,13 +339,14 @@ class TypeOracle:
         return None
 
     def _rebinding_position(self, binding: Binding, value: cst.CSTNode) -> list[cst.CSTNode] | None:
-        """`t = t.cuda()`: a value that reads the name it rebinds reads what reaches its statement
-        (`t = torch.tensor(row)` just before), not every binding of the name (`t = row` too). Other
-        values, and values in a loop, are judged without a position: finding one costs a walk of the
-        scope, and in a loop the bindings reach each other round the loop (a cycle per binding)."""
+        """`t = t.cuda()`, `y = x * 2` after `x = torch.sigmoid(x)`: a value that reads a name
+        bound more than once in its scope reads what reaches its statement (`x = torch.sigmoid(x)`
+        just before), not every binding of the name (the parameter `x` too). Other values, and
+        values in a loop, are judged without a position: finding one costs a walk of the scope, and
+        in a loop the bindings reach each other round the loop (a cycle per binding)."""
         names = {node.value for node in descendants(value) if isinstance(node, cst.Name)}
         scope_bindings = binding.scope.bindings
-        if not any(any(b is binding for b in scope_bindings.get(name, ())) for name in names):
+        if not any(len(scope_bindings.get(name, ())) > 1 for name in names):
             return None
         path = path_to(binding.scope.node, value)
         if path is None or any(isinstance(node, (cst.For, cst.While)) for node in path):
