@@ -36,7 +36,8 @@ class TensorDataAttribute(Rule):
     `weight_ih`) or a normalisation layer's buffer (`running_mean`, `running_var`) of a submodule
     built where it cannot be read (`self.conv.weight.data` with `self.conv` from a factory,
     `self.head[-1].bias.data`, `m.bn.running_var.data`), and an element of a batch that a
-    DataLoader with the default collate function yields (`for x, y in loader: x.data`).
+    DataLoader with the default collate function yields (`for x, y in loader: x.data`) or with a
+    `collate_fn` of the project whose every `return` is a tuple of tensors.
 
     ## Why is this bad?
     Since PyTorch 0.4, `.data` returns a tensor that shares storage with the original but is

@@ -547,3 +547,25 @@ def test_a_binding_made_after_another_was_dropped_gets_its_own_kind():
     _FreshBindings.answers = []
     lint_text(HEAD + "x = 1\n", "fresh.py", [_FreshBindings])
     assert _FreshBindings.answers == [None, "tensor"] * 50
+
+
+COLLATED = HEAD + "from torch.utils.data import DataLoader\n{collate}\ndef show(ds):\n    loader = DataLoader(ds, collate_fn={name})\n    for xs, lens in loader:\n        probe(lens)\n"
+
+
+@pytest.mark.parametrize(
+    ("collate", "name", "expected"),
+    [
+        pytest.param("def pad(batch):\n    return torch.stack(batch), torch.LongTensor([len(b) for b in batch])\n",
+                     "pad", "tensor", id="a-tuple-of-tensors"),
+        pytest.param("def pad(batch):\n    return {'x': torch.stack(batch)}\n", "pad", None, id="a-dict"),
+        pytest.param("def pad(batch):\n    return torch.stack(batch), [len(b) for b in batch]\n", "pad", None,
+                     id="a-tensor-and-a-list"),
+        pytest.param("def pad(batch):\n    if not batch:\n        return None\n    return torch.stack(batch), torch.zeros(1)\n",
+                     "pad", None, id="may-return-none"),
+        pytest.param("", "lambda b: (torch.stack(b), torch.zeros(1))", None, id="a-lambda"),
+        pytest.param("from torch.utils.data import default_collate\n", "default_collate", None, id="torch-s-own"),
+        pytest.param("def pad(batch):\n    return batch\n", "pad", None, id="hands-the-samples-back"),
+    ],
+)
+def test_a_loader_with_a_collate_function_of_the_project_yields_what_it_returns(collate, name, expected):
+    assert kinds(COLLATED.format(collate=collate, name=name)) == [expected]

@@ -769,3 +769,14 @@ def test_a_file_is_parsed_by_cpython_once_by_the_index(cli, tmp_path, monkeypatc
     found = sorted((Path(d["path"]).name, d["code"]) for d in json.loads(result.output))
     assert ("broken.py", "TL000") in found and ("train.py", "TL004") in found
     assert checked == ["broken.py"]
+
+
+@pytest.mark.parametrize(("returned", "expected"), [("torch.stack(b), torch.zeros(1)", [("TL001", 6)]), ("b", [])],
+                         ids=["tensors", "the-samples"])
+def test_a_collate_function_of_another_module_types_the_batches(cli, tmp_path, returned, expected):
+    (tmp_path / "data.py").write_text(f"import torch\ndef pad(b):\n    return {returned}\n")
+    (tmp_path / "train.py").write_text(
+        "from torch.utils.data import DataLoader\nfrom data import pad\ndef run(ds):\n"
+        "    loader = DataLoader(ds, collate_fn=pad)\n    for xs, lens in loader:\n        print(lens.data)\n"
+    )
+    assert _findings(cli, ".") == expected

@@ -24,7 +24,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
-    GRAD_DISABLING_CONTEXTS, MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, TENSOR_ATTRIBUTE_NAMES,
+    DATA_LOADERS, GRAD_DISABLING_CONTEXTS, MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, TENSOR_ATTRIBUTE_NAMES,
     TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES, is_tensor_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
@@ -737,6 +737,8 @@ class TypeOracle:
         graph = self._any_graph(call, scope) or _requests_grad(call)
         positional = sum(1 for arg in call.args if arg.keyword is None)
         kind = library_call_kind(qualified, inner, keywords, graph, positional)
+        if qualified in DATA_LOADERS and "collate_fn" in keywords:
+            return self._collated_loader(qualified, call, scope) or kind
         if kind is not None and kind.base == MODULE and qualified in SEQUENTIAL_CONTAINERS:
             kind = Kind(MODULE, output=self._sequential_output(call, scope), origin=qualified,
                         element=kind.element)
@@ -747,6 +749,23 @@ class TypeOracle:
         if kind is None and qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
             return Kind(OBJECT, origin=qualified)  # a torch class that is not a module: a known non-module
         return kind
+
+    def _collated_loader(self, qualified: str, call: cst.Call, scope: Scope) -> Kind | None:
+        """`DataLoader(ds, collate_fn=collate)` with a function of the project whose every
+        `return` gives a tuple (or list) of tensors: its batches hold those tensors."""
+        value = next(arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "collate_fn")
+        collate = self._kind(value, scope)
+        if collate is None or collate.base != FUNCTION:
+            return None
+        if isinstance(collate.cls, cst.FunctionDef):
+            batch = self._method_returns(collate.cls)
+        elif isinstance(collate.cls, ProjectFunction):
+            batch = self.project.call_result(collate)
+        else:
+            return None
+        if batch is None or batch.base != CONTAINER or batch.mapping or batch.element is None:
+            return None
+        return Kind(OBJECT, origin=qualified, element=batch.element) if batch.element.base == TENSOR else None
 
     def _built_elements(self, call: cst.Call) -> Kind | None:
         """The elements of `ModuleList(nn.Sequential(...) for d in dims)` or `Sequential(nn.Conv2d(...),
