@@ -569,3 +569,24 @@ COLLATED = HEAD + "from torch.utils.data import DataLoader\n{collate}\ndef show(
 )
 def test_a_loader_with_a_collate_function_of_the_project_yields_what_it_returns(collate, name, expected):
     assert kinds(COLLATED.format(collate=collate, name=name)) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("d = OrderedDict(m.named_parameters())\nprobe(d['w'])\n", "tensor+graph", id="ordered-dict-of-parameters"),
+        pytest.param("for n, p in dict(m.named_buffers()).items():\n    probe(p)\n", "tensor", id="dict-of-buffers-items"),
+        pytest.param("probe(dict(m.named_children())['a'])\n", None, id="dict-of-modules"),
+        pytest.param("probe(dict(zip(names, m.parameters()))['a'])\n", None, id="dict-of-a-zip"),
+        pytest.param("dict = MyDict\nprobe(dict(m.named_parameters())['a'])\n", None, id="dict-rebound"),
+        pytest.param("probe(OrderedDict(sorted(m.named_parameters()))['a'])\n", None, id="sorted-pairs"),
+        pytest.param("ps = [p for p in m.parameters() if p.requires_grad]\nfor p in ps:\n    probe(p)\n",
+                     "tensor+graph", id="filtered-parameters"),
+        pytest.param("for x in [x for x in range(3) if x]:\n    probe(x)\n", None, id="filtered-numbers"),
+        pytest.param("for p in [p for p in m.named_parameters()]:\n    probe(p)\n", None, id="filtered-pairs"),
+        pytest.param("for q in [p for p in m.parameters() for q in p]:\n    probe(q)\n", None, id="nested-for"),
+    ],
+)
+def test_parameters_kept_in_a_dict_or_a_filtered_list(source, expected):
+    m = "m = nn.Linear(2, 2)\nfrom collections import OrderedDict\n"
+    assert kinds(HEAD + m + source) == [expected]

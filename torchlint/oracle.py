@@ -248,8 +248,13 @@ class TypeOracle:
     def _comprehension_kind(self, expr, scope: Scope) -> Kind | None:
         """`[Block(d) for d in dims]`: a container of what the element is, when the element does not
         depend on the comprehension's own variables (which the scope does not bind)."""
-        bound: set[str] = set()
         comp_for = expr.for_in
+        if (isinstance(expr.elt, cst.Name) and isinstance(comp_for.target, cst.Name) and comp_for.inner_for_in is None
+                and expr.elt.value == comp_for.target.value and not isinstance(expr, cst.DictComp)):
+            # `[p for p in params if p.requires_grad]`: some of what `params` holds
+            element = self._element_kind(comp_for.iter, (), scope)
+            return Kind(CONTAINER, element=element) if element is not None else None
+        bound: set[str] = set()
         while comp_for is not None:
             probe = Scope(expr, scope)
             bind_target(probe, comp_for.target, Binding("opaque", scope))
@@ -663,6 +668,9 @@ class TypeOracle:
         qualified = self.imports.qualify(func)
         if qualified == "itertools.chain":
             return self._chained_kind(call, scope)
+        if (qualified == "collections.OrderedDict" or (isinstance(func, cst.Name) and func.value == "dict"
+                                                       and self.scopes.lookup("dict", scope) is None)):
+            return self._dict_of_pairs(call, scope)
         if qualified is not None:
             known = self._library_call_kind(qualified, call, scope)
             if known is not None or is_torch_module_class(qualified) or qualified.startswith("torch."):
@@ -711,6 +719,17 @@ class TypeOracle:
         if name == "next":
             return element
         return iterable if name == "iter" else Kind(CONTAINER, element=element)
+
+    def _dict_of_pairs(self, call: cst.Call, scope: Scope) -> Kind | None:
+        """`dict(model.named_parameters())`, `OrderedDict(ema.named_buffers())`: a mapping of names
+        to the tensors the pairs hold (`params[name].data`, `for n, p in params.items()`)."""
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            return None
+        pairs = call.args[0].value
+        if not (isinstance(pairs, cst.Call) and isinstance(pairs.func, cst.Attribute) and not pairs.args):
+            return None
+        value = element_kind(self._kind(pairs.func.value, scope), pairs.func.attr.value, (1,))
+        return Kind(CONTAINER, element=value, mapping=True) if value is not None and value.base == TENSOR else None
 
     def _chained_kind(self, call: cst.Call, scope: Scope) -> Kind | None:
         """`itertools.chain(a.parameters(), a.buffers())`: an iterable of what its iterables hold,
