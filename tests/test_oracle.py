@@ -590,3 +590,20 @@ def test_a_loader_with_a_collate_function_of_the_project_yields_what_it_returns(
 def test_parameters_kept_in_a_dict_or_a_filtered_list(source, expected):
     m = "m = nn.Linear(2, 2)\nfrom collections import OrderedDict\n"
     assert kinds(HEAD + m + source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("from torch.distributions import Categorical\nprobe(Categorical(logits=x).sample())\n", "tensor",
+                     id="a-sample"),
+        pytest.param("import torch.distributions as D\nprobe(D.Normal(x, 1.0).log_prob(x))\n", "tensor+graph", id="log-prob"),
+        pytest.param("import torch.distributions as D\nprobe(D.Normal(x, 1.0).support)\n", None, id="a-constraint"),
+        pytest.param("import torch.distributions as D\nprobe(D.Normal(x, 1.0).expand([2]))\n", None, id="another-distribution"),
+        pytest.param("from scipy.stats import norm\nprobe(norm(0, 1).rvs())\n", None, id="scipy"),
+        pytest.param("class Categorical:\n    def sample(self):\n        return 1\nprobe(Categorical().sample())\n", None,
+                     id="a-class-of-the-file"),
+    ],
+)
+def test_what_a_distribution_gives(source, expected):
+    assert kinds(HEAD + source) == [expected]

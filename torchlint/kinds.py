@@ -259,6 +259,12 @@ def arithmetic_kind(operands: Iterable[Kind | None]) -> Kind | None:
     return derived_tensor(any(kind.graph for kind in tensors), tensors) if tensors else None
 
 
+# What a torch.distributions distribution's methods return: tensors, carrying a graph (when the
+# distribution's parameters do) except what `sample()` draws.
+DISTRIBUTION_TENSORS = {"sample": False, "rsample": True, "log_prob": True, "entropy": True, "cdf": True,
+                        "icdf": True, "sample_n": False}
+
+
 def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
     """What `receiver.method(...)` returns, from the receiver's kind alone. `parameters()` and
     `buffers()` of a module, or of a value not known to be anything else, are iterables of
@@ -279,6 +285,8 @@ def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
         return None
     if receiver.base == CONTAINER and receiver.mapping and method == "values":
         return Kind(CONTAINER, element=receiver.element)
+    if receiver.base == OBJECT and (receiver.origin or "").startswith("torch.distributions.") and method in DISTRIBUTION_TENSORS:
+        return tensor(DISTRIBUTION_TENSORS[method])  # `Categorical(logits=z).sample()`
     if receiver.base == TENSOR and method in TENSOR_TUPLE_RESULTS:
         return TENSOR_TUPLE
     if receiver.base != TENSOR or method in NON_TENSOR_METHODS or method not in TENSOR_ATTRIBUTE_NAMES:
