@@ -445,7 +445,13 @@ REBOUND = {
     "read-after-a-branch-that-may-not-bind": ("def f(x, c):\n    if c:\n        x = torch.zeros(1)\n    y = x * 2\n"
                                               "    probe(y)\n", None),
     "read-by-another-name-in-a-loop": ("def f(xs):\n    for x in xs:\n        x = torch.relu(x)\n        y = x * 2\n"
-                                       "        probe(y)\n", None),
+                                       "        probe(y)\n", "tensor"),
+    "the-loop-s-own-value-rebound": ("def f(maps):\n    for fm in maps:\n        fm = fm.view(2, -1)\n        fm = fm.permute(1, 0)\n"
+                                     "        est = fm.clone()\n        probe(est)\n", "tensor"),
+    "read-before-a-rebinding-in-a-loop": ("def f(h, xs):\n    for x in xs:\n        y = h * 2\n        h = torch.zeros(1)\n"
+                                          "        probe(y)\n", None),
+    "a-branch-in-a-loop-that-may-not-bind": ("def f(h, xs, c):\n    for x in xs:\n        if c:\n            h = torch.zeros(1)\n"
+                                             "        y = h * 2\n        probe(y)\n", None),
 }
 
 

@@ -328,7 +328,15 @@ class TypeOracle:
                 if element is not None:
                     return element
                 return unpacked_kind(self._kind(binding.value, binding.scope), binding.path)
-            return self._kind(value, binding.scope, self._rebinding_position(binding, value)) if value is not None else None
+            if value is None:
+                return None
+            position = self._rebinding_position(binding, value)
+            kind = self._kind(value, binding.scope, position)
+            if kind is None and position is not None and any(isinstance(node, (cst.For, cst.While)) for node in position):
+                # in a loop, what reaches the statement may still be being judged (a cycle round
+                # the loop): every binding of the name is asked, as without a position
+                return self._kind(value, binding.scope)
+            return kind
         if binding.how == "augmented":
             return self._augmented_kind(binding.value, binding.scope)
         if binding.how == "for":
@@ -346,16 +354,22 @@ class TypeOracle:
     def _rebinding_position(self, binding: Binding, value: cst.CSTNode) -> list[cst.CSTNode] | None:
         """`t = t.cuda()`, `y = x * 2` after `x = torch.sigmoid(x)`: a value that reads a name
         bound more than once in its scope reads what reaches its statement (`x = torch.sigmoid(x)`
-        just before), not every binding of the name (the parameter `x` too). Other values, and
-        values in a loop, are judged without a position: finding one costs a walk of the scope, and
-        in a loop the bindings reach each other round the loop (a cycle per binding)."""
+        just before), not every binding of the name (the parameter `x` too). Other values are
+        judged without a position (finding one costs a walk of the scope), and so are values in a
+        loop that a binding from the previous iteration may reach (round the loop the bindings
+        reach each other: a cycle per binding); in a loop, `fm = fm.view(...)` right after
+        `for fm in maps` reads the loop's own value."""
         names = {node.value for node in descendants(value) if isinstance(node, cst.Name)}
         scope_bindings = binding.scope.bindings
-        if not any(len(scope_bindings.get(name, ())) > 1 for name in names):
+        rebound = [name for name in names if len(scope_bindings.get(name, ())) > 1]
+        if not rebound:
             return None
         path = path_to(binding.scope.node, value)
-        if path is None or any(isinstance(node, (cst.For, cst.While)) for node in path):
-            return None  # in a loop the previous iteration's value reaches too: every binding is judged
+        if path is None:
+            return None
+        if any(isinstance(node, (cst.For, cst.While)) for node in path) and any(
+                reaching(scope_bindings[name], binding.scope, path, within_iteration=True) is None for name in rebound):
+            return None  # the previous iteration's value reaches too: every binding is judged
         return path
 
     def _accumulated(self, bindings: list[Binding]) -> Kind | None:

@@ -248,9 +248,11 @@ def bind_target(scope: Scope, target: cst.CSTNode, binding: Binding) -> None:
 
 
 # ---- flow: the bindings that can reach a use ----------------------------------------------
-def reaching(bindings: list[Binding], scope: Scope, at: Sequence[cst.CSTNode]) -> list[Binding] | None:
+def reaching(bindings: list[Binding], scope: Scope, at: Sequence[cst.CSTNode],
+             within_iteration: bool = False) -> list[Binding] | None:
     """The bindings that can reach the use `at` describes, walking back from it through the
-    statements before it; None when they cannot be told apart (then all of them count)."""
+    statements before it; None when they cannot be told apart (then all of them count).
+    `within_iteration`: None as well when a binding from a loop's previous iteration may reach."""
     if any(binding.scope is not scope or (not binding.chain and binding.how != "param") for binding in bindings):
         return None
     top = next((i for i in range(len(at) - 1, -1, -1) if at[i] is scope.node), None)
@@ -263,7 +265,10 @@ def reaching(bindings: list[Binding], scope: Scope, at: Sequence[cst.CSTNode]) -
             own = [b for b in bindings if b.how == "for" and b.chain and b.chain[-1] == id(parent)]
             if own and isinstance(parent, cst.For):
                 return reaching + own  # the loop target, rebound at each iteration's start
-            reaching += [b for b in bindings if id(parent) in b.chain]  # the previous iteration's
+            previous = [b for b in bindings if id(parent) in b.chain]  # the previous iteration's
+            if previous and within_iteration:
+                return None
+            reaching += previous
         # (a `match` has cases, not a body: its subject binds no name the cases could see first)
         if isinstance(parent, cst.BaseCompoundStatement) and node in (getattr(parent, "body", None),
                                                                       getattr(parent, "orelse", None)):
