@@ -780,3 +780,32 @@ def test_a_collate_function_of_another_module_types_the_batches(cli, tmp_path, r
         "    loader = DataLoader(ds, collate_fn=pad)\n    for xs, lens in loader:\n        print(lens.data)\n"
     )
     assert _findings(cli, ".") == expected
+
+
+DECODER = (
+    "import torch\nimport torch.nn as nn\nclass Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.gru = nn.GRU(4, 4)\n        self.fc = nn.Linear(4, 4)\n    def forward(self, x, c=False):\n"
+    "        out, h = self.gru(x)\n        out = out.squeeze(0)\n{last}        return out, h\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("last", "expected"),
+    [
+        pytest.param("        out = torch.log_softmax(self.fc(out), 1)\n", [("TL001", 8)], id="last-bound-to-a-tensor"),
+        pytest.param("        out = torch.log_softmax(self.fc(out), 1)\n        if c:\n            out = out.tolist()\n", [],
+                     id="rebound-on-a-branch"),
+        pytest.param("", [], id="last-bound-to-a-gru-output-s-element"),
+        pytest.param("        out = torch.log_softmax(self.fc(out), 1)\n        out, h = out, h\n", [], id="rebound-by-a-tuple-target"),
+    ],
+)
+def test_a_submodule_s_tuple_output_is_its_last_values(cli, tmp_path, last, expected):
+    """`return out, h`: each name by what it was last bound to before the return; `self.decoder(x)`
+    on an attribute holding a project module is that module's forward."""
+    (tmp_path / "decoder.py").write_text(DECODER.format(last=last))
+    (tmp_path / "model.py").write_text(
+        "import torch.nn as nn\nfrom decoder import Decoder\nclass Seq(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.decoder = Decoder()\n    def forward(self, x):\n"
+        "        o, h = self.decoder(x)\n        return o.data\n"
+    )
+    assert _findings(cli, "model.py") == [(code, line + 1) for code, line in expected]

@@ -585,12 +585,14 @@ class TypeOracle:
         """The same for a function, method or `forward` of another module of the project."""
         if not isinstance(value, cst.Call):
             return None
+        callee = self._kind(value.func, scope)
         if isinstance(value.func, cst.Attribute) and value.func.attr.value != "forward":
+            if callee is not None and callee.base == MODULE and isinstance(callee.cls, ProjectClass):
+                return self.project.method_element(callee.cls, "forward", path)  # `self.decoder(...)`
             receiver = self._kind(value.func.value, scope)
             if receiver is not None and receiver.base in (MODULE, OBJECT) and isinstance(receiver.cls, ProjectClass):
                 return self.project.method_element(receiver.cls, value.func.attr.value, path)
             return None
-        callee = self._kind(value.func, scope)
         if callee is not None and callee.base == FUNCTION and isinstance(callee.cls, ProjectFunction):
             return self.project.function_element(callee.cls, path)
         if callee is not None and callee.base == MODULE and isinstance(callee.cls, ProjectClass):

@@ -271,7 +271,7 @@ class _Summarizer:
         last = _last_top_level_values(node.body, key, local_names)
         for statement in statements:
             if isinstance(statement, ast.Return):
-                if isinstance(statement.value, ast.Name) and id(statement) in last:
+                if id(statement) in last:
                     returns.append(last[id(statement)])  # `x = layer(x); return x`: the last value
                 else:
                     returns.append(_describe(statement.value, key, local_names) if statement.value else ("none",))
@@ -603,7 +603,7 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
     bound to by a plain assignment before it, when no statement between them may rebind it:
     `x = self.conv(x); x = self.fc(x); return x` returns the `fc` call (id of the return ->
     descriptor)."""
-    returned = {s.value.id for s in body if isinstance(s, ast.Return) and isinstance(s.value, ast.Name)}
+    returned = {name.id for s in body if isinstance(s, ast.Return) for name in _returned_names(s.value)}
     if not returned:
         return {}  # most functions: nothing to work out
     found: dict[int, Descriptor] = {}
@@ -612,6 +612,11 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
         if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
             if last.get(statement.value.id) is not None:
                 found[id(statement)] = last[statement.value.id]
+        elif isinstance(statement, ast.Return) and _returned_names(statement.value):
+            # `return output, hidden`: each name by its last value, the others as written
+            elements = tuple(last.get(e.id) if isinstance(e, ast.Name) and last.get(e.id) is not None
+                             else _describe(e, key, local_names) for e in statement.value.elts)
+            found[id(statement)] = ("list", elements)
         elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1
               and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id in returned):
             last[statement.targets[0].id] = _describe(statement.value, key, local_names)
@@ -631,6 +636,15 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
 
 
 _LEAVES = ("leaves",)  # a block that never runs to its end (it raises, returns, breaks or continues)
+
+
+def _returned_names(value: ast.expr | None) -> list[ast.Name]:
+    """The names a `return` gives back: itself, or a tuple's (or list's) plain names."""
+    if isinstance(value, ast.Name):
+        return [value]
+    if isinstance(value, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in value.elts):
+        return [e for e in value.elts if isinstance(e, ast.Name)]
+    return []
 
 
 def _stores(statement: ast.stmt, name: str) -> bool:
