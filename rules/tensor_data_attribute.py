@@ -339,12 +339,12 @@ class TensorDataAttribute(Rule):
         parent, grandparent = self.ctx.stack[-2], self.ctx.stack[-3]
         if isinstance(parent, cst.Call) and parent.func is node:
             return  # `x.data()`: a tensor's `.data` is not callable, so `x` is something else's
+        if id(node) in self._covered:
+            return  # part of a finding already made for its statement or line
         if self._is_in_place_write(node, parent, grandparent):
             self.report(node, _IN_PLACE_MESSAGE, self._in_place_fix(node))
         elif self._in_target():
             self.report(node, self._assignment_message(node))
-        elif id(node) in self._covered:
-            return  # a read in a statement whose in-place fix drops its `.data` too: one finding
         else:
             # A receiver taken for a tensor by a guess (a layer's parameter by its name alone, an
             # element of a DataLoader's batch): the fix is not proven.
@@ -365,8 +365,16 @@ class TensorDataAttribute(Rule):
                              if self.ctx.line_of(read) == line)
         value = statement.value
         converts = (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-                    and value.func.attr.value in _CONVERSIONS)
+                    and value.func.attr.value in _CONVERSIONS
+                    and self._same_tensor(value.func.value, node))  # (`p.data = master.half()` copies)
         return _CONVERT_MESSAGE if converts else _ASSIGN_MESSAGE
+
+    @staticmethod
+    def _same_tensor(converted: cst.BaseExpression, target: cst.Attribute) -> bool:
+        """`p.data = p.data.half()`, `p.data = p.half()`: the tensor converted is the target's own."""
+        code = cst.Module([]).code_for_node
+        own = code(target.value)
+        return code(converted) in (own, own + ".data")
 
     def _in_target(self) -> bool:
         """Whether the `.data` node is (part of) what an assignment, `del`, `for` or `with ... as`

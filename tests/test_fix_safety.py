@@ -261,7 +261,9 @@ def test_tl001_a_method_parameter_typed_by_its_callers_gets_an_unsafe_fix():
         ("l.weight.data = l.weight.data.half()", True),
         ("l.weight.data = l.weight.data.to(torch.float16)", True),
         ("l.weight.data = l.weight.data * 2", False),
-        ("l.weight.data = other.weight.data.float()", True),
+        ("l.weight.data = other.weight.data.float()", False),  # a copy from another tensor: `copy_` is right
+        ("l.weight.data = l.weight.float()", True),
+        ("l.weight.data = l.weight.data.add_(1)", False),  # one finding, not two
     ],
 )
 def test_tl001_an_assignment_to_data_is_one_finding_without_a_fix(statement, converts):

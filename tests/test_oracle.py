@@ -613,3 +613,56 @@ def test_parameters_kept_in_a_dict_or_a_filtered_list(source, expected):
 )
 def test_what_a_distribution_gives(source, expected):
     assert kinds(HEAD + source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("def f(s):\n    x = torch.ones(2)\n    try:\n        x = s.stats()\n    except ValueError:\n        return 0\n"
+                     "    else:\n        y = x\n        probe(y)\n", None, id="try-else"),
+        pytest.param("def f(s):\n    x = torch.ones(2)\n    try:\n        x = s.stats()\n    except ValueError:\n"
+                     "        y = x\n        probe(y)\n", None, id="try-except"),
+        pytest.param("def f(s):\n    x = torch.ones(2)\n    try:\n        x = s.stats()\n    finally:\n        y = x\n"
+                     "        probe(y)\n", None, id="try-finally"),
+        pytest.param("def f(s, xs):\n    x = torch.ones(2)\n    for i in xs:\n        x = s.stats()\n    else:\n        y = x\n"
+                     "        probe(y)\n", None, id="for-else"),
+        pytest.param("def f(s):\n    x = torch.ones(2)\n    try:\n        s.check()\n    except ValueError:\n        y = x\n"
+                     "        probe(y)\n", "tensor", id="try-binding-nothing"),
+        pytest.param("def f(m):\n    params = dict(m.named_parameters())\n    params['stats'] = m.stats\n"
+                     "    probe(params['stats'])\n", None, id="an-item-stored-in-the-dict"),
+        pytest.param("def f(m):\n    params = dict(m.named_parameters())\n    params.update(extra=1)\n    probe(params['extra'])\n",
+                     None, id="the-dict-updated"),
+        pytest.param("def f(m):\n    ps = [p for p in m.parameters() if p.requires_grad]\n    ps.append(m.stats)\n"
+                     "    for p in ps:\n        probe(p)\n", None, id="the-list-appended-to"),
+    ],
+)
+def test_what_may_reach_after_a_try_and_containers_filled_later(source, expected):
+    assert kinds(HEAD + "m = nn.Linear(2, 2)\n" + source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("collate", "expected"),
+    [
+        pytest.param("def pad(b):\n    return torch.stack(b), torch.zeros(1)\npad = wrap(pad)\n", None, id="rebound"),
+        pytest.param("@register\ndef pad(b):\n    return torch.stack(b), torch.zeros(1)\n", None, id="decorated"),
+    ],
+)
+def test_a_collate_function_of_another_module_rebound_or_decorated_says_nothing(collate, expected, tmp_path):
+    from torchlint.project.load import build_projects
+
+    (tmp_path / "data.py").write_text("import torch\n" + collate)
+    train = tmp_path / "train.py"
+    source = (HEAD + "from torch.utils.data import DataLoader\nfrom data import pad\nloader = DataLoader([], collate_fn=pad)\n"
+              "for xs, lens in loader:\n    probe(lens)\n")
+    train.write_text(source)
+    files = sorted(tmp_path.glob("*.py"))
+    project = build_projects([train], lambda root: files, None, 1).for_file(train)
+    _Probe.answers = []
+    lint_text(source, str(train), [_Probe], project=project.for_file(str(train.resolve()), source))
+    assert _Probe.answers == [expected]
+
+
+def test_a_loader_whose_collate_fn_is_reassigned_says_nothing():
+    source = (HEAD + "from torch.utils.data import DataLoader\ndef pad(b):\n    return torch.stack(b), torch.zeros(1)\n"
+              "loader = DataLoader([], collate_fn=pad)\nloader.collate_fn = list\nfor xs, lens in loader:\n    probe(lens)\n")
+    assert kinds(source) == [None]

@@ -393,6 +393,9 @@ STATS = (
         pytest.param("def load(name):\n    return importlib.import_module(f'plugins.{name}')\n", [("TL001", 5)],
                      id="a-package-models-is-not-in"),
         pytest.param("print(sorted(globals()))\n", [("TL001", 5)], id="globals-of-a-module-without-it"),
+        pytest.param("from models import *\nprint(locals().copy())\n", [("TL001", 5)], id="its-globals-printed"),
+        pytest.param("from models import *\ndef main(name):\n    return table[name](Stats([0.0], 1))\ntable = locals()\n", [],
+                     id="its-globals-kept-in-a-name"),
         pytest.param("import models\ndef main(name):\n    return getattr(models, 'build')(Stats([0.0], 1))\n", [],
                      id="getattr-with-a-literal-name"),
         pytest.param("from models import *\ndef main(name):\n    return globals()[name](Stats([0.0], 1))\n", [],
@@ -416,6 +419,27 @@ STATS = (
                      id="the-module-under-another-name"),
         pytest.param("def main(name):\n    return __import__('models').__dict__[name](Stats([0.0], 1))\n", [],
                      id="dunder-import"),
+        pytest.param("MOD = importlib.import_module(sys.argv[1])\ndef main(name):\n    return getattr(MOD, name)(Stats([0.0], 1))\n",
+                     [], id="held-at-module-level-looked-up-in-a-function"),
+        pytest.param("class Loader:\n    def __init__(self, mod):\n        self.m = importlib.import_module(mod)\n"
+                     "    def run(self, name):\n        return getattr(self.m, name)(Stats([0.0], 1))\n", [], id="held-on-self"),
+        pytest.param("def load(mod):\n    return importlib.import_module(mod)\ndef main(mod, name):\n"
+                     "    return getattr(load(mod), name)(Stats([0.0], 1))\n", [], id="returned-by-a-helper"),
+        pytest.param("def load(mod):\n    return importlib.import_module(mod)\ndef main(mod, name):\n    m = load(mod)\n"
+                     "    return m.__dict__[name](Stats([0.0], 1))\n", [], id="returned-by-a-helper-to-a-name"),
+        pytest.param("load = lambda mod: importlib.import_module(mod)\ndef main(mod, name):\n"
+                     "    return getattr(load(mod), name)(Stats([0.0], 1))\n", [], id="returned-by-a-lambda"),
+        pytest.param("def main(mod):\n    fn = importlib.import_module(mod).build\n    return fn(Stats([0.0], 1))\n", [],
+                     id="the-function-taken-by-attribute"),
+        pytest.param("def main(mod, name):\n    return getattr(importlib.import_module(name=mod), name)(Stats([0.0], 1))\n", [],
+                     id="named-by-keyword"),
+        pytest.param("from importlib import import_module as load\ndef main(mod, name):\n"
+                     "    return getattr(load(mod), name)(Stats([0.0], 1))\n", [], id="import-module-under-another-name"),
+        pytest.param("def main(name):\n    return getattr(sys.modules.get('models'), name)(Stats([0.0], 1))\n", [],
+                     id="sys-modules-get"),
+        pytest.param("from models import *\nfn = locals()[sys.argv[1]]\nfn(Stats([0.0], 1))\n", [], id="module-level-locals"),
+        pytest.param("def main(mod, name):\n    return getattr(__import__('models', fromlist=[name]), name)(Stats([0.0], 1))\n",
+                     [], id="dunder-import-with-a-fromlist"),
     ],
 )
 def test_a_module_found_at_run_time_gives_its_functions_no_call_site_evidence(cli, tmp_path, runner, expected):
@@ -596,6 +620,48 @@ def test_a_call_site_added_in_another_file_relints_the_callee(cli, tmp_path, edi
     (tmp_path / "other.py").write_text("from models import build, Stats\n" + edit)
     second = cli("check", "--output-format", "json", *cache, ".")
     assert json.loads(second.output) == []
+
+
+@pytest.mark.parametrize(
+    ("init", "expected"),
+    [
+        pytest.param("", [("TL001", 5)], id="not-re-exported"),
+        pytest.param("from .resnet import *\n", [], id="re-exported-by-a-star"),
+        pytest.param("from .resnet import build\n", [], id="re-exported-by-name"),
+    ],
+)
+def test_a_package_namespace_looked_up_by_name_reaches_what_it_re_exports(cli, tmp_path, init, expected):
+    """`models.__dict__[arch](...)` on a package whose `__init__` re-exports its modules' names."""
+    (tmp_path / "archs").mkdir()
+    (tmp_path / "archs" / "__init__.py").write_text(init)
+    (tmp_path / "archs" / "resnet.py").write_text(STATS)
+    (tmp_path / "run.py").write_text(
+        "import archs\nfrom archs.resnet import Stats\ndef main(name):\n    return archs.__dict__[name](Stats([0.0], 1))\n"
+    )
+    assert _findings(cli, ".") == expected
+
+
+def test_a_cached_finding_resting_on_call_sites_is_checked_again_when_an_import_changes(cli, tmp_path):
+    (tmp_path / "models.py").write_text(STATS)
+    (tmp_path / "other.py").write_text("def build(s):\n    return s\n")
+    (tmp_path / "caller.py").write_text("from models import Stats\nfrom other import build\nbuild(Stats([0.0], 1))\n")
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    first = cli("check", "--output-format", "json", *cache, ".")
+    assert [(d["code"], d["line"]) for d in json.loads(first.output)] == [("TL001", 5)]
+    (tmp_path / "caller.py").write_text("from models import Stats\nfrom models import build\nbuild(Stats([0.0], 1))\n")
+    assert json.loads(cli("check", "--output-format", "json", *cache, ".").output) == []
+
+
+def test_a_cached_finding_resting_on_call_sites_is_checked_again_when_the_project_becomes_installable(cli, tmp_path):
+    """An installable package's public functions have callers the index cannot see."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "models.py").write_text(STATS)
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    first = cli("check", "--output-format", "json", *cache, ".")
+    assert [(d["code"], d["line"]) for d in json.loads(first.output)] == [("TL001", 5)]
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\nversion = '1'\n")
+    assert json.loads(cli("check", "--output-format", "json", *cache, ".").output) == []
 
 
 def test_a_dataset_class_of_another_file_does_not_crash_the_rules_that_read_class_bodies(cli, tmp_path):

@@ -63,6 +63,9 @@ _TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES
 _TYPE_TESTED = "<type tested>"  # in a scope's evidence: the name is given to isinstance/type/hasattr
 _TYPE_TESTS = frozenset({"isinstance", "type", "hasattr", "getattr", "callable"})
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
+_ITEM_STORED = "[]="  # in a scope's evidence: an item of the name is assigned
+# What puts another element into a list or dict: its elements' kind is then not the one built.
+_MUTATIONS = frozenset({_ITEM_STORED, "append", "extend", "insert", "update", "setdefault", "__setitem__", "add"})
 # Annotations that say nothing against torch (`Any`, `object`, torch's own classes).
 _NEUTRAL_ANNOTATION_MODULES = frozenset({"torch", "typing", "typing_extensions", "builtins"})
 
@@ -281,6 +284,8 @@ class TypeOracle:
         merged = merge(kinds)
         if merged is None and any(binding.how == "augmented" for binding in bindings):
             merged = self._accumulated(every)  # (not where only the starting number reaches)
+        if merged is not None and merged.base == CONTAINER and merged.element is not None and self._mutated(name, scope):
+            return Kind(CONTAINER, mapping=merged.mapping)  # `params["extra"] = stats`: any element may be another
         if merged is not None:
             return merged
         if all(k in (CYCLE, NONE) for k in kinds):
@@ -290,6 +295,13 @@ class TypeOracle:
             # met while `x` is evaluated, `x = None`)
             return self._usage_evidence(name, [b for b, k in zip(bindings, kinds) if k is None])
         return None
+
+    def _mutated(self, name: str, scope: Scope) -> bool:
+        """Whether the scope puts something into the container `name` holds: `name[k] = v`,
+        `name.append(v)`, `name.update(...)`, ..."""
+        if scope.uses is None:
+            scope.uses = _collect_uses(scope.node)
+        return any(marks & _MUTATIONS for marks, _ in scope.uses.get(name, ()))
 
     def _memoised(self, cache: dict, key: object, on_cycle, compute):
         """`compute()` once per key; a key met again while it is being computed gives `on_cycle`.
@@ -792,6 +804,8 @@ class TypeOracle:
         collate = self._kind(value, scope)
         if collate is None or collate.base != FUNCTION:
             return None
+        if ".collate_fn" in self.text:
+            return None  # `loader.collate_fn = other` after it is built: DataLoader reads it then
         if isinstance(collate.cls, cst.FunctionDef):
             batch = self._method_returns(collate.cls)
         elif isinstance(collate.cls, ProjectFunction):
@@ -1110,6 +1124,8 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
             return node.args[0].value.value, {_TYPE_TESTED}
     elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
         not_reads.add(id(node.target))
+        if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
+            return node.target.value.value, {_ITEM_STORED}  # `params["extra"] = stats`
     elif (isinstance(node, cst.Attribute) and node.attr.value == "grad" and isinstance(node.value, cst.Name)
           and id(node) not in not_reads):
         return node.value.value, {_GRAD_READ}

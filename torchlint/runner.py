@@ -346,7 +346,8 @@ def _cache_digest(data: bytes, settings: Settings, path: Path) -> str:
     bases = ",".join(sorted(settings.module_base_classes))
     backward = ",".join(settings.backward_functions)
     project = _PROJECTS.for_file(path) if _PROJECTS is not None else None
-    files = project.files_digest if project is not None else ""  # a module added or removed
+    # a module added or removed; the project made installable (its public API then has callers unseen)
+    files = f"{project.files_digest}{project.installable}" if project is not None else ""
     return content_hash(data + f"\0{codes}\0{target}\0{bases}\0{backward}\0{files}".encode())
 
 

@@ -269,6 +269,10 @@ def reaching(bindings: list[Binding], scope: Scope, at: Sequence[cst.CSTNode],
             if previous and within_iteration:
                 return None
             reaching += previous
+        if isinstance(parent, (cst.Try, cst.TryStar, cst.For, cst.While)) and node is not parent.body:
+            # a handler, `else` or `finally`: what the `try` body (or the loop) bound may have run,
+            # or not: all of the statement's bindings may reach
+            reaching += [b for b in bindings if id(parent) in b.chain and b not in reaching]
         # (a `match` has cases, not a body: its subject binds no name the cases could see first)
         if isinstance(parent, cst.BaseCompoundStatement) and node in (getattr(parent, "body", None),
                                                                       getattr(parent, "orelse", None)):

@@ -150,9 +150,15 @@ class Callers:
                         return True
                 elif local.endswith(".*") and local[:-2]:
                     symbol = self.resolve(module, local[:-2])
-                    if symbol is not None and symbol.what == "module" and symbol.path == path:
+                    if symbol is not None and symbol.what == "module" and self._holds(symbol.path, path, name):
                         return True
         return False
+
+    def _holds(self, namespace: str, path: str, name: str) -> bool:
+        """Whether the module `namespace` holds `name` of the module `path`: it is that module, or
+        it imports the name from it (`archs/__init__.py` re-exporting `from .resnet import *`)."""
+        return namespace == path or any(self._imports_from(namespace, level, dotted, imported, path, name)
+                                        for level, dotted, imported in self._imported(namespace))
 
     def _found_at_run_time(self, looker: str, module_name: str, path: str, name: str) -> bool:
         """Whether `looker` may find `name` of the module `path` by the module name `module_name`
@@ -164,14 +170,16 @@ class Callers:
         by_attribute = module_name.startswith("~")  # (only the names it calls as `mod.name(...)`)
         package, any_name, _ = module_name.removeprefix("~").partition("<any>")
         if not any_name:
-            return self.resolve_module(looker, 0, module_name) == path
+            found = self.resolve_module(looker, 0, module_name)
+            return found is not None and self._holds(found, path, name)
         if by_attribute and not self._calls_as_attribute(looker, name):
             return False
-        return not package or self.display(path).startswith(package)
+        # (the display is relative to the project's root, which may hold the package in a folder)
+        return not package or f".{package}" in f".{self.display(path)}"
 
     def _calls_as_attribute(self, module: str, name: str) -> bool:
         summary = self.summaries[module]
-        return f".{name}" in summary.escapes or any(
+        return any(escape.endswith(f".{name}") for escape in summary.escapes) or any(
             site.callee is not None and site.callee[0] == "attr" and site.callee[2] == name for site in summary.calls)
 
     def _imported(self, module: str) -> list[tuple[int, str, str | None]]:

@@ -202,7 +202,7 @@ class ProjectIndex(Callers):
             return None
         seen = seen | {(importer, dotted)}
         head, _, rest = dotted.partition(".")
-        if head in summary.functions:
+        if head in summary.functions and head not in summary.names:  # (`pad = wrap(pad)`: a name after all)
             return Symbol("function", importer, head) if not rest else None
         if head in summary.classes:
             return Symbol("class", importer, head) if not rest else None
@@ -546,6 +546,8 @@ class ProjectIndex(Callers):
         summary = self._function(function.path, function.key)
         if summary is None or not summary.returns or ("none",) in summary.returns:
             return None  # no value, or a factory that may return None
+        if any(decorator not in _RESULT_KEEPING_DECORATORS for decorator in summary.decorators):
+            return None  # a decorator may return something else
         self.consulted.add(function.path)
         kinds = [self.kind(function.path, value) for value in summary.returns]
         if any(kind is NONE for kind in kinds):

@@ -102,12 +102,13 @@ def lookup_names(summary: ModuleSummary) -> tuple[frozenset[str], frozenset[str]
 
 
 def uses_digest(summary: ModuleSummary) -> str:
-    """A digest of what a module calls (with what) and lets escape: the part of it that other
-    modules' call-site evidence reads. Lines are left out, so that an edit above a call does not
+    """A digest of what a module calls (with what), what it imports and lets escape: the part of
+    it that other modules' call-site evidence reads. Lines are left out, so that an edit above a call does not
     make every result resting on it stale (a note naming that line may then be off until the
     file holding the finding is linted again)."""
     calls = [(site.callee, site.args, site.keywords, site.spread, site.code) for site in summary.calls]
-    return content_digest(repr((sorted(summary.escapes), calls, summary.applied)).encode())
+    imports = sorted(summary.imports.items())  # (what a call's name resolves to)
+    return content_digest(repr((sorted(summary.escapes), calls, summary.applied, imports, summary.stars)).encode())
 
 
 def content_digest(data: bytes) -> str:
@@ -171,6 +172,8 @@ class _Summarizer:
         # names up by a computed name (None: the module's own code)
         self._modules_by_computed_name: list[tuple[str | None, str]] = []
         self._scopes_looking_up: set[str | None] = set()
+        self._looked_up_owners: set[str] = set()  # what computed lookups read (see _module_holders)
+        self._dotted_imports: set[str] = set()  # modules bound by `import a.b` (reached as `a.b`)
 
     def module(self, tree: ast.Module) -> ModuleSummary:
         stars = []
@@ -183,6 +186,8 @@ class _Summarizer:
                     else:
                         head = alias.name.split(".")[0]
                         self.summary.imports[head] = (0, head, None)
+                        if "." in alias.name:
+                            self._dotted_imports.add(alias.name)  # `import pkg.models`
             elif isinstance(statement, ast.ImportFrom):
                 for alias in statement.names:
                     if alias.name == "*":
@@ -206,7 +211,7 @@ class _Summarizer:
                         self.summary.exported = _string_list(statement)
         self.summary.names = {name: tuple(values) for name, values in names.items()}
         self._scan_uses(tree, None, frozenset())
-        self._run_time_modules()
+        self._run_time_modules(tree)
         self.summary.calls = tuple(self.calls)
         self.summary.escapes = frozenset(self.escapes)
         self.summary.applied = tuple(self.applied)
@@ -302,7 +307,7 @@ class _Summarizer:
         callees: set[int] = set()
         heads: set[int] = set()  # `models` in `models.build`: a name read through, not handed on
         loads: list[ast.Name | ast.Attribute] = []
-        Name, Attribute, Call, Load, Subscript = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.Subscript
+        Name, Attribute, Call, Load, Subscript, Assign = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.Subscript, ast.Assign
         pending = deque([tree])
         next_node, add, extend = pending.popleft, pending.append, pending.extend
         while pending:
@@ -320,8 +325,13 @@ class _Summarizer:
                 heads.add(id(node.value))
             elif node_type is Call:
                 self._call_found(node, callees)
-            elif node_type is Subscript and _dotted(node.value) == "sys.modules":
-                self._module_found_by_name(node, node.slice)  # `getattr(sys.modules[name], f)`
+            elif node_type is Subscript:
+                if _dotted(node.value) == "sys.modules":
+                    self._module_found_by_name(node, node.slice)  # `getattr(sys.modules[name], f)`
+                elif type(node.value) is Call and self._reads_own_namespace(node.value):
+                    self.escapes.add("@.*")  # `globals()[name]`: this module's names, and those it imports
+            elif node_type is Assign and type(node.value) is Call and self._reads_own_namespace(node.value):
+                self.escapes.add("@.*")  # `table = globals()`, read later
             elif node_type in _INNER_SCOPES:
                 self._shadow_inner_names(node)
             fields = _CHILD_FIELDS.get(node_type)
@@ -345,6 +355,8 @@ class _Summarizer:
                 # `net.fit` handed on, or `make().fit`: a method of that name may be called unseen
                 dotted = _dotted(node)
                 self.escapes.add(dotted or "." + node.attr)
+                if dotted in self._dotted_imports and id(node) not in heads:
+                    self.escapes.add(f"{dotted}.*")  # `mm = pkg.models`: `getattr(mm, name)` may follow
                 if node.attr == "__dict__":
                     self._dynamic_lookup(node, node.value)  # `models.__dict__[arch]`, `type(self).__dict__`
 
@@ -356,8 +368,11 @@ class _Summarizer:
             if isinstance(argument, ast.Name):
                 callees.add(id(argument))
                 self.applied.append(argument.id)
-        elif _called_name(func) in _MODULE_LOOKUPS and (_called_name(func) != "vars" or not node.args):
-            self._module_lookup(node, _called_name(func))
+        elif (how := self._module_lookup_kind(func)) is not None and (how != "vars" or not node.args):
+            self._module_lookup(node, how)
+        elif (type(func) is ast.Attribute and func.attr == "get" and type(func.value) is ast.Call
+              and self._reads_own_namespace(func.value)):
+            self.escapes.add("@.*")  # `globals().get(name)`
         elif _called_name(func) in _BY_NAME_LOOKUPS:
             self._lookup_by_name(node, _called_name(func))
         elif type(func) is ast.Name and func.id in _CLASS_QUESTIONS:
@@ -388,12 +403,25 @@ class _Summarizer:
             self.escapes.add(".*")  # `attrgetter(name)`: any method of anything
 
     def _module_lookup(self, node: ast.Call, how: str) -> None:
-        """`globals()[name]`, `importlib.import_module(name)`, `__import__(name)`: a module's names
-        looked up at run time, recorded as the escape `@<module>.*` (see _module_by_name)."""
-        if how == "globals" or (how == "vars" and self._scope_of(node)[0] is None):
-            self.escapes.add("@.*")  # this module's own names, and those it imports
-        elif how in ("import_module", "__import__") and node.args:
-            self._module_found_by_name(node, node.args[0])
+        """`importlib.import_module(name)`, `__import__(name)`, `sys.modules.get(name)`: a module
+        found at run time, recorded as the escape `@<module>.*` (see _module_by_name; `globals()[name]`
+        is `@.*`, see _reads_own_namespace)."""
+        if how in ("import_module", "__import__", "sys.modules.get"):
+            named = node.args[:1] or [k.value for k in node.keywords if k.arg == "name"]
+            if named:
+                fromlist = node.args[3:4] or [k.value for k in node.keywords if k.arg == "fromlist"]
+                if how == "__import__" and fromlist and type(named[0]) is ast.Constant and type(named[0].value) is str:
+                    # the module itself, and its submodules the list names
+                    self._module_found_by_name(node, ast.BinOp(ast.Constant(named[0].value + "."), ast.Add(), fromlist[0]))
+                self._module_found_by_name(node, named[0])
+
+    def _reads_own_namespace(self, call: ast.Call) -> bool:
+        """`globals()`, and `locals()`/`vars()` at module level: a dict of this module's names
+        (read by `[name]` or `.get(name)`; printed or updated, it calls nothing)."""
+        how = self._module_lookup_kind(call.func)
+        if call.args or type(call.func) is not ast.Name:
+            return False
+        return how == "globals" or (how in ("vars", "locals") and self._scope_of(call)[0] is None)
 
     def _module_found_by_name(self, node: ast.AST, name: ast.expr) -> None:
         escape = _module_by_name(name)
@@ -402,19 +430,66 @@ class _Summarizer:
         else:
             self.escapes.add(escape)
 
-    def _run_time_modules(self) -> None:
+    def _run_time_modules(self, tree: ast.Module) -> None:
         """A module found by a computed name (`importlib.import_module(args.model)`): where the
-        same function also looks a name up by a computed name, any of its functions may be called
-        unseen (`@<any>.*`); elsewhere, only those it calls by an attribute name (`@~<any>.*`:
-        `model.get_model(k)`)."""
+        same function also looks a name up by a computed name, or a computed lookup reads where
+        the module was put (`MOD = import_module(...)`, `self.m = ...`, a function returning it),
+        any of its functions may be called unseen (`@<any>.*`); elsewhere, only those it calls by
+        an attribute name (`@~<any>.*`: `model.get_model(k)`)."""
+        if not self._modules_by_computed_name:
+            return
+        anywhere = bool(self._looked_up_owners & self._module_holders(tree))
         for key, escape in self._modules_by_computed_name:
-            self.escapes.add(escape if key in self._scopes_looking_up else "@~" + escape[1:])
+            self.escapes.add(escape if anywhere or key in self._scopes_looking_up else "@~" + escape[1:])
+
+    def _module_holders(self, tree: ast.Module) -> set[str]:
+        """Where this file puts a module it imports at run time: the names and attributes it
+        assigns one to, and `call:<f>` for a function `f` returning one."""
+        holders = set()
+        for node in ast.walk(tree):
+            value = getattr(node, "value", None)
+            if type(node) is ast.Assign and type(value) is ast.Lambda:
+                value = value.body  # `load = lambda mod: importlib.import_module(mod)`
+                if type(value) is ast.Call and self._imports_at_run_time(value):
+                    holders.update(f"call:{_dotted(target)}" for target in node.targets if _dotted(target))
+                continue
+            if type(value) is not ast.Call or not self._imports_at_run_time(value):
+                continue
+            if type(node) is ast.Assign:
+                holders.update(_dotted(target) for target in node.targets if _dotted(target))
+            elif type(node) is ast.Return:
+                key = self._scope_of(node)[0]
+                if key is not None:
+                    holders.add("call:" + key.rsplit(".", 1)[-1])
+        for node in ast.walk(tree):  # `m = load(mod)` with `load` returning one
+            if (type(node) is ast.Assign and type(node.value) is ast.Call
+                    and f"call:{_called_name(node.value.func)}" in holders):
+                holders.update(_dotted(target) for target in node.targets if _dotted(target))
+        return holders
+
+    def _imports_at_run_time(self, call: ast.Call) -> bool:
+        return self._module_lookup_kind(call.func) in ("import_module", "__import__")
+
+    def _module_lookup_kind(self, func: ast.expr) -> str | None:
+        """`import_module` for `importlib.import_module` and its aliases (`from importlib import
+        import_module as load`), else the called name when it is one of _MODULE_LOOKUPS."""
+        name = _called_name(func)
+        imported = self.summary.imports.get(name) if type(func) is ast.Name else None
+        if imported is not None and imported[1] == "importlib" and imported[2] == "import_module":
+            return "import_module"
+        if _dotted(func) == "sys.modules.get":
+            return "sys.modules.get"
+        return name if name in _MODULE_LOOKUPS else None
 
     def _dynamic_lookup(self, node: ast.AST, owner: ast.expr) -> None:
         """`getattr(models, name)`, `getattr(self, "on_" + event)`: an attribute found by a computed
         name, recorded as the escape `<owner>.*` (`<Class>.*` for `self` in a method of `Class`),
         since any function, class or method there may be called unseen."""
         self._scopes_looking_up.add(self._scope_of(node)[0])
+        if type(owner) is ast.Call:
+            self._looked_up_owners.add(f"call:{_called_name(owner.func)}")
+        elif _dotted(owner):
+            self._looked_up_owners.add(_dotted(owner))
         if type(owner) is ast.Call and type(owner.func) is ast.Name and owner.func.id == "type" and len(owner.args) == 1:
             owner = owner.args[0]  # `type(self)`
         dotted = _dotted(owner)
@@ -503,7 +578,7 @@ _CLASS_QUESTIONS = frozenset({"super", "isinstance", "issubclass"})
 _BY_NAME_LOOKUPS = frozenset({"getattr", "vars", "getmembers", "methodcaller", "attrgetter", "__getattribute__"})
 # Calls that reach a module's names by a name computed at run time (`vars()` without arguments,
 # at module level; `vars(obj)` is one of _BY_NAME_LOOKUPS).
-_MODULE_LOOKUPS = frozenset({"globals", "vars", "import_module", "__import__"})
+_MODULE_LOOKUPS = frozenset({"globals", "vars", "locals", "import_module", "__import__"})
 _INNER_SCOPES = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
