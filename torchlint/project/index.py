@@ -508,7 +508,7 @@ class ProjectIndex(Callers):
 
     def _element_returned(self, where: str, function: FunctionSummary, positions: tuple[int, ...]) -> Kind | None:
         """The element at `positions` of every tuple display `function` returns (all must hold one)."""
-        if any(decorator not in _RESULT_KEEPING_DECORATORS for decorator in function.decorators):
+        if not _keeps_result(function):
             return None
         elements = [select(returned, positions) for returned in function.returns]
         if not elements or any(element is None or element == ("none",) for element in elements):
@@ -546,7 +546,7 @@ class ProjectIndex(Callers):
         summary = self._function(function.path, function.key)
         if summary is None or not summary.returns or ("none",) in summary.returns:
             return None  # no value, or a factory that may return None
-        if any(decorator not in _RESULT_KEEPING_DECORATORS for decorator in summary.decorators):
+        if not _keeps_result(summary):
             return None  # a decorator may return something else
         self.consulted.add(function.path)
         kinds = [self.kind(function.path, value) for value in summary.returns]
@@ -592,6 +592,11 @@ class _WithOwn(Mapping):
 
     def __len__(self) -> int:
         return len(self._base) + (self._path not in self._base)
+
+
+def _keeps_result(function: FunctionSummary) -> bool:
+    """Whether calling the decorated function still returns what its body returns."""
+    return all(decorator in _RESULT_KEEPING_DECORATORS for decorator in function.decorators)
 
 
 def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
