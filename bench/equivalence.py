@@ -6,13 +6,19 @@ Over the corpora of bench/realworld.py (the installed torch package's sources an
 of seven PyTorch-using packages), lints each file with every speed-up on, then with each one
 off, and compares the findings; for files with fixes it compares the fixed text too. The test
 suite does the same on a fixed handful of files; this is the whole-corpus check to run after
-changing a rule's `scope_tokens` or the engine.
+changing a rule's `scope_tokens`, `trigger_calls`, `trigger_attributes` or the engine.
+
+The prefilter's second step (`torchlint.uses`) works only where the project index walked the
+files, so it is compared on whole-corpus command-line runs, one with it and one without.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
+from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -31,6 +37,7 @@ SPEED_UPS = {
     "local fix edits": (torchlint.context, "LOCAL_EDITS"),
 }
 RULES = selectable_rules()
+USES = "the uses prefilter (project run)"
 
 
 def outcome(text: str, path: str) -> tuple[list[dict], str | None]:
@@ -57,6 +64,25 @@ def compare(path: Path) -> tuple[str, int, list[str]]:
     return str(path), len(reference[0]), differing
 
 
+def _project_findings(root: Path, prefilter: bool) -> dict[str, list[dict]]:
+    program = (f"import torchlint.uses; torchlint.uses.PREFILTER = {prefilter}; "
+               "from torchlint.cli import main; main()")
+    command = [sys.executable, "-c", program, "check", "--select", "ALL", "--no-cache", "--exit-zero",
+               "--output-format", "json", "."]
+    output = subprocess.run(command, cwd=root, capture_output=True, text=True, check=True).stdout
+    by_file = defaultdict(list)
+    for finding in json.loads(output):
+        by_file[finding["path"]].append(finding)
+    return by_file
+
+
+def differing_without_uses_prefilter(root: Path) -> list[str]:
+    """The files whose findings differ when the whole corpus is linted as a project by the
+    command line with the prefilter's second step and without it."""
+    on, off = _project_findings(root, True), _project_findings(root, False)
+    return sorted(path for path in on.keys() | off.keys() if on.get(path) != off.get(path))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--write", type=Path, help="also write the table as markdown to this file")
@@ -72,11 +98,15 @@ def main() -> None:
             for speed_up, paths in differing.items():
                 for path in paths:
                     log(f"  differs without {speed_up}: {path}")
+            differing[USES] = differing_without_uses_prefilter(root)
+            for path in differing[USES]:
+                log(f"  differs without {USES}: {path}")
             rows.append((name, len(files), sum(count for _, count, _ in results), differing))
-    header = "| corpus | files | findings | " + " | ".join(f"files differing without {s}" for s in SPEED_UPS) + " |"
-    lines = [header, "| --- | ---: | ---: | " + " | ".join("---:" for _ in SPEED_UPS) + " |"]
+    columns = [*SPEED_UPS, USES]
+    header = "| corpus | files | findings | " + " | ".join(f"files differing without {s}" for s in columns) + " |"
+    lines = [header, "| --- | ---: | ---: | " + " | ".join("---:" for _ in columns) + " |"]
     for name, files, findings, differing in rows:
-        lines.append(f"| {name} | {files} | {findings} | " + " | ".join(str(len(differing[s])) for s in SPEED_UPS) + " |")
+        lines.append(f"| {name} | {files} | {findings} | " + " | ".join(str(len(differing[s])) for s in columns) + " |")
     text = "\n".join(lines)
     print(text)
     if options.write:

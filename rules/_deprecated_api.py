@@ -13,6 +13,7 @@ from torchlint.analysis import dotted_name
 from torchlint.deprecations import Deprecation, deprecations, rewrite_call
 from torchlint.rule import Rule
 from torchlint.rules._training import spelled
+from torchlint.uses import FileUses
 from torchlint.walk import descendants
 
 # Last name segments too common to use as prefilter tokens on their own.
@@ -110,6 +111,12 @@ class DeprecatedApiRule(Rule):
         if any(token in text for token in cls.trigger_tokens) or _GENERIC_IMPORT.search(text) is not None:
             return True
         return any(use in text for use in _GENERIC_USES) and _ALIASED_IMPORT.search(text) is not None
+
+    @classmethod
+    def could_fire_in(cls, uses: FileUses) -> bool:
+        """It reports calls, bare decorators and `from` imports of the table's symbols."""
+        table = deprecations().keys()
+        return not table.isdisjoint(uses.calls) or not table.isdisjoint(uses.imported)
 
     def _entry(self, qualified: str | None) -> Deprecation | None:
         entry = deprecations().get(qualified) if qualified else None

@@ -57,6 +57,7 @@ class CheckpointWithoutUseReentrant(Rule):
     trigger_tokens = ("checkpoint",)
     trigger_patterns = call_patterns("checkpoint")
     scope_tokens = call_tokens("checkpoint")
+    trigger_calls = _CHECKPOINTS
 
     valid = (
         T + "h = checkpoint(block, x, use_reentrant=False)\n",

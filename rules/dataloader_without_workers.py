@@ -55,6 +55,7 @@ class DataLoaderWithoutWorkers(Rule):
     default_enabled = False
     trigger_tokens = ("DataLoader",)
     scope_tokens = ("DataLoader",)
+    trigger_calls = DATA_LOADERS
 
     valid = (
         D + "loader = DataLoader(ds, batch_size=32, num_workers=4)\n",

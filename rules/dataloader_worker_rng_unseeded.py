@@ -117,6 +117,7 @@ class DataLoaderWorkerRngUnseeded(Rule):
     fix_safety = ("unsafe",)
     trigger_tokens = ("num_workers",)
     scope_tokens = ("num_workers",)  # DataLoader calls that pass `num_workers`
+    trigger_calls = DATA_LOADERS
 
     valid = (
         DS + "def seed_worker(worker_id):\n    info = torch.utils.data.get_worker_info()\n"

@@ -83,6 +83,7 @@ class DirectForwardCall(Rule):
     fix_safety = ("safe",)
     trigger_tokens = (".forward",)
     scope_tokens = (".forward",)  # it visits only `.forward(...)` calls
+    trigger_attributes = frozenset({"forward"})
     trigger_patterns = (re.compile(r"\.forward\s*\("),)
 
     valid = (

@@ -47,6 +47,7 @@ class ExpMinusOne(NumericsRule):
     trigger_tokens = ("exp",)
     trigger_patterns = call_patterns("exp")
     scope_tokens = call_tokens("exp")
+    trigger_calls = TORCH_EXP
 
     valid = (
         T + "y = torch.expm1(x)\n",

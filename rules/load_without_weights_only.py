@@ -63,6 +63,7 @@ class LoadWithoutWeightsOnly(Rule):
     trigger_tokens = ("load",)
     trigger_patterns = call_patterns("load")
     scope_tokens = call_tokens("load")
+    trigger_calls = _LOADS
 
     valid = (
         T + "state = torch.load('model.pt')\n",  # the default target (2.13) loads weights only

@@ -48,6 +48,7 @@ class LogOnePlus(NumericsRule):
     trigger_tokens = ("log",)
     trigger_patterns = call_patterns("log")
     scope_tokens = call_tokens("log")
+    trigger_calls = TORCH_LOG
 
     valid = (
         T + "y = torch.log1p(x)\n",

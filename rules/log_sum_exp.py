@@ -51,6 +51,7 @@ class LogSumExp(NumericsRule):
     trigger_tokens = ("exp",)
     trigger_patterns = call_patterns("exp")
     scope_tokens = call_tokens("exp")
+    trigger_calls = TORCH_LOG  # it reports `torch.log(...)` calls
 
     valid = (
         T + "lse = torch.logsumexp(x, dim=1)\n",

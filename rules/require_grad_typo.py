@@ -54,6 +54,7 @@ class RequireGradTypo(Rule):
     fix_safety = ("safe",)
     trigger_tokens = ("require_grad",)
     scope_tokens = ("require_grad",)
+    trigger_attributes = frozenset({"require_grad"})
 
     valid = (
         "import torch\nfor p in model.parameters():\n    p.requires_grad = False\n",

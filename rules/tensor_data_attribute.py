@@ -115,6 +115,7 @@ class TensorDataAttribute(Rule):
     fix_safety = ("safe", "unsafe")
     trigger_tokens = (".data",)
     scope_tokens = (".data",)  # it visits only `.data` attributes
+    trigger_attributes = frozenset({"data"})
     # not `torch.utils.data` nor `self.data`, which are never a tensor's `.data`
     trigger_patterns = (re.compile(r"\.data\b(?<!utils\.data)(?<!\bself\.data)"),)
 

@@ -12,6 +12,7 @@ from torchlint.analysis import argument
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._training import spelled
 from torchlint.rules.registry import register
+from torchlint.uses import FileUses
 
 _MODELS = "torchvision.models."
 _SUBPACKAGES = frozenset({"detection", "segmentation", "video", "optical_flow", "quantization"})
@@ -120,6 +121,10 @@ class TorchvisionPretrained(Rule):
         Invalid(M + "m = models.resnet18(pretrained=args.pretrained)\n"),
         Invalid("from torchvision.models.quantization import resnet18\nm = resnet18(pretrained=True, quantize=True)\n"),
     )
+
+    @classmethod
+    def could_fire_in(cls, uses: FileUses) -> bool:
+        return any(call.startswith(_MODELS) for call in uses.calls)  # what `model_key` can accept
 
     def visit_Call(self, node: cst.Call) -> None:
         found = model_key(self.ctx.qualify(node.func))

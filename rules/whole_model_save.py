@@ -106,6 +106,7 @@ class WholeModelSave(Rule):
     fix_safety = ("unsafe",)
     trigger_tokens = ("save",)
     scope_tokens = ("save",)  # calls of `torch.save`, by this name or an alias
+    trigger_calls = frozenset({_SAVE})
     # `torch.save(` (or `th.`/`pt.`), or `save` imported from torch
     trigger_patterns = (
         re.compile(r"\.save(?:(?<=\btorch\.save)|(?<=\bth\.save)|(?<=\bpt\.save))\s*\("),

@@ -59,6 +59,7 @@ class ZeroGradToZeros(Rule):
     fix_safety = ("unsafe",)
     trigger_tokens = ("zero_grad",)
     scope_tokens = ("zero_grad",)
+    trigger_attributes = frozenset({"zero_grad"})
 
     valid = (
         T + "opt.zero_grad()\n",

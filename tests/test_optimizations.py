@@ -85,3 +85,29 @@ def test_local_edits_inside_a_match_case_are_indented_as_whole_module_edits(monk
         fixed[on] = fix_text(source, "build.py", RULES, unsafe_fixes=True).text
     assert fixed[True] == fixed[False]
     assert "                with torch.no_grad():\n                    m.bias.zero_()\n" in fixed[True]
+
+
+def test_the_uses_prefilter_keeps_every_finding_of_a_project(cli, tmp_path, monkeypatch):
+    """The prefilter's second step works only where the project index walked the files: the same
+    files, linted as one project by the CLI, give the same findings with it on and off."""
+    import json
+    import shutil
+
+    import torchlint.uses
+
+    for path in FILES:
+        relative = path.relative_to(TORCH.parent if path.is_relative_to(TORCH) else REPO)
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, tmp_path / relative)
+    linted = []
+    lint = torchlint.engine._lint_text
+    monkeypatch.setattr(torchlint.engine, "_lint_text", lambda text, *rest: linted.append(text) or lint(text, *rest))
+    runs = {}
+    for on in (True, False):
+        monkeypatch.setattr(torchlint.uses, "PREFILTER", on)
+        linted.clear()
+        result = cli("check", "--no-cache", "-j", "1", "--select", "ALL", "--exit-zero", "--output-format", "json", ".")
+        runs[on] = (json.loads(result.output), len(linted))
+    assert runs[True][0] == runs[False][0]
+    assert len(runs[True][0]) >= 20, "the files must have findings to compare"
+    assert runs[True][1] < runs[False][1], "the second step must rule some files out"

@@ -148,8 +148,10 @@ class ImportTable:
     def qualify(self, expr: cst.CSTNode) -> str | None:
         """The qualified name an expression refers to through the file's imports, if any."""
         name = dotted_name(expr)
-        if name is None:
-            return None
+        return self.qualify_name(name) if name is not None else None
+
+    def qualify_name(self, name: str) -> str | None:
+        """The qualified name a dotted name as written (`th.load`) refers to, if any."""
         head, _, rest = name.partition(".")
         target = self.target_of(head)
         if target is None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from torchlint import collector, legacy, parsing
+from torchlint import collector, legacy, parsing, uses as code_uses
 from torchlint.context import FileContext, LintSettings
 from torchlint.diagnostics import Diagnostic, Edit
 from torchlint.parsing import ElisionFailed, parse_elided, parse_trusted
@@ -254,6 +254,9 @@ def _lint_checked(text: str, path: str, rules: list[type[Rule]], settings: LintS
     outline = project.outline_of(resolved, text) if project is not None and candidates else None
     if outline is not None:
         parsing.remember_outline(text, outline)
+        uses = code_uses.FileUses.of(outline) if prefilter and code_uses.PREFILTER else None
+        if uses is not None:
+            candidates = [rule for rule in candidates if rule.could_fire_in(uses)]
     elif candidates or project is None or not project.accepts(resolved, text):
         python_error = _python_syntax_error(text, path)
         if python_error is not None:

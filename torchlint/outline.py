@@ -1,6 +1,7 @@
-"""CPython's outline of a file: where its functions and their bodies are, its imports, and the
-lines of its class statements. The elided parse decides from it which bodies to leave unparsed,
-and the import table is read from it.
+"""CPython's outline of a file: where its functions and their bodies are, its imports, the
+lines of its class statements, and (where the project index walked the whole tree) the names its
+code calls and the attributes it uses. The elided parse decides from it which bodies to leave
+unparsed, the import table is read from it, and the prefilter's second step asks its uses.
 
 It is small and picklable, so the project index makes it from the tree it summarises a module
 with, and a linted file whose text the index summarised needs no second parse by CPython.
@@ -34,10 +35,19 @@ class ImportShape(NamedTuple):
         return self.from_module != ""
 
 
+class Uses(NamedTuple):
+    """What a file's code uses, as written: from every expression of CPython's tree, so a name in
+    a string or a comment is not a use."""
+
+    calls: frozenset[str]  # dotted names called (`torch.load`, `load`) or written as a bare decorator
+    attributes: frozenset[str]  # every attribute name read, assigned or deleted (`data` of `p.data`)
+
+
 class Outline(NamedTuple):
     functions: tuple[FunctionShape, ...]  # by line; outer functions before the ones they hold
     imports: tuple[ImportShape, ...]  # by position
     class_lines: tuple[int, ...]  # sorted
+    uses: Uses | None = None  # None: not collected (only the index's walk of the whole tree does)
 
     @classmethod
     def of(cls, tree: ast.Module) -> Outline:

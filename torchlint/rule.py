@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from torchlint.context import FileContext
+    from torchlint.uses import FileUses
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "References")
 
@@ -76,6 +77,12 @@ class Rule:
     # Optionally, patterns of which the file must also match one (checked only when a token is
     # present). Each should start with a literal: the regex engine then scans for it as fast as `in`.
     trigger_patterns: ClassVar[tuple[re.Pattern, ...]] = ()
+    # The prefilter's second step, asked where the project index walked the file's CPython tree
+    # (`torchlint.uses`): qualified names of which the file must call one (through its imports, as
+    # `ctx.qualify` reads them; a bare decorator counts as a call), and attribute names of which
+    # it must use one, for the rule to fire. Names in strings and comments do not count.
+    trigger_calls: ClassVar[frozenset[str]] = frozenset()
+    trigger_attributes: ClassVar[frozenset[str]] = frozenset()
     # Literal substrings without which a function's body can hold no finding of this rule and
     # nothing its visitors react to. In a file where every candidate rule declares them, the bodies
     # of functions with none of them (nor a name one is imported under) are not parsed, and the
@@ -93,6 +100,14 @@ class Rule:
             return False
         patterns = cls.trigger_patterns
         return not patterns or any(pattern.search(text) is not None for pattern in patterns)
+
+    @classmethod
+    def could_fire_in(cls, uses: FileUses) -> bool:
+        """False when the file's code cannot hold a finding: it calls none of `trigger_calls`, or
+        uses none of `trigger_attributes`. A rule with another such condition overrides this."""
+        if cls.trigger_calls and uses.calls.isdisjoint(cls.trigger_calls):
+            return False
+        return not cls.trigger_attributes or not uses.attributes.isdisjoint(cls.trigger_attributes)
 
     @classmethod
     def docs(cls) -> str:

@@ -28,11 +28,11 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from torchlint import legacy
-from torchlint.outline import Outline
+from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 12  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 13  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -133,10 +133,12 @@ def summarize_and_outline(text: str, filename: str = "<module>") -> tuple[Module
     except (ValueError, RecursionError, MemoryError) as error:
         return ModuleSummary({}, (), None, syntax_error=(str(error) or type(error).__name__, 1, 1)), None
     outline = Outline.of(tree)
+    summarizer = _Summarizer(text)
     try:
-        return _Summarizer(text).module(tree), outline
+        summary = summarizer.module(tree)
     except RecursionError:
         return ModuleSummary({}, (), None), outline
+    return summary, outline._replace(uses=Uses(frozenset(summarizer.called), frozenset(summarizer.attribute_names)))
 
 
 def _legacy_summary(text: str, rejected: tuple[str, int, int]) -> ModuleSummary | None:
@@ -174,6 +176,9 @@ class _Summarizer:
         self._scopes_looking_up: set[str | None] = set()
         self._looked_up_owners: set[str] = set()  # what computed lookups read (see _module_holders)
         self._dotted_imports: set[str] = set()  # modules bound by `import a.b` (reached as `a.b`)
+        # What the code uses, for the outline (`Uses`): the prefilter's second step asks it
+        self.called: set[str] = set()
+        self.attribute_names: set[str] = set()
 
     def module(self, tree: ast.Module) -> ModuleSummary:
         stars = []
@@ -323,8 +328,11 @@ class _Summarizer:
                 if type(node.ctx) is Load:
                     loads.append(node)
                 heads.add(id(node.value))
+                self.attribute_names.add(node.attr)
             elif node_type is Call:
                 self._call_found(node, callees)
+            elif node_type in _ANNOTATED:
+                self._note_unwalked_uses(node)
             elif node_type is Subscript:
                 if _dotted(node.value) == "sys.modules":
                     self._module_found_by_name(node, node.slice)  # `getattr(sys.modules[name], f)`
@@ -360,9 +368,26 @@ class _Summarizer:
                 if node.attr == "__dict__":
                     self._dynamic_lookup(node, node.value)  # `models.__dict__[arch]`, `type(self).__dict__`
 
+    def _note_unwalked_uses(self, node: ast.AST) -> None:
+        """The uses in what the walk leaves out of a definition: its bare decorators (called with
+        the definition) and its annotations (`_LEAF_FIELDS`)."""
+        for decorator in getattr(node, "decorator_list", ()):
+            if type(decorator) is not ast.Call and (name := _dotted(decorator)) is not None:
+                self.called.add(name)
+        for annotation in (getattr(node, "annotation", None), getattr(node, "returns", None)):
+            if annotation is None or type(annotation) in _NO_USES:
+                continue  # most annotations: `int`, `"Net"`
+            for inner in ast.walk(annotation):
+                if type(inner) is ast.Attribute:
+                    self.attribute_names.add(inner.attr)
+                elif type(inner) is ast.Call and (name := _dotted(inner.func)) is not None:
+                    self.called.add(name)
+
     def _call_found(self, node: ast.Call, callees: set[int]) -> None:
         callees.add(id(node.func))
         func = node.func
+        if (name := _dotted(func)) is not None:
+            self.called.add(name)
         if isinstance(func, ast.Attribute) and func.attr == "apply" and len(node.args) == 1:
             argument = node.args[0]
             if isinstance(argument, ast.Name):
@@ -580,6 +605,9 @@ _BY_NAME_LOOKUPS = frozenset({"getattr", "vars", "getmembers", "methodcaller", "
 # at module level; `vars(obj)` is one of _BY_NAME_LOOKUPS).
 _MODULE_LOOKUPS = frozenset({"globals", "vars", "locals", "import_module", "__import__"})
 _INNER_SCOPES = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
+# Nodes with decorators or annotations, which the use scan does not walk into.
+_ANNOTATED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.arg, ast.AnnAssign})
+_NO_USES = frozenset({ast.Name, ast.Constant})  # expressions that call nothing and read no attribute
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
