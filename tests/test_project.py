@@ -875,3 +875,43 @@ def test_a_submodule_s_tuple_output_is_its_last_values(cli, tmp_path, last, expe
         "        o, h = self.decoder(x)\n        return o.data\n"
     )
     assert _findings(cli, "model.py") == [(code, line + 1) for code, line in expected]
+
+
+_INIT_PATHS = "import os.path as osp\nimport sys\nsys.path.insert(0, osp.join(osp.dirname(__file__), '..', 'lib'))\n"
+_TRAIN_ON_LIB = "import _init_paths\nimport torch\nfrom model.nets.resnet import Net\nnet = Net(2, 2)\ny = net.forward(1)\n"
+
+
+@pytest.mark.parametrize(
+    ("layout", "expected"),
+    [
+        ({"lib/model/nets/resnet.py": "import torch.nn as nn\nclass Net(nn.Linear):\n    pass\n"}, [("TL005", 5)]),
+        ({"lib/model/nets/resnet/__init__.py": "import torch.nn as nn\nclass Net(nn.Linear):\n    pass\n"}, [("TL005", 5)]),
+        # two folders could be the one put on sys.path: which one is meant is not known
+        ({"lib/model/nets/resnet.py": "import torch.nn as nn\nclass Net(nn.Linear):\n    pass\n",
+          "old/model/nets/resnet.py": "class Net:\n    def forward(self, x):\n        return x\n"}, []),
+        # the last names must match whole: `mymodel/nets` is not `model/nets`
+        ({"lib/mymodel/nets/resnet.py": "import torch.nn as nn\nclass Net(nn.Linear):\n    pass\n"}, []),
+        ({"lib/model/nets/resnet.py": "class Net:\n    def forward(self, x):\n        return x\n"}, []),
+    ],
+)
+def test_a_module_found_on_a_folder_a_script_puts_on_sys_path(cli, tmp_path, layout, expected):
+    """`import _init_paths` puts lib/ on sys.path, then `from model.nets.resnet import Net`: no
+    standard folder resolves the import, and one project module's path ends with its names."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "_init_paths.py").write_text(_INIT_PATHS)
+    (tmp_path / "tools" / "train.py").write_text(_TRAIN_ON_LIB)
+    for name, text in layout.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert _findings(cli, "tools/train.py") == expected
+
+
+def test_a_single_name_is_not_looked_for_on_other_folders(cli, tmp_path):
+    """`import config` could as well be an installed module: only the standard folders count."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "resnet.py").write_text("import torch.nn as nn\nclass Net(nn.Linear):\n    pass\n")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "train.py").write_text("import torch\nfrom resnet import Net\nnet = Net(2, 2)\ny = net.forward(1)\n")
+    assert _findings(cli, "tools/train.py") == []

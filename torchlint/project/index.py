@@ -49,6 +49,7 @@ class ProjectIndex(Callers):
         self._in_progress: set[tuple] = set()
         self._displays: dict[str, str] = {}
         self._module_files: dict[tuple[str, int, str], str | None] = {}  # (importer's folder, level, name)
+        self._by_last_part: dict[str, list[Path]] | None = None  # module name -> the project's modules of that name
         self._init_callers()
         self.consulted: set[str] = set()  # the modules whose summaries an answer rested on
         self._base: ProjectIndex | None = None  # the run's index this view of one file derives from
@@ -179,7 +180,27 @@ class ProjectIndex(Callers):
             found = self._module_file(folder, parts)
             if found is not None:
                 return found
-        return None
+        return self._found_by_path_suffix(parts)
+
+    def _found_by_path_suffix(self, parts: list[str]) -> str | None:
+        """The one project module whose path ends with the import's names, for an import no
+        standard folder resolves: a script that puts a folder on `sys.path` first (`import
+        _init_paths` adding `lib/`, `sys.path.append(os.path.join(ROOT, "models"))`) or is run
+        with PYTHONPATH set. Two such modules: which one is meant is not known. A single name
+        (`import config`) is too common a file name to be told from an installed module by it."""
+        if len(parts) < 2:
+            return None
+        base = self._base or self
+        if base._by_last_part is None:
+            base._by_last_part = {}
+            for path in base.summaries:
+                module = Path(path)
+                name = module.parent.name if module.name == "__init__.py" else module.stem
+                base._by_last_part.setdefault(name, []).append(module)
+        tail = parts[:-1]
+        found = [str(path) for path in base._by_last_part.get(parts[-1], ())
+                 if _folder_ends_with(path.parent.parent if path.name == "__init__.py" else path.parent, tail)]
+        return found[0] if len(found) == 1 else None
 
     @property
     def own_path(self) -> str | None:
@@ -592,6 +613,10 @@ class _WithOwn(Mapping):
 
     def __len__(self) -> int:
         return len(self._base) + (self._path not in self._base)
+
+
+def _folder_ends_with(folder: Path, names: list[str]) -> bool:
+    return len(folder.parts) > len(names) and list(folder.parts[len(folder.parts) - len(names):]) == names
 
 
 def _keeps_result(function: FunctionSummary) -> bool:
