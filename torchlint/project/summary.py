@@ -471,7 +471,7 @@ class _Summarizer:
         """Where this file puts a module it imports at run time: the names and attributes it
         assigns one to, and `call:<f>` for a function `f` returning one."""
         holders = set()
-        for node in ast.walk(tree):
+        for node in _walk(tree):
             value = getattr(node, "value", None)
             if type(node) is ast.Assign and type(value) is ast.Lambda:
                 value = value.body  # `load = lambda mod: importlib.import_module(mod)`
@@ -486,7 +486,7 @@ class _Summarizer:
                 key = self._scope_of(node)[0]
                 if key is not None:
                     holders.add("call:" + key.rsplit(".", 1)[-1])
-        for node in ast.walk(tree):  # `m = load(mod)` with `load` returning one
+        for node in _walk(tree):  # `m = load(mod)` with `load` returning one
             if (type(node) is ast.Assign and type(node.value) is ast.Call
                     and f"call:{_called_name(node.value.func)}" in holders):
                 holders.update(_dotted(target) for target in node.targets if _dotted(target))
@@ -537,7 +537,7 @@ class _Summarizer:
             bound = {name for generator in node.generators for name, _ in _target_paths(generator.target, ())}
         if bound:
             names = frozenset(bound)
-            for inner in ast.walk(node):
+            for inner in _walk(node):
                 if type(inner) is ast.Call:
                     self._shadowed[id(inner)] = self._shadowed.get(id(inner), frozenset()) | names
 
@@ -732,7 +732,7 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
         elif last:
             # anything else that may bind a returned name (in a block, a tuple target, a walrus,
             # a `for`): which value reaches the return is not known
-            for node in ast.walk(statement):
+            for node in _walk(statement):
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                     last.pop(node.id, None)
     return found
@@ -752,7 +752,7 @@ def _returned_names(value: ast.expr | None) -> list[ast.Name]:
 
 def _stores(statement: ast.stmt, name: str) -> bool:
     return any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
-               for node in ast.walk(statement))
+               for node in _walk(statement))
 
 
 def _value_after_if(statement: ast.If, name: str, key: str, local_names: frozenset[str]) -> Descriptor | None:
