@@ -54,9 +54,9 @@ def generic_import_pattern() -> re.Pattern:
 
 
 def scope_tokens() -> tuple[str, ...]:
-    """Words without which a function body can hold no finding: every symbol's last name, with a
-    dot before the common ones (a body that calls `range` imported from torch is kept by the
-    elision, which adds the names a token's symbol is imported under)."""
+    """Words without which a function body can hold no finding: every symbol's last name, as an
+    attribute token for the common ones (`.range`; a body that calls `range` imported from torch
+    is kept by the elision, which adds the names a token's symbol is imported under)."""
     return tuple(sorted({"functorch", *(("." + last if last in _GENERIC else last)
                                         for last in (name.rsplit(".", 1)[1] for name in deprecations()))}))
 

@@ -94,7 +94,7 @@ class InferenceWithoutNoGrad(Rule):
     default_enabled = False
     fix_safety = ("unsafe",)
     trigger_tokens = ("eval", "valid", "predict", "infer", "backward")
-    scope_tokens = ("for ", "while ")  # an evaluation pass is a loop; the name may be in the def line only
+    scope_tokens = ("for", "while")  # an evaluation pass is a loop; the name may be in the def line only
 
     valid = (
         T + NET + "@torch.no_grad()\ndef evaluate(loader):\n    model = Net()\n    outs = []\n"

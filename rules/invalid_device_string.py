@@ -72,7 +72,7 @@ class InvalidDeviceString(Rule):
     summary = "A device string torch rejects (`gpu`, `cuda0`, `rocm`)"
     severity = "error"
     trigger_tokens = ("device", ".to(", "map_location")
-    scope_tokens = ("device", ".to(", "map_location")
+    scope_tokens = ("device", ".to", "map_location")
 
     valid = (
         T + "d = torch.device('cuda:1')\nx = torch.zeros(3, device='cpu')\n",

@@ -82,7 +82,7 @@ class ModulesInPlainContainer(Rule):
     default_enabled = False
     fix_safety = ("unsafe",)
     trigger_tokens = ("self.",)
-    scope_tokens = ("self.",)
+    scope_tokens = ("self",)
 
     valid = (
         _net("        self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(n)])\n"),

@@ -80,7 +80,7 @@ class SchedulerStepBeforeOptimizerStep(Rule):
     default_enabled = False
     fix_safety = ("unsafe",)
     trigger_tokens = (".step(",)  # the scheduler may come from a caller in another file
-    scope_tokens = (".step(",)
+    scope_tokens = (".step",)
 
     valid = (
         SETUP + "for x in data:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n    sched.step()\n",

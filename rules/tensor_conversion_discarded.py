@@ -74,7 +74,7 @@ class TensorConversionDiscarded(Rule):
     trigger_tokens = (".to(", ".cuda(", ".cpu(", ".half(", ".float(", ".double(", ".bfloat16(", ".long(", ".int(",
                       ".detach(", ".contiguous(", ".clone(", ".type(", ".pin_memory(", ".bool(", ".short(", ".byte(",
                       ".xpu(", ".mps(")
-    scope_tokens = trigger_tokens
+    scope_tokens = tuple(token.rstrip("(") for token in trigger_tokens)  # attribute tokens: `.to`
 
     valid = (
         T + "model = torch.nn.Linear(2, 2)\nmodel.to('cuda')\nmodel.half()\n",

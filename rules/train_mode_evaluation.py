@@ -109,7 +109,7 @@ class TrainModeEvaluation(Rule):
     severity = "warning"
     default_enabled = False
     trigger_tokens = ("no_grad", "inference_mode", "eval", "valid", "predict", "infer", "backward")
-    scope_tokens = ("for ", "while ")  # it visits loops
+    scope_tokens = ("for", "while")  # it visits loops (`while(True):` too)
 
     valid = (
         T + "for epoch in range(3):\n    model.train()\n" + TRAIN_LOOP + "    model.eval()\n" + EVAL_LOOP,

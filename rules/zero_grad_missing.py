@@ -80,7 +80,7 @@ class ZeroGradMissing(Rule):
     severity = "error"
     default_enabled = False
     trigger_tokens = ("backward",)
-    scope_tokens = (".step(",)
+    scope_tokens = (".step",)
 
     valid = (
         SETUP + "for x in data:\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n",

@@ -232,18 +232,22 @@ def test_a_body_holding_an_import_stays_unparsed_and_the_import_still_counts():
     [
         ("from torch import load as tload\ndef restore(p):\n" + FILLER + "    return tload(p, weights_only=False)\n", "TL201"),
         ("import torch\ndef restore(p):\n" + FILLER + "    return torch.load (p, weights_only=False)\n", "TL201"),
+        ("import torch\ndef restore(p):\n" + FILLER + "    return torch.load  (p, weights_only=False)\n", "TL201"),
+        ("import torch\ndef restore(p):\n" + FILLER + "    return torch.load\t(p, weights_only=False)\n", "TL201"),
+        ("import torch\ndef restore(p):\n" + FILLER + "    return (torch.load\n            (p, weights_only=False))\n", "TL201"),
         ("import torch as th\ndef f(x):\n" + FILLER + "    return th.log(1 + x)\n", "TL501"),
         ("from torch import load\ndef restore(p):\n" + FILLER + "    return load(p, weights_only=False)\n", "TL201"),
         ("from torch import exp\ndef f(x):\n" + FILLER + "    return exp(x) - 1\n", "TL502"),
     ],
 )
 def test_a_rule_of_calls_sees_its_call_however_it_is_spelled(source, code):
-    """Call tokens (`load(`, `load (`) keep the body; a name imported under an alias keeps it too."""
+    """A call keeps its body however it is spaced (scope tokens are words); a name imported under
+    an alias keeps it too."""
     rules = [r for r in selectable_rules() if r.code == code]
     assert [d.code for d in lint_text(source, "m.py", rules).diagnostics] == [code]
 
 
-def test_a_body_that_only_mentions_a_called_name_stays_unparsed():
-    source = "import torch\ndef f(loader):\n" + FILLER + "    download(loader)\n    return torch.load(p)\n" \
-             "def g(url):\n" + FILLER + "    return download(url) or preload(url)\n"
+def test_a_body_without_the_called_name_stays_unparsed():
+    source = "import torch\ndef f(path):\n" + FILLER + "    return torch.load(path)\n" \
+             "def g(url):\n" + FILLER + "    return fetch(url)\n"
     assert _elided_unparsed(parse_elided(source, frozenset(call_tokens("load")))) == ["g"]

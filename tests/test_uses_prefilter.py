@@ -91,3 +91,43 @@ def test_a_file_that_calls_the_name_is_linted_as_before(cli, tmp_path, monkeypat
     monkeypatch.setattr(torchlint.uses, "PREFILTER", on)
     source = 'import torch as th\n"""th.save(m, p)"""\ny = th.norm(x)\nfor p in model.parameters():\n    p.data.zero_()\n'
     assert _codes(cli, tmp_path, source) == ["TL302", "TL001"]
+
+
+# From a hostile review: ruling a rule out leaves more bodies unparsed, so the rules that remain
+# must find their own bodies however the code is spaced (their scope tokens are words, or
+# attribute tokens matched however the dot is spaced).
+RESTORE = (
+    "import torch\n\n\ndef restore(path):\n"
+    "    # we used to copy the weights through p.data by hand, which is no longer needed\n"
+    "    state = torch.load  (path, weights_only=False){noqa}\n    return state\n"
+)
+LOOP = (
+    "import torch.nn as nn\n\nmodel = nn.Linear(2, 2)\n\n\ndef run(batches):\n"
+    '    """Collect the outputs, as before the checkpoint was read back with torch.load(path)."""\n'
+    "    outs = []\n    it = iter(batches)\n    model.eval()\n    while(True):\n        outs.append(model(next(it)))\n"
+    "    return outs\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "options", "expected"),
+    [
+        (RESTORE.format(noqa=""), (), ["TL201"]),
+        (RESTORE.format(noqa="  # noqa: TL201"), ("--preview",), []),  # the noqa is used, not unused
+        (LOOP, ("--preview",), ["TL626"]),
+    ],
+)
+def test_the_rules_left_find_their_bodies_however_the_code_is_spaced(cli, tmp_path, source, options, expected):
+    (tmp_path / "train.py").write_text(source)
+    result = cli("check", "--no-cache", "--select", "ALL", *options, "--output-format", "json", "train.py")
+    assert [finding["code"] for finding in json.loads(result.output)] == expected
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_scope_tokens_are_words_or_attributes(rule):
+    """A body is kept when it holds a token: a word, or an attribute (`.data`, however the dot is
+    spaced). Punctuation after a name (`.load(`) or a space after a keyword (`while `) can be
+    spelled other ways (`.load  (`, `while(`), and a body spelled so would be left unparsed."""
+    import re
+
+    assert all(re.fullmatch(r"\.?\w+|%", token) for token in rule.scope_tokens or ())

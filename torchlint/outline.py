@@ -69,20 +69,19 @@ class Outline(NamedTuple):
         return cls(tuple(functions), tuple(imports), tuple(sorted(class_lines)))
 
     def aliases_of(self, tokens: frozenset[str]) -> frozenset[str]:
-        """Names a token is imported under (`from torch.nn import DataParallel as DP`; for a
-        token with a leading dot, `from torch import range` for `.range`): a body can use it by
-        that name; so is a name imported from a module a token names (`from torchvision.models
-        import resnet50` for `models`). A call token (`.load(`) counts by its name."""
-        words = {token.rstrip(" (") for token in tokens} - {""}  # a call token `load(` names `load`
+        """Names a token is imported under (`from torch.nn import DataParallel as DP`; for an
+        attribute token, `from torch import range` for `.range`): a body can use it by that name;
+        so is a name imported from a module a word token names (`from torchvision.models import
+        resnet50` for `models`)."""
+        words = {token.lstrip(".") for token in tokens}
+        module_words = {token for token in tokens if not token.startswith(".")}
         names = set()
         for shape in self.imports:
             for name, asname in shape.names:
                 if asname and any(word in name for word in words):
                     names.add(asname)
-                elif shape.is_from and any(
-                    word in "." + name or (not word.startswith(".") and word in (shape.from_module or ""))
-                    for word in words
-                ):
+                elif shape.is_from and (any(word in name for word in words)
+                                        or any(word in (shape.from_module or "") for word in module_words)):
                     names.add(asname or name)
         return frozenset(names)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import re
 import threading
+from functools import lru_cache
 import warnings
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
@@ -235,10 +236,24 @@ def _elidable_regions(outline: Outline, text: str, line_starts: list[int], token
             region is not None
             and region.end - region.start >= MIN_ELIDED_CHARACTERS
             and not outline.holds_class(function.line, function.end_line)
-            and not any(token in text[region.start : region.end] for token in tokens)
+            and not _holds_token(text[region.start : region.end], tokens)
         ):
             regions.append(region)
     return regions
+
+
+def _holds_token(body: str, tokens: frozenset[str]) -> bool:
+    words, attributes = _split_tokens(tokens)
+    return any(word in body for word in words) or (attributes is not None and attributes.search(body) is not None)
+
+
+@lru_cache(maxsize=64)
+def _split_tokens(tokens: frozenset[str]) -> tuple[tuple[str, ...], re.Pattern | None]:
+    """Words, found as written; and what finds an attribute token (`.data`) however its dot is
+    spaced (`p. data`, `x.\\\n data`), which Python allows."""
+    words = tuple(token for token in tokens if not token.startswith("."))
+    attributes = sorted(re.escape(token[1:]) for token in tokens if token.startswith("."))
+    return words, re.compile(r"\.[\s\\]*(?:" + "|".join(attributes) + ")") if attributes else None
 
 
 def _body_region(function: FunctionShape, text: str, line_starts: list[int]) -> _Region | None:

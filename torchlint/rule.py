@@ -31,10 +31,10 @@ def call_patterns(*names: str) -> tuple[re.Pattern, ...]:
 
 def call_tokens(*names: str) -> tuple[str, ...]:
     """Scope tokens of a rule that only visits calls of torch functions named `names`: a body that
-    calls one through a module writes `.name(` or `.name (` (`torch.load(`, `th.load (`); a body
-    that calls it by a name imported from torch (`from torch import load [as tload]`) is kept by
-    the elision, which adds that name."""
-    return tuple(f".{name}{space}(" for name in names for space in ("", " "))
+    calls one through a module reads the attribute (`.load`, matched however the dot and the call
+    are spaced: `torch.load  (p)`, `th.\\\n load(p)`); a body that calls it by a name imported
+    from torch (`from torch import load as tload`) is kept by the elision, which adds that name."""
+    return tuple(f".{name}" for name in names)
 
 
 @dataclass(frozen=True)
