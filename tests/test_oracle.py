@@ -618,6 +618,50 @@ def test_what_a_distribution_gives(source, expected):
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
+        pytest.param("t = torch.ones(3)\nprobe(t.max())\n", "tensor", id="max"),
+        pytest.param("t = torch.ones(3)\nprobe(t.median())\n", "tensor", id="median"),
+        pytest.param("t = torch.ones(3)\nprobe(torch.min(t))\n", "tensor", id="torch-min"),
+        pytest.param("w = nn.Linear(2, 2).weight\nprobe(w.max())\n", "tensor+graph", id="keeps-the-graph"),
+        # with a dimension, a named tuple; with another tensor, which syntax cannot tell from a dim
+        pytest.param("t = torch.ones(3)\nprobe(t.max(0))\n", "container", id="max-dim"),
+        pytest.param("t = torch.ones(3)\nprobe(t.max(dim=0))\n", "container", id="max-dim-keyword"),
+        pytest.param("t = torch.ones(3)\nprobe(torch.max(t, 1))\n", "container", id="torch-max-dim"),
+        pytest.param("t = torch.ones(3)\nprobe(t.mode())\n", "container", id="mode-has-a-default-dim"),
+        pytest.param("import numpy as np\na = np.ones(3)\nprobe(a.max())\n", None, id="numpy"),
+        pytest.param("probe(max([1, 2]))\n", None, id="builtin"),
+    ],
+)
+def test_a_whole_tensor_reduction_gives_one_tensor(source, expected):
+    assert kinds(HEAD + source) == [expected]
+
+
+LOOP_AFTER_NUMBER = "m = nn.Linear(2, 2)\ngap = {start}\nfor _ in range(3):\n    gap = {value}\n"
+
+
+@pytest.mark.parametrize(
+    ("start", "value", "read", "expected"),
+    [
+        pytest.param("0", "m(torch.ones(2)).mean()", "probe(gap)\n", "tensor+graph", id="after-the-loop"),
+        pytest.param("0.0", "m(torch.ones(2)).mean()", "probe(gap)\n", "tensor+graph", id="a-float"),
+        pytest.param("-1", "torch.ones(2).max()", "probe(gap)\n", "tensor", id="a-negative-number"),
+        # only the number reaches: still unknown
+        pytest.param("0", "m(torch.ones(2)).mean()", "", None, id="before-the-loop"),
+        # the other binding is not a tensor: unknown, as before
+        pytest.param("0", "m", "probe(gap)\n", None, id="a-module"),
+        pytest.param("0", "compute()", "probe(gap)\n", None, id="unknown"),
+        pytest.param("'none'", "m(torch.ones(2)).mean()", "probe(gap)\n", None, id="a-string"),
+    ],
+)
+def test_a_name_started_at_a_number_and_bound_to_a_tensor(start, value, read, expected):
+    source = LOOP_AFTER_NUMBER.format(start=start, value=value)
+    if not read:  # read where only the starting number reaches
+        source = source.replace("gap = " + start + "\n", "gap = " + start + "\nprobe(gap)\n")
+    assert kinds(HEAD + source + read) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
         pytest.param("def f(s):\n    x = torch.ones(2)\n    try:\n        x = s.stats()\n    except ValueError:\n        return 0\n"
                      "    else:\n        y = x\n        probe(y)\n", None, id="try-else"),
         pytest.param("def f(s):\n    x = torch.ones(2)\n    try:\n        x = s.stats()\n    except ValueError:\n"

@@ -26,6 +26,7 @@ from torchlint.torch_api import (
     TENSOR_ATTRIBUTE_NAMES,
     TENSOR_ONLY_METHODS,
     TENSOR_TUPLE_RESULTS,
+    WHOLE_TENSOR_REDUCTIONS,
     constructor_returns_tensor_module,
     is_model_constructor,
     is_tensor_class,
@@ -211,6 +212,8 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     if is_tensor_function(qualified):
         return tensor(graph)
     namespace, _, name = qualified.rpartition(".")
+    if namespace == "torch" and name in WHOLE_TENSOR_REDUCTIONS and positional == 1 and not keywords:
+        return derived_tensor(inner.graph, [inner]) if inner is not None and inner.base == TENSOR else None  # `torch.max(x)`
     if namespace == "torch" and name in TENSOR_TUPLE_RESULTS:
         return TENSOR_TUPLE
     if qualified in PARAMETER_CLASSES:
@@ -265,10 +268,11 @@ DISTRIBUTION_TENSORS = {"sample": False, "rsample": True, "log_prob": True, "ent
                         "icdf": True, "sample_n": False}
 
 
-def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
-    """What `receiver.method(...)` returns, from the receiver's kind alone. `parameters()` and
-    `buffers()` of a module, or of a value not known to be anything else, are iterables of
-    tensors (so `params = model.parameters()` then `zip(params, ...)` yields tensors)."""
+def method_call_kind(receiver: Kind | None, method: str, without_arguments: bool = False) -> Kind | None:
+    """What `receiver.method(...)` returns, from the receiver's kind alone (and, for a reduction,
+    whether it is given arguments). `parameters()` and `buffers()` of a module, or of a value not
+    known to be anything else, are iterables of tensors (so `params = model.parameters()` then
+    `zip(params, ...)` yields tensors)."""
     if receiver is CYCLE and method in SELF_RETURNING_METHODS:
         return CYCLE  # `criterion = criterion.cuda()`: the name's other bindings decide
     if method in ELEMENT_KIND_OF_ITERATOR and method in TENSOR_ITERATORS and (receiver is None or receiver.base == MODULE):
@@ -287,6 +291,8 @@ def method_call_kind(receiver: Kind | None, method: str) -> Kind | None:
         return Kind(CONTAINER, element=receiver.element)
     if receiver.base == OBJECT and (receiver.origin or "").startswith("torch.distributions.") and method in DISTRIBUTION_TENSORS:
         return tensor(DISTRIBUTION_TENSORS[method])  # `Categorical(logits=z).sample()`
+    if receiver.base == TENSOR and method in WHOLE_TENSOR_REDUCTIONS and without_arguments:
+        return derived_tensor(receiver.graph, [receiver])  # `x.max()`: the largest element
     if receiver.base == TENSOR and method in TENSOR_TUPLE_RESULTS:
         return TENSOR_TUPLE
     if receiver.base != TENSOR or method in NON_TENSOR_METHODS or method not in TENSOR_ATTRIBUTE_NAMES:

@@ -284,6 +284,8 @@ class TypeOracle:
         merged = merge(kinds)
         if merged is None and any(binding.how == "augmented" for binding in bindings):
             merged = self._accumulated(every)  # (not where only the starting number reaches)
+        if merged is None:
+            merged = _after_starting_number(bindings, kinds)
         if merged is not None and merged.base == CONTAINER and merged.element is not None and self._mutated(name, scope):
             return Kind(CONTAINER, mapping=merged.mapping)  # `params["extra"] = stats`: any element may be another
         if merged is not None:
@@ -724,7 +726,7 @@ class TypeOracle:
             own = self._own_method_result(receiver, func.attr.value)
             if own is not None:
                 return own
-            known = method_call_kind(receiver, func.attr.value)
+            known = method_call_kind(receiver, func.attr.value, without_arguments=not call.args)
             if known is None and self._imports_torch() and func.attr.value not in self._own_method_names():
                 return guessed_method_result(receiver, func.attr.value)
             return known
@@ -1091,6 +1093,24 @@ def _strings(expr: cst.CSTNode) -> list[str]:
 def _string_arguments(call: cst.Call) -> list[str]:
     return _strings(call.args[0].value) if len(call.args) == 1 else []
 
+
+
+def _after_starting_number(bindings: list[Binding], kinds: list[Kind | None]) -> Kind | None:
+    """`gap = 0` before a loop that binds `gap = real - fake`: after the loop, where both reach,
+    the tensor (the number only starts it, and what a tensor is used for there would fail on
+    it). Not where only the number reaches, nor when the other bindings are not all tensors."""
+    rest = [kind for binding, kind in zip(bindings, kinds) if not _starting_number(binding)]
+    if not rest or len(rest) == len(kinds):
+        return None
+    merged = merge(rest)
+    return merged if merged is not None and merged.base == TENSOR else None
+
+
+def _starting_number(binding: Binding) -> bool:
+    value = binding.value
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        value = value.expression
+    return binding.how == "value" and not binding.path and isinstance(value, (cst.Integer, cst.Float))
 
 def _collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cst.CSTNode, ...]]]]:
     """name -> its uses that say what it holds, in one scope (nested functions and classes left

@@ -119,6 +119,9 @@ TENSOR_TUPLE_RESULTS = frozenset(
      "median", "nanmedian", "max", "min", "aminmax", "std_mean", "var_mean", "cummax", "cummin",
      "broadcast_tensors", "meshgrid"}
 )
+# Of those, the reductions that give one tensor when no dimension is named: `x.max()`,
+# `torch.median(x)` (with a dimension, a named tuple; with a second tensor, a tensor).
+WHOLE_TENSOR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian"})
 # Tensor methods that do not return one tensor.
 NON_TENSOR_METHODS = frozenset(
     {"item", "tolist", "numpy", "size", "dim", "ndimension", "numel", "nelement", "element_size", "data_ptr",
