@@ -635,6 +635,28 @@ def test_a_whole_tensor_reduction_gives_one_tensor(source, expected):
     assert kinds(HEAD + source) == [expected]
 
 
+NETS = ("class Enc(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.scale = nn.Parameter(torch.ones(1))\n"
+        "    def forward(self, x):\n        return x * self.scale\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.enc = Enc()\n"
+        "    def forward(self, x):\n        return self.enc(x)\n")
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("w = nn.DataParallel(Net())\nprobe(w.module.enc.scale)\n", "tensor+graph", id="through-module"),
+        pytest.param("w = nn.parallel.DistributedDataParallel(Net())\nprobe(w.module(torch.ones(1)))\n", "tensor+graph",
+                     id="calling-module"),
+        pytest.param("w = nn.DataParallel(build())\nprobe(w.module.enc)\n", None, id="an-unknown-wrapped-module"),
+        pytest.param("class Holder:\n    def __init__(self):\n        self.module = 'name'\nprobe(Holder().module)\n", None,
+                     id="not-a-wrapper"),
+        pytest.param("n = Net()\nprobe(n.module)\n", "module", id="a-module-not-wrapped-here"),
+    ],
+)
+def test_the_module_a_wrapper_holds(source, expected):
+    assert kinds(HEAD + NETS + source) == [expected]
+
+
 LOOP_AFTER_NUMBER = "m = nn.Linear(2, 2)\ngap = {start}\nfor _ in range(3):\n    gap = {value}\n"
 
 

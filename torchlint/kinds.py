@@ -326,8 +326,10 @@ def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
             return derived_tensor(TENSOR_ATTRIBUTES[attribute] and receiver.graph, [receiver])
         return receiver if attribute in VIEW_ATTRIBUTES else None
     if receiver.base == MODULE:
-        if attribute == "module":
-            return Kind(MODULE)  # the module a DataParallel/DDP wrapper holds
+        if attribute == "module":  # the module a DataParallel/DDP wrapper holds: the one it was given, when known
+            if receiver.origin in MODULE_WRAPPERS:
+                return Kind(MODULE, output=receiver.output, cls=receiver.cls, element=receiver.element)
+            return Kind(MODULE)
         held = layer_tensor_kind(attribute)
         if held is not None:
             return held

@@ -24,7 +24,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
-    DATA_LOADERS, GRAD_DISABLING_CONTEXTS, MODULE_ONLY_METHODS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, TENSOR_ATTRIBUTE_NAMES,
+    DATA_LOADERS, GRAD_DISABLING_CONTEXTS, MODULE_ONLY_METHODS, MODULE_WRAPPERS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, TENSOR_ATTRIBUTE_NAMES,
     TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES, is_tensor_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
@@ -868,6 +868,10 @@ class TypeOracle:
 
     def _attribute_kind(self, expr: cst.Attribute, scope: Scope, at=None) -> Kind | None:
         attribute = expr.attr.value
+        if attribute == "module":
+            wrapper = self._kind(expr.value, scope, at)
+            if wrapper is not None and wrapper.base == MODULE and wrapper.origin in MODULE_WRAPPERS:
+                return attribute_kind(wrapper, attribute)  # `DataParallel(net).module`: `net`
         owner = self._instance_class(expr.value, scope)
         if owner is not None:
             return self._class_attribute_kind(owner, attribute)
