@@ -1098,7 +1098,6 @@ def _string_arguments(call: cst.Call) -> list[str]:
     return _strings(call.args[0].value) if len(call.args) == 1 else []
 
 
-
 def _after_starting_number(bindings: list[Binding], kinds: list[Kind | None]) -> Kind | None:
     """`gap = 0` before a loop that binds `gap = real - fake`: after the loop, where both reach,
     the tensor (the number only starts it, and what a tensor is used for there would fail on
