@@ -629,9 +629,13 @@ def test_what_a_distribution_gives(source, expected):
         pytest.param("t = torch.ones(3)\nprobe(t.mode())\n", "container", id="mode-has-a-default-dim"),
         pytest.param("import numpy as np\na = np.ones(3)\nprobe(a.max())\n", None, id="numpy"),
         pytest.param("probe(max([1, 2]))\n", None, id="builtin"),
+        pytest.param("w = nn.Linear(2, 2).weight\nprobe(torch.autograd.grad(w.sum(), w)[0])\n", "tensor", id="a-gradient"),
+        pytest.param("from torch import autograd\nw = nn.Linear(2, 2).weight\ng, = autograd.grad(w.sum(), w)\nprobe(g)\n",
+                     "tensor", id="a-gradient-unpacked"),
+        pytest.param("import jax\nprobe(jax.grad(f)(x))\n", None, id="another-library"),
     ],
 )
-def test_a_whole_tensor_reduction_gives_one_tensor(source, expected):
+def test_what_reductions_and_gradients_give(source, expected):
     assert kinds(HEAD + source) == [expected]
 
 

@@ -25,6 +25,7 @@ from torchlint.torch_api import (
     SELF_RETURNING_METHODS,
     TENSOR_ATTRIBUTE_NAMES,
     TENSOR_ONLY_METHODS,
+    TENSOR_TUPLE_FUNCTIONS,
     TENSOR_TUPLE_RESULTS,
     WHOLE_TENSOR_REDUCTIONS,
     constructor_returns_tensor_module,
@@ -214,7 +215,7 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     namespace, _, name = qualified.rpartition(".")
     if namespace == "torch" and name in WHOLE_TENSOR_REDUCTIONS and positional == 1 and not keywords:
         return derived_tensor(inner.graph, [inner]) if inner is not None and inner.base == TENSOR else None  # `torch.max(x)`
-    if namespace == "torch" and name in TENSOR_TUPLE_RESULTS:
+    if (namespace == "torch" and name in TENSOR_TUPLE_RESULTS) or qualified in TENSOR_TUPLE_FUNCTIONS:
         return TENSOR_TUPLE
     if qualified in PARAMETER_CLASSES:
         return tensor(True)

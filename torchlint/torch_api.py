@@ -122,6 +122,9 @@ TENSOR_TUPLE_RESULTS = frozenset(
 # Of those, the reductions that give one tensor when no dimension is named: `x.max()`,
 # `torch.median(x)` (with a dimension, a named tuple; with a second tensor, a tensor).
 WHOLE_TENSOR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian"})
+# Library functions that return a tuple of tensors: `torch.autograd.grad(y, x)[0]` is the
+# gradient (without a graph unless `create_graph=True`, which the kind does not claim).
+TENSOR_TUPLE_FUNCTIONS = frozenset({"torch.autograd.grad"})
 # Tensor methods that do not return one tensor.
 NON_TENSOR_METHODS = frozenset(
     {"item", "tolist", "numpy", "size", "dim", "ndimension", "numel", "nelement", "element_size", "data_ptr",
