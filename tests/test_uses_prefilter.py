@@ -67,9 +67,9 @@ def test_rules_ruled_out_by_what_the_code_uses(code, source, passes):
     assert rule_by_code(code).could_fire_in(_uses(source)) is passes
 
 
-def _codes(cli, tmp_path, source: str) -> list[str]:
+def _codes(cli, tmp_path, source: str, *options: str) -> list[str]:
     (tmp_path / "train.py").write_text(source)
-    result = cli("check", "--no-cache", "--select", "ALL", "--output-format", "json", "train.py")
+    result = cli("check", "--no-cache", "--select", "ALL", *options, "--output-format", "json", "train.py")
     return [finding["code"] for finding in json.loads(result.output)]
 
 
@@ -118,9 +118,7 @@ LOOP = (
     ],
 )
 def test_the_rules_left_find_their_bodies_however_the_code_is_spaced(cli, tmp_path, source, options, expected):
-    (tmp_path / "train.py").write_text(source)
-    result = cli("check", "--no-cache", "--select", "ALL", *options, "--output-format", "json", "train.py")
-    assert [finding["code"] for finding in json.loads(result.output)] == expected
+    assert _codes(cli, tmp_path, source, *options) == expected
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
