@@ -162,8 +162,9 @@ def produced_by(ctx, expr: cst.CSTNode) -> cst.CSTNode:
     else `expr` itself."""
     if isinstance(expr, cst.Name):
         bindings = ctx.oracle.bindings_of(expr.value, ctx.stack)
-        if bindings and len(bindings) == 1 and bindings[0].how == "value" and bindings[0].value is not None:
-            return bindings[0].value
+        value = ctx.oracle.bound_value(bindings[0]) if bindings and len(bindings) == 1 else None
+        if value is not None:
+            return value
     return expr
 
 

@@ -133,8 +133,8 @@ class CompiledStateDict(Rule):
         if not before:
             return False
         nearest = max(before, key=lambda item: item[0])[1]
-        value = nearest.value
-        return nearest.how == "value" and isinstance(value, cst.Call) and self.ctx.qualify(value.func) == "torch.compile"
+        value = self.ctx.oracle.bound_value(nearest)
+        return isinstance(value, cst.Call) and self.ctx.qualify(value.func) == "torch.compile"
 
 
 _MESSAGE = "The compiled module's state_dict keys start with `_orig_mod.`; save the original module's state_dict"

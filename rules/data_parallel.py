@@ -13,13 +13,15 @@ from torchlint.scopes import all_params
 from torchlint.rule import FixSpec, Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import DATA_PARALLEL_FUNCTIONS, SELF_RETURNING_METHODS
-from torchlint.walk import children, descendants
+from torchlint.walk import SCOPE_NODES, children, descendants, outside_nested_scopes, paths
 
 DATA_PARALLEL_CLASSES = frozenset(
     {"torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel"}
 )
 # DataParallel arguments that DistributedDataParallel takes with the same meaning.
 _KEPT_KEYWORDS = frozenset({"dim"})
+# What a wrapper built only to load a checkpoint is used for (as statements of their own)
+_UNRUN_USES = SELF_RETURNING_METHODS | {"load_state_dict"}
 _DEVICE_MOVES = frozenset({"to", "cuda", "cpu", "xpu", "half", "float", "double", "bfloat16", "to_empty"})
 
 # What differs between the wrapper and the bare module: `.module`, and every view that names
@@ -104,7 +106,12 @@ class DataParallelRule(Rule):
     (`BalancedDataParallel(model)`, `DataParallelModel(model)`) is flagged too, without a fix.
 
     Not flagged: `isinstance(m, nn.DataParallel)`, unwrapping `.module`, annotations, strings, and
-    a class named DataParallel that is not torch's.
+    a class named DataParallel that is not torch's. Nor a wrapper built only to load a checkpoint
+    saved from one (its keys carry `module.`) and never run: bound to a function's local name
+    whose every use that the binding reaches reads `.module`, or loads a state dict into it, moves
+    it or sets its mode as a statement of its own (`model.load_state_dict(sd)`, `model.eval()`).
+    A wrapper called, handed on, returned, rebound from a method (`model = model.cuda()`), read in
+    a nested function or bound at module level (another file may import it) is flagged.
 
     ## References
     - [DataParallel: "use DistributedDataParallel instead"](https://pytorch.org/docs/stable/generated/torch.nn.DataParallel.html)
@@ -137,6 +144,11 @@ class DataParallelRule(Rule):
         T + "class DataParallel:\n    def __init__(self, m):\n        self.m = m\nwrapped = DataParallel(model)\n",
         T + "from torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model)\n",
         T + "if isinstance(model, (nn.DataParallel, nn.parallel.DistributedDataParallel)):\n    model = model.module\n",
+        # built only to load a checkpoint saved from a wrapper, then unwrapped: never run
+        T + "def load(path):\n    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(path))\n"
+        "    model = model.module\n    model.eval()\n    return model(torch.ones(1, 4))\n",
+        T + "def evaluate(path):\n    wrapped = nn.DataParallel(Net()).cuda()\n    wrapped.load_state_dict(torch.load(path))\n"
+        "    wrapped.eval()\n    return score(wrapped.module)\n",
     )
 
     invalid = (
@@ -210,6 +222,20 @@ class DataParallelRule(Rule):
             "model = torch.nn.parallel.DistributedDataParallel(model) if torch.distributed.is_initialized() else model\n"
             "loss = step(model, torch.ones(1, 2))\n",
         ),
+        # a wrapper loaded into and then run, handed on, returned or rebound from a method: it runs
+        Invalid(
+            T + "def load(path):\n    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(path))\n"
+            "    model.eval()\n    return model(torch.ones(1, 4))\n",
+            None,
+        ),
+        Invalid(T + "def load(path):\n    model = nn.DataParallel(Net())\n    model.eval()\n    run(model)\n", None),
+        Invalid(T + "def load(path):\n    model = nn.DataParallel(Net())\n    model.eval()\n    return model\n", None),
+        Invalid(T + "def load(path):\n    model = nn.DataParallel(Net())\n    model = model.cuda()\n    model(x)\n", None),
+        Invalid(
+            T + "def load(path):\n    model = nn.DataParallel(Net())\n    model.load_state_dict(sd)\n"
+            "    def step(x):\n        return model(x)\n    return step\n",
+            None,
+        ),
         # the functional form has no fix
         Invalid(T + "out = torch.nn.parallel.data_parallel(model, inputs, device_ids=[0, 1])\n", None),
     )
@@ -223,10 +249,37 @@ class DataParallelRule(Rule):
         if qualified in DATA_PARALLEL_FUNCTIONS:
             self.report(node, _MESSAGE)
         elif qualified in DATA_PARALLEL_CLASSES:
-            self.report(node, _MESSAGE, self._fix(node))
+            if not self._never_run(node):
+                self.report(node, _MESSAGE, self._fix(node))
         elif ("DataParallel" in (dotted_name(node.func) or "") and not (qualified or "").startswith("torch.")
               and self._subclass_of_data_parallel(node.func)):
             self.report(node, _MESSAGE)  # a class of the project built on DataParallel: no fix
+
+    def _never_run(self, node: cst.Call) -> bool:
+        """A wrapper built only to load a checkpoint saved from one: bound to a name whose every
+        use that binding reaches reads `.module` or is a statement loading, moving or setting
+        the mode of the wrapper (see the docs)."""
+        built, _ = self._wrapped_expression(node)
+        parent = self.ctx.stack[self.ctx.stack.index(built) - 1] if built is not None else None
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+            return False
+        name = parent.targets[0].target.value
+        binding = next((b for b in self.ctx.oracle.bindings_of(name, self.ctx.stack) or [] if b.value is built), None)
+        if binding is None or not isinstance(binding.scope.node, cst.FunctionDef):
+            return False  # a module's name may be imported and run elsewhere
+        scope = binding.scope.node
+        if any(isinstance(n, cst.Name) and n.value == name
+               for inner in descendants(scope) if isinstance(inner, SCOPE_NODES) and inner is not scope
+               for n in descendants(inner)):
+            return False  # read in a nested function: a closure
+        for path in paths(scope, outside_nested_scopes):
+            use = path[-1]
+            if not (isinstance(use, cst.Name) and use.value == name) or isinstance(path[-2], cst.AssignTarget):
+                continue
+            reached = self.ctx.oracle.reaching_bindings(name, path) or []
+            if any(b is binding for b in reached) and not _leaves_wrapper_unrun(path):
+                return False
+        return True
 
     def _subclass_of_data_parallel(self, func: cst.CSTNode) -> bool:
         """`BalancedDataParallel(model)`, a class of the file or the project whose bases reach
@@ -355,6 +408,18 @@ class DataParallelRule(Rule):
             if isinstance(statement, cst.FunctionDef) and statement.name.value == name
         ]
         return found[0] if len(found) == 1 else None
+
+
+def _leaves_wrapper_unrun(path: list[cst.CSTNode]) -> bool:
+    """`w.module` read, or `w.load_state_dict(sd)` / `w.cuda()` / `w.eval()` as a statement."""
+    attribute = path[-2]
+    if not (isinstance(attribute, cst.Attribute) and attribute.value is path[-1]):
+        return False
+    if attribute.attr.value == "module":
+        return True
+    call, statement = (path[-3], path[-4]) if len(path) >= 4 else (None, None)
+    return (attribute.attr.value in _UNRUN_USES and isinstance(call, cst.Call) and call.func is attribute
+            and isinstance(statement, cst.Expr))
 
 
 def _parameter_of(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> str | None:

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from torchlint.analysis import calls_in, dotted_name, walk_statements
+from torchlint.analysis import calls_in, dotted_name, element_at, walk_statements
 from torchlint.codemod import names_used
 from torchlint.kinds import FUNCTION
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
-from torchlint.scopes import all_params
+from torchlint.scopes import Binding, all_params
 from torchlint.torch_api import DATA_LOADERS, DISTRIBUTED_SAMPLERS
-from torchlint.walk import SCOPE_NODES, descendants, outside_nested_scopes
+from torchlint.walk import SCOPE_NODES, descendants, outside_nested_scopes, path_to
 
 # Wrappers around the iterable of a loop: `for i, b in enumerate(tqdm(loader))`.
 _ITERATION_WRAPPERS = frozenset({"enumerate", "tqdm", "tqdm.tqdm", "iter", "track", "rich.progress.track"})
@@ -30,12 +30,20 @@ TRAINER = (
     "    def step(self, batch):\n        pass\n    def fit(self, epochs):\n        for epoch in range(epochs):\n"
 )
 
+HELPER = (
+    T + "def make(ds):\n    sampler = DistributedSampler(ds)\n    loader = DataLoader(ds, sampler=sampler)\n"
+    "    if ds:\n        return {ret}\n"
+)
+
 
 @dataclass(frozen=True)
 class _Sampler:
     receiver: cst.BaseExpression  # what `.set_epoch` is called on
     certain: bool  # every binding is a DistributedSampler (or None)
     may_be_none: bool
+    # names of this file that hold the same sampler or loader under other names (a helper's own
+    # `sampler`, the other targets of `loader, sampler = make_loaders()`)
+    aliases: frozenset[str] = frozenset()
 
 
 @register
@@ -95,6 +103,12 @@ class DistributedSamplerMissingSetEpoch(Rule):
     epoch loop may live in a caller). Not flagged: samplers with `shuffle=False`, loaders handed
     to `accelerator.prepare`, loaders built in Lightning `*_dataloader` hooks (the framework sets
     the epoch), and a single pass with no epoch loop.
+
+    The loader may come from a function of the file that builds it and returns it, alone or in
+    a tuple (`loader, sampler = make_loaders(args)`), when every `return` gives a loader with a
+    DistributedSampler in that place; the fix is then `loader.sampler.set_epoch(epoch)`, and there
+    is none when the helper's sampler may be `None` (the loader then has a default sampler with no
+    `set_epoch`). A `set_epoch` on any name the same call binds counts as present.
 
     A loader kept on `self` (`for batch in self.train_loader` in an epoch loop of a method) is
     flagged, without a fix, only where it is provable: the class (in this file) gives it a shuffling
@@ -157,6 +171,20 @@ class DistributedSamplerMissingSetEpoch(Rule):
         T + "for epoch in range(3):\n    sampler = DistributedSampler(dataset, seed=epoch)\n"
         "    loader = DataLoader(dataset, sampler=sampler)\n    for batch in loader:\n        step(batch)\n",
         T + "loader = DataLoader(dataset, shuffle=True)\nfor epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
+        # a loader returned by a helper: set_epoch on the sampler returned beside it, a branch
+        # returning a loader without one, an unshuffled sampler, a helper of another file
+        HELPER.format(ret="loader, sampler") + "loader, sampler = make(ds)\nfor epoch in range(3):\n"
+        "    sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
+        HELPER.format(ret="loader") + "    return DataLoader(ds)\nloader = make(ds)\nfor epoch in range(3):\n"
+        "    for batch in loader:\n        step(batch)\n",
+        HELPER.format(ret="loader").replace("(ds)\n    loader", "(ds, shuffle=False)\n    loader")
+        + "loader = make(ds)\nfor epoch in range(3):\n    for batch in loader:\n        step(batch)\n",
+        T + "from data import make\nloader = make(ds)\nfor epoch in range(3):\n    for batch in loader:\n        step(batch)\n",
+        # a tuple assignment: the sampler is the element in the name's place
+        T + "sampler, other = None, DistributedSampler(dataset)\nloader = DataLoader(dataset, sampler=sampler)\n"
+        "for epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
+        T + "sampler, shuffle = make_sampler(dataset)\nloader = DataLoader(dataset, sampler=sampler)\n"
+        "for epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
         # a loader kept on `self`: set_epoch anywhere in the file, an inherited method or a callback
         # given `self` in the epoch loop, a loader or sampler the class does not always build itself
         TRAINER + "            self.sampler.set_epoch(epoch)\n            for batch in self.loader:\n"
@@ -204,6 +232,29 @@ class DistributedSamplerMissingSetEpoch(Rule):
             "for epoch in range(10):\n    one_pass(model, loader)\n",
             SETUP + "def one_pass(net, batches):\n    for x, y in batches:\n        step(net, x, y)\n"
             "for epoch in range(10):\n    sampler.set_epoch(epoch)\n    one_pass(model, loader)\n",
+        ),
+        # a tuple assignment binds the sampler
+        Invalid(
+            T + "sampler, shuffle = DistributedSampler(dataset), False\n"
+            "loader = DataLoader(dataset, sampler=sampler, shuffle=shuffle)\n"
+            "for epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
+            T + "sampler, shuffle = DistributedSampler(dataset), False\n"
+            "loader = DataLoader(dataset, sampler=sampler, shuffle=shuffle)\n"
+            "for epoch in range(10):\n    sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
+        ),
+        # a loader built with a DistributedSampler by a helper of the file and returned
+        Invalid(
+            HELPER.format(ret="loader, ds") + "def fit(ds):\n    loader, data = make(ds)\n    for epoch in range(3):\n"
+            "        for batch in loader:\n            step(batch)\n",
+            HELPER.format(ret="loader, ds") + "def fit(ds):\n    loader, data = make(ds)\n    for epoch in range(3):\n"
+            "        loader.sampler.set_epoch(epoch)\n        for batch in loader:\n            step(batch)\n",
+        ),
+        # the helper's sampler may be None: the loader then has a default sampler, so no fix
+        Invalid(
+            HELPER.format(ret="loader").replace("sampler = DistributedSampler(ds)",
+                                                "sampler = DistributedSampler(ds) if dist else None")
+            + "loader = make(ds)\nfor epoch in range(3):\n    for batch in loader:\n        step(batch)\n",
+            None,
         ),
         # no usable loop variable: flagged without a fix
         Invalid(SETUP + "for _ in range(10):\n    for batch in loader:\n        step(batch)\n", None),
@@ -385,7 +436,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
     def _covering_call_test(self, loader: str, sampler: _Sampler):
         """Which `set_epoch` calls may be this sampler's: any but one called on another sampler or
         loader of the file (`probe_sampler` is not covered by `pretrain_sampler.set_epoch(e)`)."""
-        ours = {loader, (dotted_name(sampler.receiver) or "").split(".")[0]}
+        ours = {loader, (dotted_name(sampler.receiver) or "").split(".")[0], *sampler.aliases}
         others = self._sampler_and_loader_names() - ours
 
         def covers(call: cst.Call) -> bool:
@@ -410,13 +461,23 @@ class DistributedSamplerMissingSetEpoch(Rule):
             if isinstance(target.target, cst.Name)
         }
 
-    def _single_value(self, name: str) -> cst.BaseExpression | None:
-        bindings = self.ctx.oracle.bindings_of(name, self.ctx.stack) or []
-        return bindings[0].value if len(bindings) == 1 and bindings[0].how == "value" else None
+    def _single_binding(self, name: str, stack) -> Binding | None:
+        bindings = self.ctx.oracle.bindings_of(name, stack) or []
+        return bindings[0] if len(bindings) == 1 else None
 
     def _distributed_sampler(self, loader: cst.Name) -> _Sampler | None:
-        construction = self._single_value(loader.value)
-        if not isinstance(construction, cst.Call) or self.ctx.qualify(construction.func) not in DATA_LOADERS:
+        binding = self._single_binding(loader.value, self.ctx.stack)
+        if binding is None:
+            return None
+        construction = self.ctx.oracle.bound_value(binding)
+        if construction is not None and _constructs(self.ctx, construction, DATA_LOADERS):
+            return self._sampler_of(loader, construction, self.ctx.stack)
+        return self._returned_sampler(loader, binding)
+
+    def _sampler_of(self, loader: cst.Name, construction: cst.CSTNode, stack) -> _Sampler | None:
+        """The shuffling DistributedSampler of a DataLoader construction, `stack` being where
+        the construction's names are looked up."""
+        if not _constructs(self.ctx, construction, DATA_LOADERS):
             return None
         argument = next((a.value for a in construction.args if a.keyword and a.keyword.value == "sampler"), None)
         if argument is None:
@@ -424,13 +485,59 @@ class DistributedSamplerMissingSetEpoch(Rule):
         if self._is_shuffling_sampler(argument):
             return _Sampler(cst.Attribute(loader, cst.Name("sampler")), certain=True, may_be_none=False)
         if isinstance(argument, cst.Name):
-            return self._named_sampler(argument)
+            return self._named_sampler(argument, stack)
         return None
 
-    def _named_sampler(self, name: cst.Name) -> _Sampler | None:
-        bindings = self.ctx.oracle.bindings_of(name.value, self.ctx.stack) or []
-        values = [b.value for b in bindings if b.how == "value"]
-        if len(values) != len(bindings):
+    def _returned_sampler(self, loader: cst.Name, binding: Binding) -> _Sampler | None:
+        """`loader, data = make_loaders(...)`: the loader a function of this file returns (every
+        `return` gives it at that place), built there with a DistributedSampler. The sampler is
+        reached as `loader.sampler`; one that may be None gives the loader a default sampler, so
+        the fix is withheld then."""
+        call = binding.value
+        if binding.how != "value" or not isinstance(call, cst.Call):
+            return None
+        callee = self.ctx.kind(call.func)
+        helper = callee.cls if callee is not None and callee.base == FUNCTION else None
+        if not isinstance(helper, cst.FunctionDef):
+            return None
+        returns = self.ctx.oracle.returned_values(helper) or []
+        found = [self._returned_loader_sampler(loader, value, binding.path) for value in returns]
+        if not found or None in found or len({(f.certain, f.may_be_none) for f in found}) != 1:
+            return None
+        siblings = {name for name, other in self._names_bound_by(call) if other is not binding}
+        aliases = frozenset(siblings.union(*(f.aliases for f in found)))
+        certain = found[0].certain and not found[0].may_be_none
+        return _Sampler(cst.Attribute(loader, cst.Name("sampler")), certain, may_be_none=False, aliases=aliases)
+
+    def _returned_loader_sampler(self, loader: cst.Name, returned: cst.BaseExpression | None,
+                                 path: tuple[int, ...]) -> _Sampler | None:
+        element = element_at(returned, path) if returned is not None else None
+        if element is None:
+            return None
+        stack = path_to(self.ctx.module, element) or []
+        if isinstance(element, cst.Name):
+            inner = self._single_binding(element.value, stack)
+            construction = self.ctx.oracle.bound_value(inner) if inner is not None else None
+            if construction is None:
+                return None
+            element, stack, names = construction, path_to(self.ctx.module, construction) or [], {element.value}
+        else:
+            names = set()
+        sampler = self._sampler_of(loader, element, stack) if stack else None
+        if sampler is None:
+            return None
+        names.add((dotted_name(sampler.receiver) or "").split(".")[0])
+        return _Sampler(sampler.receiver, sampler.certain, sampler.may_be_none, frozenset(names))
+
+    def _names_bound_by(self, call: cst.Call) -> list[tuple[str, Binding]]:
+        """The names of the current scope bound by the assignment whose value is `call`."""
+        scope = self.ctx.oracle.scope_at(self.ctx.stack)
+        return [(name, b) for name, bindings in scope.bindings.items() for b in bindings if b.value is call]
+
+    def _named_sampler(self, name: cst.Name, stack=None) -> _Sampler | None:
+        bindings = self.ctx.oracle.bindings_of(name.value, stack or self.ctx.stack) or []
+        values = [self.ctx.oracle.bound_value(b) for b in bindings]
+        if None in values:
             return None
         options = [branch for value in values for branch in _branches(value)]
         samplers = [option for option in options if self._is_shuffling_sampler(option)]
@@ -498,6 +605,10 @@ def _iterated(expr: cst.BaseExpression) -> cst.BaseExpression:
     while isinstance(expr, cst.Call) and dotted_name(expr.func) in _ITERATION_WRAPPERS and expr.args:
         expr = expr.args[0].value
     return expr
+
+
+def _constructs(ctx, expr: cst.CSTNode, classes: frozenset[str]) -> bool:
+    return isinstance(expr, cst.Call) and ctx.qualify(expr.func) in classes
 
 
 def _branches(value: cst.BaseExpression) -> list[cst.BaseExpression]:

@@ -326,7 +326,8 @@ class WholeModelSave(Rule):
 
     def _single_binding(self, name: str):
         bindings = self.ctx.oracle.bindings_of(name, self.ctx.stack) or []
-        return bindings[0] if len(bindings) == 1 and bindings[0].how == "value" else None
+        # not a tuple target: the rule reads the binding's whole value as the name's
+        return bindings[0] if len(bindings) == 1 and bindings[0].how == "value" and not bindings[0].path else None
 
     def _same_path(self, load_path, load: cst.Call, save_path, save: cst.Call) -> bool:
         """The same literal, or the same name bound once, in the same scope as the save."""

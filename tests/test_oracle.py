@@ -186,7 +186,15 @@ def kinds(source: str) -> list:
         pytest.param(AGENT + "a, b = Agent().mixed(x)\nprobe(a)\n", "tensor+graph", id="own-method-tuple-element"),
         pytest.param(AGENT + "a, b = Agent().mixed(x)\nprobe(b)\n", None, id="own-method-tuple-int"),
         pytest.param(AGENT + "probe(Agent().maybe(x))\n", None, id="own-method-may-return-none"),
-        pytest.param(AGENT + "probe(Agent().stats(x))\n", None, id="own-method-dict"),
+        pytest.param(AGENT + "probe(Agent().stats(x))\n", "container", id="own-method-dict"),
+        pytest.param(AGENT + "probe(Agent().stats(x)['n'])\n", "tensor+graph", id="own-method-dict-value"),
+        pytest.param(AGENT + "for k, v in Agent().stats(x).items():\n    probe(v)\n", "tensor+graph",
+                     id="own-method-dict-items"),
+        # iterating a dict gives its keys; a value of another kind, a `**` entry or a later store: unknown
+        pytest.param(AGENT + "for k in Agent().stats(x):\n    probe(k)\n", None, id="dict-keys"),
+        pytest.param(HEAD + "d = {'a': torch.ones(1), 'n': 3}\nprobe(d['a'])\n", None, id="dict-mixed"),
+        pytest.param(HEAD + "d = {'a': torch.ones(1), **extra}\nprobe(d['a'])\n", None, id="dict-starred"),
+        pytest.param(HEAD + "d = {'a': torch.ones(1)}\nd['b'] = 3\nprobe(d['b'])\n", None, id="dict-stored-later"),
         pytest.param(AGENT + "probe(Agent().missing(x))\n", None, id="method-not-defined"),
         pytest.param(HEAD + "class Pair(nn.Module):\n    def forward(self, x):\n        return {'a': self.fc(x)}\n"
                      "probe(Pair()(x))\n", "object", id="forward-dict"),
@@ -366,13 +374,16 @@ FROM_USE = {
     "bmm-result": (HEAD + "def f(keys, q):\n    probe(keys.bmm(q).squeeze(2))\n", "tensor"),
     "bmm-of-a-class-of-the-file": (HEAD + "class Keys:\n    def bmm(self, q):\n        return self\ndef f(keys, q):\n"
                                    "    probe(keys.bmm(q))\n", None),
-    "view-of-unknown": (HEAD + "def f(a):\n    probe(a.view(3))\n", None),
+    # `view` with a number only a tensor takes (numpy's takes a dtype)
+    "view-int-of-unknown": (HEAD + "def f(a):\n    n = a.view(-1, 3)\n    probe(a)\n", "tensor"),
+    "view-dtype-of-unknown": (HEAD + "def f(a):\n    n = a.view(np.float32)\n    probe(a)\n", None),
+    "view-of-unknown": (HEAD + "def f(a, d):\n    probe(a.view(d))\n", None),
     "permute-without-torch": ("def f(x):\n    probe(x.permute(0, 1))\n", None),
     "view-of-module-output-without-torch-method": (HEAD + "def f(net: nn.Module, z):\n    probe(net(z).keys())\n", None),
     # a use says something of the bindings that reach it only
     "size-then-packed": (HEAD + "from torch.nn.utils.rnn import pack_padded_sequence\ndef f(inputs, lengths):\n"
                          "    bsz = inputs.size(1)\n    inputs = pack_padded_sequence(inputs, lengths)\n    probe(inputs)\n",
-                         None),
+                         "object"),  # a PackedSequence, whatever the size query said of the argument
     "size-then-rebound-to-unknown": (HEAD + "import json\ndef f(x, fh):\n    n = x.size(0)\n    x = json.load(fh)\n"
                                      "    probe(x)\n", None),
     "size-before-rebinding": (HEAD + "import json\ndef f(x, fh):\n    n = x.size(0)\n    probe(x)\n    x = json.load(fh)\n",
@@ -736,3 +747,96 @@ def test_a_loader_whose_collate_fn_is_reassigned_says_nothing():
     source = (HEAD + "from torch.utils.data import DataLoader\ndef pad(b):\n    return torch.stack(b), torch.zeros(1)\n"
               "loader = DataLoader([], collate_fn=pad)\nloader.collate_fn = list\nfor xs, lens in loader:\n    probe(lens)\n")
     assert kinds(source) == [None]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(NET + "def build():\n    return Net()\nprobe(build())\n", "module", id="returns-a-module"),
+        # a generator's call gives a generator, whatever its `return` says
+        pytest.param(NET + "def build():\n    yield 1\n    return Net()\nprobe(build())\n", None, id="generator"),
+        pytest.param(NET + "def build():\n    x = yield\n    return Net(), x\nm, n = build()\nprobe(m)\n", None,
+                     id="generator-element"),
+        pytest.param(NET + "def build():\n    def inner():\n        yield 1\n    return Net()\nprobe(build())\n",
+                     "module", id="nested-generator"),
+        # a tuple assignment's names are the elements in their places
+        pytest.param(NET + "m, n = Net(), 3\nprobe(m)\n", "module", id="tuple-element"),
+    ],
+)
+def test_what_a_function_of_the_file_returns(source, expected):
+    assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("    w.data.normal_(0, 0.02)\n", "tensor"),
+        ("    w.data.resize_(src.size()).copy_(src)\n", "tensor"),
+        ("    w.data.add_(-lr, w.grad)\n", "tensor+graph"),  # its gradient is read: a leaf
+        # not an in-place tensor method, a private one, or not on `.data`
+        ("    w.data.append(1)\n", None),
+        ("    w.data._reset_()\n", None),
+        ("    w.values.fill_(0)\n", None),
+        # a method tensors lack, or a type test: another kind of object
+        ("    w.data.zero_()\n    w.reset()\n", None),
+        ("    if isinstance(w, PackedSequence):\n        w.data.mul_(2)\n", None),
+    ],
+)
+def test_a_name_whose_data_is_changed_in_place_is_a_tensor(body, expected):
+    assert kinds(HEAD + "def init(w, src, lr):\n" + body + "    probe(w)\n") == [expected]
+
+
+def test_data_changed_in_place_says_nothing_without_torch():
+    assert kinds("def init(w):\n    w.data.fill_(0)\n    probe(w)\n") == [None]
+
+
+def test_data_changed_in_place_says_nothing_of_an_instance_of_a_class():
+    assert kinds(HEAD + "w = Holder()\nw.data.fill_(0)\nprobe(w)\n") == [None]
+
+
+@pytest.mark.parametrize("packing", ["pack_padded_sequence(x, lengths)", "pack_sequence(xs)"])
+def test_a_packed_sequence_is_not_a_tensor_though_its_data_is_changed_in_place(packing):
+    source = HEAD + f"from torch.nn.utils.rnn import pack_padded_sequence, pack_sequence\ndef pack(x, xs, lengths):\n" \
+        f"    seq = {packing}\n    seq.data.requires_grad_(True)\n    probe(seq)\n    return seq\n"
+    assert kinds(source) == ["object"]
+
+
+GROWN = HEAD + "parts = []\nfor _ in range(3):\n    parts.append(nn.Linear(2, 2))\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(GROWN + "probe(parts[0])\n", "module", id="appended-modules"),
+        pytest.param(GROWN + "probe(nn.Sequential(*parts)(x))\n", "tensor+graph", id="sequential-of-grown-list"),
+        pytest.param(GROWN + "parts.insert(0, nn.ReLU())\nparts.extend([nn.Tanh()])\nprobe(parts[-1])\n", "module",
+                     id="inserted-and-extended"),
+        # something else added, an item replaced, an unknown extension, a list from elsewhere
+        pytest.param(GROWN + "parts.append(make())\nprobe(parts[0])\n", None, id="unknown-appended"),
+        pytest.param(GROWN + "parts[0] = 3\nprobe(parts[0])\n", None, id="item-replaced"),
+        pytest.param(GROWN + "parts.extend(more)\nprobe(parts[0])\n", None, id="unknown-extension"),
+        pytest.param(HEAD + "parts = list(more)\nparts.append(nn.ReLU())\nprobe(parts[0])\n", None, id="not-a-display"),
+        pytest.param(HEAD + "parts = []\nparts.append(parts)\nprobe(parts[0])\n", None, id="appends-itself"),
+        # a Sequential of a grown list of tensors, or given a mapping: no output known
+        pytest.param(HEAD + "ts = []\nts.append(torch.ones(1))\nprobe(nn.Sequential(*ts)(x))\n", "object",
+                     id="sequential-of-tensors"),
+    ],
+)
+def test_a_list_grown_by_appends(source, expected):
+    assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("element", "expected"),
+    [
+        ("p", "tensor+graph"),
+        ("p.clone()", "tensor+graph"),
+        ("p.detach().cpu()", "tensor"),
+        # not a tensor, or the variable used elsewhere in the element: nothing said
+        ("p.numel()", None),
+        ("p.add(p)", None),
+        ("f(p)", None),
+    ],
+)
+def test_a_comprehension_of_methods_called_on_parameters(element, expected):
+    assert kinds(HEAD + f"conv = nn.Conv2d(1, 1, 3)\nprobe([{element} for p in conv.parameters()][0])\n") == [expected]

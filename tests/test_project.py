@@ -97,6 +97,67 @@ def test_a_factory_returning_a_module(cli, tmp_path):
     assert _findings(cli, "run.py") == [("TL005", 3)]
 
 
+@pytest.mark.parametrize("body", ["    yield 1\n", "    yield from range(2)\n", "    x = yield\n"])
+def test_a_generator_returning_a_module_gives_no_module(cli, tmp_path, body):
+    # the call gives a generator; `return` only sets what StopIteration carries
+    (tmp_path / "models.py").write_text(
+        "import torch.nn as nn\ndef build(width):\n" + body + "    return nn.Linear(width, 2)\n")
+    (tmp_path / "run.py").write_text("from models import build\nm = build(4)\nm.forward(1)\n")
+    assert _findings(cli, "run.py") == []
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # a tensor added to in place stays a tensor
+        ("    err = crit(out, y)\n    if extra:\n        err += crit(out * 2, y)\n    return err\n", [("TL001", 3)]),
+        # started at a number (unknown to a summary) or at an unknown value: nothing said
+        ("    err = 0\n    err += crit(out, y)\n    return err\n", []),
+        ("    err = start(out)\n    err += crit(out, y)\n    return err\n", []),
+    ],
+)
+def test_a_returned_name_added_to_in_place(cli, tmp_path, body, expected):
+    (tmp_path / "losses.py").write_text(
+        "import torch.nn as nn\ncrit = nn.MSELoss()\ndef loss_of(out, y, extra=False):\n" + body)
+    (tmp_path / "run.py").write_text("from losses import loss_of\nerr = loss_of(a, b)\nprint(err.data)\n")
+    assert _findings(cli, "run.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("returned", "expected"),
+    [
+        ("(torch.round(scores) == target).float().mean()", [("TL001", 3)]),
+        ("(torch.sigmoid(scores) > 0.5).sum() / len(scores)", [("TL001", 3)]),
+        # strings or unknown values compared: booleans, not tensors
+        ("name == 'acc'", []),
+        ("(scores == target)", []),
+    ],
+)
+def test_a_comparison_returned_by_a_function_of_another_module(cli, tmp_path, returned, expected):
+    (tmp_path / "metrics.py").write_text(
+        "import torch\ndef hit_rate(scores, target, name='x'):\n    return " + returned + "\n")
+    (tmp_path / "run.py").write_text("import metrics\nhr = metrics.hit_rate(s, t)\nprint(hr.data)\n")
+    assert _findings(cli, "run.py") == expected
+
+
+@pytest.mark.parametrize("package", [True, False])
+def test_a_sibling_module_named_torch_does_not_shadow_torch(cli, tmp_path, monkeypatch, package):
+    # Python 3 imports are absolute: utils/math.py's `import torch` is the installed torch; run as
+    # a script beside utils/torch.py it would import the sibling, and a program that did so would
+    # not work (the sibling uses torch itself)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "utils").mkdir()
+    if package:
+        (tmp_path / "utils" / "__init__.py").write_text("")
+    (tmp_path / "utils" / "torch.py").write_text("import torch\ndef to_device(x):\n    return x.cuda()\n")
+    (tmp_path / "utils" / "math.py").write_text("import torch\nimport math\n")
+    # `torch` reaches the policy only through the star import
+    (tmp_path / "policy.py").write_text(
+        "from utils.math import *\ndef noise(mean, std):\n    sample = torch.normal(mean, std)\n    return sample.data\n")
+    monkeypatch.chdir(tmp_path)
+    assert _findings(cli, "policy.py") == [("TL001", 4)]
+
+
 FACTORY_REBINDING_ITS_PARAMETER = (
     "import torch.nn as nn\nclass A(nn.Module):\n    def forward(self, x):\n        return x\n"
     "def define(net):\n    if net == 'a':\n        net = A()\n    elif net == 'b':\n        net = nn.Linear(2, 2)\n"

@@ -237,3 +237,16 @@ class ClassIndex:
     @cached_property
     def defined_names(self) -> frozenset[str]:
         return frozenset(self.by_name)
+
+
+def element_at(value: cst.CSTNode, path: tuple[int, ...]) -> cst.CSTNode | None:
+    """The element at `path` of nested tuple or list displays (`value` itself for an empty path);
+    None where the value is not such a display there or a starred element stands in the way."""
+    for index in path:
+        if not isinstance(value, (cst.Tuple, cst.List)) or index >= len(value.elements):
+            return None
+        element = value.elements[index]
+        if isinstance(element, cst.StarredElement):
+            return None
+        value = element.value
+    return value

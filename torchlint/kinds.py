@@ -21,6 +21,8 @@ from torchlint.torch_api import (
     MODULE_CONTAINERS,
     MODULE_WRAPPERS,
     NON_TENSOR_METHODS,
+    PACKED_SEQUENCE,
+    PACKING_FUNCTIONS,
     PARAMETER_CLASSES,
     SELF_RETURNING_METHODS,
     TENSOR_ATTRIBUTE_NAMES,
@@ -217,6 +219,8 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return derived_tensor(inner.graph, [inner]) if inner is not None and inner.base == TENSOR else None  # `torch.max(x)`
     if (namespace == "torch" and name in TENSOR_TUPLE_RESULTS) or qualified in TENSOR_TUPLE_FUNCTIONS:
         return TENSOR_TUPLE
+    if qualified in PACKING_FUNCTIONS:
+        return Kind(OBJECT, origin=PACKED_SEQUENCE)
     if qualified in PARAMETER_CLASSES:
         return tensor(True)
     if is_tensor_class(qualified):

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
-from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
+from torchlint.analysis import ClassIndex, ImportTable, dotted_name, element_at, walk_statements
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_TENSOR_USE, MODEL_OUTPUT, MODULE,
     NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
@@ -59,13 +59,17 @@ _REGISTERING_METHODS = frozenset({"register_buffer", "register_parameter"})
 _ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "filter", "next"})
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
-_TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES
 _TYPE_TESTED = "<type tested>"  # in a scope's evidence: the name is given to isinstance/type/hasattr
 _TYPE_TESTS = frozenset({"isinstance", "type", "hasattr", "getattr", "callable"})
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
 _ITEM_STORED = "[]="  # in a scope's evidence: an item of the name is assigned
+# in a scope's evidence: `w.data.normal_(...)`, `p.data.add_(...)`: the name's `.data` is changed
+# in place by a method only tensors have (a Parameter's idiom; numpy's and pandas' `.data` have none)
+_DATA_CHANGED_IN_PLACE = ".data.<in-place>_"
+_TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES | {_DATA_CHANGED_IN_PLACE}
 # What puts another element into a list or dict: its elements' kind is then not the one built.
 _MUTATIONS = frozenset({_ITEM_STORED, "append", "extend", "insert", "update", "setdefault", "__setitem__", "add"})
+_LIST_GROWTH = frozenset({"append", "extend", "insert"})
 # Annotations that say nothing against torch (`Any`, `object`, torch's own classes).
 _NEUTRAL_ANNOTATION_MODULES = frozenset({"torch", "typing", "typing_extensions", "builtins"})
 
@@ -86,6 +90,7 @@ class TypeOracle:
         self._in_progress: set[object] = set()
         self._binding_kinds: dict[Binding, Kind | None] = {}
         self._method_outputs: dict[cst.FunctionDef, Kind | None] = {}
+        self._grown_lists: dict[tuple[Scope, str], Kind | None] = {}
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
         self._registered: dict[str, tuple[str, tuple[Kind | None, ...]]] | None = None
         self._defined_methods: frozenset[str] | None = None
@@ -120,11 +125,17 @@ class TypeOracle:
     def attribute_values(self, owner: cst.ClassDef, attribute: str) -> list[cst.CSTNode | None]:
         """What the class's methods assign to `self.<attribute>` (None for an augmented or opaque
         assignment); empty when no method of the class assigns it."""
-        return [_select_path(binding.value, binding.path) if binding.how == "value" else None
-                for binding in self._attribute_bindings(owner, attribute)]
+        return [self.bound_value(binding) for binding in self._attribute_bindings(owner, attribute)]
 
     def bindings_of(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Binding] | None:
         return self.scopes.lookup(name, self.scope_at(stack))
+
+    @staticmethod
+    def bound_value(binding: Binding) -> cst.CSTNode | None:
+        """The expression a binding gives its name: the matching element of a tuple assignment
+        (`sampler, shuffle = DistributedSampler(ds), False`); None for one unpacked from a call
+        or an iterable, and for bindings that are not assignments."""
+        return element_at(binding.value, binding.path) if binding.how == "value" else None
 
     def reaching_bindings(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Binding] | None:
         """The bindings of `name` that can reach the use `stack` describes (all of them when flow
@@ -205,7 +216,7 @@ class TypeOracle:
         if isinstance(expr, cst.Name):
             bindings = self.scopes.lookup(expr.value, scope) or []
             if len(bindings) == 1 and bindings[0].how == "value":
-                return self._class_name_of(bindings[0].value, scope)
+                return self._class_name_of(self.bound_value(bindings[0]), scope)
             return None
         if not (isinstance(expr, cst.Attribute) and expr.attr.value == "__name__"):
             return None
@@ -242,6 +253,12 @@ class TypeOracle:
             if any(isinstance(element, cst.StarredElement) for element in expr.elements):
                 return None
             return container_of(self._kind(element.value, scope, at) for element in expr.elements)
+        if isinstance(expr, cst.Dict):
+            # `{"loss": loss, "logits": out}`: a mapping whose values agree on a kind
+            if any(isinstance(element, cst.StarredDictElement) for element in expr.elements):
+                return None
+            values = container_of(self._kind(element.value, scope, at) for element in expr.elements)
+            return Kind(CONTAINER, element=values.element, mapping=True) if values is not None else None
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             return self._comprehension_kind(expr, scope)
         if isinstance(expr, cst.IfExp):
@@ -252,11 +269,17 @@ class TypeOracle:
         """`[Block(d) for d in dims]`: a container of what the element is, when the element does not
         depend on the comprehension's own variables (which the scope does not bind)."""
         comp_for = expr.for_in
-        if (isinstance(expr.elt, cst.Name) and isinstance(comp_for.target, cst.Name) and comp_for.inner_for_in is None
-                and expr.elt.value == comp_for.target.value and not isinstance(expr, cst.DictComp)):
-            # `[p for p in params if p.requires_grad]`: some of what `params` holds
-            element = self._element_kind(comp_for.iter, (), scope)
-            return Kind(CONTAINER, element=element) if element is not None else None
+        if isinstance(comp_for.target, cst.Name) and comp_for.inner_for_in is None and not isinstance(expr, cst.DictComp):
+            methods = _methods_called_on(expr.elt, comp_for.target.value)
+            if methods is not None:
+                # `[p for p in params if p.requires_grad]`: some of what `params` holds;
+                # `[p.clone() for p in net.parameters()]`: what those methods make of it
+                element = self._element_kind(comp_for.iter, (), scope)
+                for method, without_arguments in methods:
+                    element = method_call_kind(element, method, without_arguments) if element is not None else None
+                if element is None or (methods and element.base not in (MODULE, TENSOR)):
+                    return None
+                return Kind(CONTAINER, element=element)
         bound: set[str] = set()
         while comp_for is not None:
             probe = Scope(expr, scope)
@@ -286,8 +309,12 @@ class TypeOracle:
             merged = self._accumulated(every)  # (not where only the starting number reaches)
         if merged is None:
             merged = _after_starting_number(bindings, kinds)
-        if merged is not None and merged.base == CONTAINER and merged.element is not None and self._mutated(name, scope):
-            return Kind(CONTAINER, mapping=merged.mapping)  # `params["extra"] = stats`: any element may be another
+        if (merged is None or merged.base == CONTAINER) and self._mutated(name, scope):
+            grown = self._memoised(self._grown_lists, (scope, name), None, lambda: self._grown_list(name, scope, every))
+            if grown is not None:
+                return grown  # `layers = []`, then `layers.append(nn.Linear(...))` in a loop
+            if merged is not None and merged.element is not None:
+                return Kind(CONTAINER, mapping=merged.mapping)  # `params["extra"] = stats`: any element may be another
         if merged is not None:
             return merged
         if all(k in (CYCLE, NONE) for k in kinds):
@@ -297,6 +324,28 @@ class TypeOracle:
             # met while `x` is evaluated, `x = None`)
             return self._usage_evidence(name, [b for b, k in zip(bindings, kinds) if k is None])
         return None
+
+    def _grown_list(self, name: str, scope: Scope, bindings: list[Binding]) -> Kind | None:
+        """A list the scope builds and only grows by `append`, `insert` and `extend` of displays:
+        a container of what every element given or added agrees on (modules, tensors)."""
+        displays = [self.bound_value(binding) for binding in bindings]
+        if not displays or any(binding.scope is not scope for binding in bindings) or not all(
+                isinstance(value, cst.List) and not any(isinstance(e, cst.StarredElement) for e in value.elements)
+                for value in displays):
+            return None
+        added = []
+        for marks, path in scope.uses.get(name, ()):
+            if marks & _MUTATIONS and not marks & _LIST_GROWTH:
+                return None  # `layers[0] = ...`, `layers.update(...)`: not only grown
+            if marks & _LIST_GROWTH:
+                values = _grown_by(path[-1])
+                if values is None:
+                    return None
+                added += [self._kind(value, scope, (*path, value)) for value in values]
+        if not added:
+            return None
+        given = [self._kind(element.value, scope) for value in displays for element in value.elements]
+        return container_of(given + added)
 
     def _mutated(self, name: str, scope: Scope) -> bool:
         """Whether the scope puts something into the container `name` holds: `name[k] = v`,
@@ -328,7 +377,7 @@ class TypeOracle:
 
     def _evaluate_binding(self, binding: Binding) -> Kind | None:
         if binding.how == "value":
-            value = _select_path(binding.value, binding.path)
+            value = element_at(binding.value, binding.path)
             if value is None and binding.path:
                 # `loss, n = evaluate(batch)`: that element of each tuple the function returns;
                 # else an element of what the whole value is, when known (`head, tail = model(x)`)
@@ -544,11 +593,22 @@ class TypeOracle:
         module or a tuple of tensors."""
         return self._memoised(self._method_outputs, method, None, lambda: self._returned_kind(method))
 
+    def returned_values(self, function: cst.FunctionDef) -> list[cst.BaseExpression | None] | None:
+        """What each `return` of a function of the file gives (None for a bare `return`); None when
+        a call's result may be something else: a decorator may wrap the function, and a generator's
+        call gives a generator."""
+        if not all(self._keeps_result(decorator.decorator) for decorator in function.decorators):
+            return None
+        if any(isinstance(node, cst.Yield)
+               for node in descendants(function.body, outside_nested_scopes)):
+            return None
+        return [s.value for s in walk_statements(function.body, False) if isinstance(s, cst.Return)]
+
     def _returned_kind(self, method: cst.FunctionDef) -> Kind | None:
-        if not all(self._keeps_result(decorator.decorator) for decorator in method.decorators):
-            return None  # a decorator may return something else
+        returns = self.returned_values(method)
+        if returns is None:
+            return None
         scope = self._function_scope(method)
-        returns = [s.value for s in walk_statements(method.body, False) if isinstance(s, cst.Return)]
         if not returns or any(value is None or _is_none_name(value) for value in returns):
             return None  # no value, or one that may be None
         kinds = []
@@ -616,18 +676,18 @@ class TypeOracle:
     def _returned_element(self, function: cst.FunctionDef, path: tuple[int, ...]) -> Kind | None:
         """The element at `path` of what the function returns, when every `return` gives a tuple
         (or list) display holding one there."""
-        if not all(self._keeps_result(decorator.decorator) for decorator in function.decorators):
+        returns = self.returned_values(function)
+        if returns is None:
             return None
         scope = self._function_scope(function)
         kinds = []
-        for statement in walk_statements(function.body, False):
-            if isinstance(statement, cst.Return):
-                element = _select_path(statement.value, path) if statement.value is not None else None
-                if element is None:
-                    return None
-                at = path_to(function, element) or [None]
-                kind = self._kind(element, scope, at[:-1] or None)
-                kinds.append(_without_graph(kind) if self._grad_disabled_on(function, at) else kind)
+        for value in returns:
+            element = element_at(value, path) if value is not None else None
+            if element is None:
+                return None
+            at = path_to(function, element) or [None]
+            kind = self._kind(element, scope, at[:-1] or None)
+            kinds.append(_without_graph(kind) if self._grad_disabled_on(function, at) else kind)
         return merge(kinds) if kinds else None
 
     def _function_scope(self, function: cst.FunctionDef) -> Scope:
@@ -841,10 +901,14 @@ class TypeOracle:
         return element if element is not None and element.base == MODULE else None
 
     def _sequential_output(self, call: cst.Call, scope: Scope) -> Kind | None:
-        """A Sequential returns what its last module returns (a tensor only if that one does)."""
-        if not call.args or call.args[-1].keyword is not None or call.args[-1].star:
+        """A Sequential returns what its last module returns (a tensor only if that one does);
+        given `*layers`, what every module the list holds returns, when they agree."""
+        if not call.args or call.args[-1].keyword is not None or call.args[-1].star == "**":
             return None
         last = self._kind(call.args[-1].value, scope)
+        if call.args[-1].star:
+            held = last if last is not None and last.base == CONTAINER and not last.mapping else None
+            last = held.element if held is not None else None
         return last.output if last is not None and last.base == MODULE else None
 
     def _any_graph(self, call: cst.Call, scope: Scope) -> bool:
@@ -1139,9 +1203,13 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
             marks = {method}
             if not any(arg.keyword is None for arg in node.args):
                 marks.add(method + "()")  # called with keywords at most
-            elif method == "size" and _is_int_literal(node.args[0].value):
-                marks.add("size(int)")  # `x.size(0)`: numpy's and pandas' `size` is a number
+            elif method in ("size", "view") and _is_int_literal(node.args[0].value):
+                # `x.size(0)`: numpy's and pandas' `size` is a number; `x.view(-1)`: numpy's
+                # `view` takes a dtype
+                marks.add(method + "(int)")
             return node.func.value.value, marks
+        if _changes_data_in_place(node.func):
+            return node.func.value.value.value, {_DATA_CHANGED_IN_PLACE}
         if (isinstance(node.func, cst.Name) and node.func.value in _TYPE_TESTS and node.args
                 and isinstance(node.args[0].value, cst.Name)):
             return node.args[0].value.value, {_TYPE_TESTED}
@@ -1153,6 +1221,44 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
           and id(node) not in not_reads):
         return node.value.value, {_GRAD_READ}
     return None, set()
+
+
+def _methods_called_on(expr: cst.CSTNode, name: str) -> list[tuple[str, bool]] | None:
+    """For `name.clone().cuda()`, the methods called in turn on `name`, each with whether it is
+    called without arguments (empty for `name` itself); None for any other expression."""
+    methods = []
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        if any(isinstance(n, cst.Name) and n.value == name for arg in expr.args for n in descendants(arg)):
+            return None  # `p.add(p)`: the variable elsewhere in the element
+        methods.append((expr.func.attr.value, not expr.args))
+        expr = expr.func.value
+    return methods[::-1] if isinstance(expr, cst.Name) and expr.value == name else None
+
+
+def _grown_by(call: cst.CSTNode) -> list[cst.BaseExpression] | None:
+    """What `xs.append(v)`, `xs.insert(i, v)` or `xs.extend([a, b])` adds; None when not known."""
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+        return None
+    method, args = call.func.attr.value, call.args
+    if any(arg.keyword is not None or arg.star for arg in args):
+        return None
+    if method == "append" and len(args) == 1:
+        return [args[0].value]
+    if method == "insert" and len(args) == 2:
+        return [args[1].value]
+    if method == "extend" and len(args) == 1 and isinstance(args[0].value, (cst.List, cst.Tuple)):
+        elements = args[0].value.elements
+        return None if any(isinstance(e, cst.StarredElement) for e in elements) else [e.value for e in elements]
+    return None
+
+
+def _changes_data_in_place(func: cst.CSTNode) -> bool:
+    """`w.data.uniform_`: an in-place tensor method (a trailing underscore) on a name's `.data`."""
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute)):
+        return False
+    method, data = func.attr.value, func.value
+    return (data.attr.value == "data" and isinstance(data.value, cst.Name) and method.endswith("_")
+            and not method.startswith("_") and method in TENSOR_ATTRIBUTE_NAMES)
 
 
 def _comprehension_binds(path: list[cst.CSTNode], name: str) -> bool:
@@ -1192,17 +1298,6 @@ def _is_static_or_classmethod(function: cst.FunctionDef) -> bool:
         dotted_name(decorator.decorator) in ("staticmethod", "classmethod")
         for decorator in function.decorators
     )
-
-
-def _select_path(value: cst.CSTNode, path: tuple[int, ...]) -> cst.CSTNode | None:
-    for index in path:
-        if not isinstance(value, (cst.Tuple, cst.List)) or index >= len(value.elements):
-            return None
-        element = value.elements[index]
-        if isinstance(element, cst.StarredElement):
-            return None
-        value = element.value
-    return value
 
 
 def _assignment_targets(statement: cst.CSTNode) -> list[cst.CSTNode]:

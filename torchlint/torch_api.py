@@ -125,6 +125,10 @@ WHOLE_TENSOR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian"})
 # Library functions that return a tuple of tensors: `torch.autograd.grad(y, x)[0]` is the
 # gradient (without a graph unless `create_graph=True`, which the kind does not claim).
 TENSOR_TUPLE_FUNCTIONS = frozenset({"torch.autograd.grad"})
+# Library functions that build a PackedSequence: an object whose `.data` is a tensor, not a
+# tensor itself (`seq.data.requires_grad_(...)` says nothing of `seq`).
+PACKED_SEQUENCE = "torch.nn.utils.rnn.PackedSequence"
+PACKING_FUNCTIONS = frozenset({"torch.nn.utils.rnn.pack_padded_sequence", "torch.nn.utils.rnn.pack_sequence"})
 # Tensor methods that do not return one tensor.
 NON_TENSOR_METHODS = frozenset(
     {"item", "tolist", "numpy", "size", "dim", "ndimension", "numel", "nelement", "element_size", "data_ptr",
@@ -149,9 +153,10 @@ MODEL_OUTPUT_TENSOR_METHODS = TENSOR_ONLY_METHODS | frozenset(
     {"view", "reshape", "squeeze", "flatten", "transpose", "t", "sum", "mean", "argmax", "argmin", "softmax",
      "log_softmax", "sigmoid", "exp", "log", "abs", "norm", "expand", "repeat", "clone"}
 )
-# Questions only a tensor answers so (numpy's `size` and pandas' are not callable): `x.size(0)`,
-# `x.dim()`, `x.numel()`; as the evidence set of a name (see oracle's usage evidence).
-TENSOR_SHAPE_QUERIES = frozenset({"size(int)", "dim()", "numel()"})
+# Questions only a tensor answers so (numpy's `size` and pandas' are not callable; numpy's `view`
+# takes a dtype): `x.size(0)`, `x.view(-1)`, `x.dim()`, `x.numel()`; as the evidence set of a name
+# (see oracle's usage evidence).
+TENSOR_SHAPE_QUERIES = frozenset({"size(int)", "view(int)", "dim()", "numel()"})
 # Tensor methods whose result no longer carries the autograd graph.
 GRAPH_CUTTING_METHODS = frozenset({"detach", "detach_"})
 SELF_RETURNING_METHODS = frozenset(
@@ -267,3 +272,8 @@ def is_tensor_function(qualified: str) -> bool:
     if namespace not in _TENSOR_FUNCTION_NAMESPACES:
         return False
     return qualified in TORCH_FUNCTION_NAMES and name not in _NON_TENSOR_FUNCTIONS
+
+
+# The libraries whose API the linter models: a sibling module of a package named like one of
+# them is not what `import torch` there means (see the project index's import resolution).
+MODELLED_LIBRARIES = frozenset({"torch", "torchvision", "torchaudio", "torchtext"})

@@ -16,7 +16,7 @@ from pathlib import Path
 from torchlint.kinds import (
     CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind,
     element_kind, guessed_method_result, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind,
-    unpacked_kind,
+    tensor, unpacked_kind,
 )
 from torchlint.outline import Outline
 from torchlint.project.callers import ASKED, Callers
@@ -25,7 +25,9 @@ from torchlint.project.summary import (
     Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, select, summarize, uses_digest,
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
-from torchlint.torch_api import KNOWN_NON_MODULE_BASES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class
+from torchlint.torch_api import (
+    KNOWN_NON_MODULE_BASES, MODELLED_LIBRARIES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
+)
 
 # Decorators (as written) that keep what a function returns; those that also turn autograd off.
 _GRAD_DISABLING = frozenset({"torch.no_grad", "torch.inference_mode", "no_grad", "inference_mode"})
@@ -176,7 +178,11 @@ class ProjectIndex(Callers):
             for _ in range(level - 1):
                 base = base.parent
             return self._module_file(base, parts)
-        for folder in (Path(importer).parent, *self._folders):
+        own = Path(importer).parent
+        # `import torch` in utils/math.py beside a utils/torch.py is the installed torch: Python 3
+        # imports are absolute, and a program shadowing the library it uses would not run
+        shadows = parts[0] in MODELLED_LIBRARIES and own not in self._folders
+        for folder in ((*self._folders,) if shadows else (own, *self._folders)):
             found = self._module_file(folder, parts)
             if found is not None:
                 return found
@@ -318,7 +324,7 @@ class ProjectIndex(Callers):
         if tag == "local":
             function = self._function(path, d[1])
             values = function.locals.get(d[2], ()) if function is not None else ()
-            return merge(self.kind(path, value) for value in values) if values else None
+            return self._local_kind(path, values) if values else None
         if tag == "param":
             return self.param_kind(path, d[1], d[2])
         if tag == "call":
@@ -338,7 +344,22 @@ class ProjectIndex(Callers):
             return element if element is not None else unpacked_kind(self.kind(path, d[1]), d[2])
         if tag == "arith":
             return arithmetic_kind(self.kind(path, operand) for operand in d[1])
+        if tag == "compare":
+            compared = arithmetic_kind(self.kind(path, operand) for operand in d[1])
+            return tensor(False) if compared is not None else None  # booleans: no graph
         return None
+
+    def _local_kind(self, path: str, values: tuple[Descriptor, ...]) -> Kind | None:
+        """What a function's local name holds: its values merged; with `x += v` among them, a
+        tensor when every other value is one (`err = criterion(a, y)`, then `err += ...`), and
+        a list extended stays a list (as the file's own oracle judges them)."""
+        assigned = [value for value in values if value is None or value[0] != "aug"]
+        held = merge(self.kind(path, value) for value in assigned) if assigned else None
+        if len(assigned) == len(values) or held is None:
+            return held
+        if held.base == TENSOR:
+            return arithmetic_kind([held, *(self.kind(path, value[1]) for value in values if value not in assigned)])
+        return held if held.base == CONTAINER and not held.mapping else None
 
     def _as_method(self, path: str, callee: Descriptor) -> Descriptor:
         """`criterion.cuda` at module level (a dotted name that resolves to nothing the module

@@ -32,7 +32,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 13  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 14  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class FunctionSummary:
     kwonly: tuple[str, ...]
     defaults: dict[str, Descriptor]
     star: bool  # has *args or **kwargs
-    returns: tuple[Descriptor, ...]  # every returned value; a bare `return` is ("none",)
+    returns: tuple[Descriptor, ...]  # every returned value; a bare `return` is ("none",); none for a generator
     locals: dict[str, tuple[Descriptor, ...]]
     decorators: tuple[str, ...]
     line: int
@@ -312,6 +312,7 @@ class _Summarizer:
         callees: set[int] = set()
         heads: set[int] = set()  # `models` in `models.build`: a name read through, not handed on
         loads: list[ast.Name | ast.Attribute] = []
+        yields: list[ast.Yield | ast.YieldFrom] = []
         Name, Attribute, Call, Load, Subscript, Assign = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.Subscript, ast.Assign
         pending = deque([tree])
         next_node, add, extend = pending.popleft, pending.append, pending.extend
@@ -342,6 +343,8 @@ class _Summarizer:
                 self.escapes.add("@.*")  # `table = globals()`, read later
             elif node_type in _INNER_SCOPES:
                 self._shadow_inner_names(node)
+            elif node_type in _YIELDS:
+                yields.append(node)
             fields = _CHILD_FIELDS.get(node_type)
             if fields is None:
                 fields = _CHILD_FIELDS[node_type] = tuple(f for f in node._fields if f not in _LEAF_FIELDS)
@@ -351,6 +354,10 @@ class _Summarizer:
                     extend(value)
                 elif value is not None and type(value) not in _NOT_NODES:
                     add(value)
+        for node in yields:  # a generator's call gives a generator, whatever it returns
+            function = self.summary.functions.get(self._scope_of(node)[0])
+            if function is not None:
+                function.returns = ()
         for node in loads:  # names used other than as callees (all of them are seen before this)
             if id(node) in callees or id(node) in self._bases_named:
                 continue
@@ -604,6 +611,8 @@ _BY_NAME_LOOKUPS = frozenset({"getattr", "vars", "getmembers", "methodcaller", "
 # Calls that reach a module's names by a name computed at run time (`vars()` without arguments,
 # at module level; `vars(obj)` is one of _BY_NAME_LOOKUPS).
 _MODULE_LOOKUPS = frozenset({"globals", "vars", "locals", "import_module", "__import__"})
+_YIELDS = frozenset({ast.Yield, ast.YieldFrom})
+_ELEMENTWISE_COMPARISONS = frozenset({ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE})
 _INNER_SCOPES = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
 # Nodes with decorators or annotations, which the use scan does not walk into.
 _ANNOTATED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.arg, ast.AnnAssign})
@@ -671,7 +680,7 @@ def _bindings(statement: ast.stmt, key: str | None, local_names: frozenset[str],
     elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
         yield statement.target.id, d(statement.value) if statement.value is not None else None
     elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
-        yield statement.target.id, None
+        yield statement.target.id, ("aug", d(statement.value)) if describe else None
     elif isinstance(statement, (ast.For, ast.AsyncFor)):
         iterated = d(statement.iter) if describe else None
         for name, path in _target_paths(statement.target, ()):
@@ -862,6 +871,9 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
         return ("either", _describe(expr.body, key, local_names), _describe(expr.orelse, key, local_names))
     if isinstance(expr, ast.NamedExpr):
         return _describe(expr.value, key, local_names)
+    if isinstance(expr, ast.Compare) and len(expr.ops) == 1 and type(expr.ops[0]) in _ELEMENTWISE_COMPARISONS:
+        # `pred == labels`: a tensor of booleans when either side is a tensor
+        return ("compare", (_describe(expr.left, key, local_names), _describe(expr.comparators[0], key, local_names)))
     return None
 
 
