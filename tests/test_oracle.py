@@ -840,3 +840,35 @@ def test_a_list_grown_by_appends(source, expected):
 )
 def test_a_comprehension_of_methods_called_on_parameters(element, expected):
     assert kinds(HEAD + f"conv = nn.Conv2d(1, 1, 3)\nprobe([{element} for p in conv.parameters()][0])\n") == [expected]
+
+
+DETECTOR = HEAD + (
+    "class Det(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+    "    def forward(self, x, train=True):\n        out = self.fc(x)\n        if train:\n"
+    "            return out, other(out), out.sum(), None\n        return out, None, out.mean(), None\n"
+    "det = Det()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("use", "expected"),
+    [
+        # a tuple whose positions hold different things: each read in its place
+        ("a, b, c, d = det(x)\nprobe(a)\n", "tensor+graph"),
+        ("a, b, c, d = det(x)\nprobe(c)\n", "tensor+graph"),
+        ("probe(det(x)[0])\n", "tensor+graph"),
+        ("probe(det(x)[-2])\n", "tensor+graph"),
+        # unknown in one return, None, out of range, iterated: nothing said
+        ("a, b, c, d = det(x)\nprobe(b)\n", None),
+        ("a, b, c, d = det(x)\nprobe(d)\n", None),
+        ("probe(det(x)[7])\n", None),
+        ("for t in det(x):\n    probe(t)\n", None),
+    ],
+)
+def test_the_positions_of_a_returned_tuple(use, expected):
+    assert kinds(DETECTOR + use) == [expected]
+
+
+def test_tuples_of_different_lengths_have_no_positions():
+    source = HEAD + "def f(x):\n    if x:\n        return torch.ones(1), None\n    return torch.ones(1), None, 3\n"
+    assert kinds(source + "a = f(1)[0]\nprobe(a)\n") == [None]

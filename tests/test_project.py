@@ -158,6 +158,24 @@ def test_a_sibling_module_named_torch_does_not_shadow_torch(cli, tmp_path, monke
     assert _findings(cli, "policy.py") == [("TL001", 4)]
 
 
+@pytest.mark.parametrize(
+    ("use", "expected"),
+    [
+        ("rois, loss, extra = net(x)\nprint(rois.data)\n", [("TL001", 4)]),
+        ("print(net(x)[0].data)\n", [("TL001", 3)]),
+        ("rois, loss, extra = net(x)\nprint(extra.data)\n", []),
+    ],
+)
+def test_the_positions_of_a_tuple_a_module_of_another_file_returns(cli, tmp_path, use, expected):
+    (tmp_path / "models.py").write_text(
+        "import torch.nn as nn\nimport torch.nn.functional as F\nclass Det(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+        "    def forward(self, x, y=None):\n        rois = self.fc(x)\n        loss = 0\n        if y is not None:\n"
+        "            loss = F.mse_loss(rois, y)\n        return rois, loss, None\n")
+    (tmp_path / "run.py").write_text("from models import Det\nnet = Det()\n" + use)
+    assert _findings(cli, "run.py") == expected
+
+
 FACTORY_REBINDING_ITS_PARAMETER = (
     "import torch.nn as nn\nclass A(nn.Module):\n    def forward(self, x):\n        return x\n"
     "def define(net):\n    if net == 'a':\n        net = A()\n    elif net == 'b':\n        net = nn.Linear(2, 2)\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from torchlint.torch_api import (
@@ -68,6 +68,9 @@ class Kind:
     cls: Any = None  # the class it was built from: a ClassDef of the file, or a ProjectClass
     element: Kind | None = None  # a container (or a ModuleList/Sequential/ModuleDict): its elements
     mapping: bool = False  # a dict or ModuleDict: iterating it yields keys, not elements
+    # a tuple (or list) display: the kind at each position, when they differ (`return out, None,
+    # loss`); unpacking or indexing it by a number reads the position
+    positions: tuple[Kind | None, ...] | None = None
     # Where the evidence came from when it is not the expression itself ("the `Net()` passed at
     # train.py:31"); said in the finding's note. Not part of what the kind is.
     evidence: str | None = field(default=None, compare=False)
@@ -163,8 +166,17 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         cls=first.cls if all(kind.cls == first.cls for kind in found) else None,  # (ProjectClass: by value)
         element=_merged_elements(found),
         mapping=first.mapping if all(kind.mapping == first.mapping for kind in found) else False,
+        positions=_merged_positions(found),
         evidence=next((kind.evidence for kind in found if kind.evidence), None),
     )
+
+
+def _merged_positions(kinds: list[Kind]) -> tuple[Kind | None, ...] | None:
+    """Tuples of one length merge position by position."""
+    lengths = {len(kind.positions) if kind.positions is not None else None for kind in kinds}
+    if len(lengths) != 1 or None in lengths:
+        return None
+    return tuple(merge(column) for column in zip(*(kind.positions for kind in kinds)))
 
 
 def _merged_elements(kinds: list[Kind]) -> Kind | None:
@@ -181,7 +193,7 @@ def with_evidence(kind: Kind | None, evidence: str | None) -> Kind | None:
     """`kind`, said to rest on `evidence` (kept when it already rests on something more precise)."""
     if kind is None or evidence is None or kind.evidence is not None or kind.base in ("none", "cycle"):
         return kind
-    return Kind(kind.base, kind.graph, kind.output, kind.origin, kind.cls, kind.element, kind.mapping, evidence)
+    return replace(kind, evidence=evidence)
 
 
 def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], graph: bool,
@@ -240,8 +252,19 @@ def output_of_forward(returned: Kind | None) -> Kind | None:
     if returned.base == TENSOR:
         return tensor(True)
     if returned.base == CONTAINER and not returned.mapping and returned.element is not None and returned.element.base == TENSOR:
-        return Kind(CONTAINER, element=tensor(True))
+        return Kind(CONTAINER, element=tensor(True), positions=_output_positions(returned))
+    if returned.base == CONTAINER and not returned.mapping and returned.positions is not None:
+        # `return rois, cls_prob, loss, None`: the tensors in their places
+        positions = _output_positions(returned)
+        return Kind(CONTAINER, positions=positions) if any(p is not None for p in positions) else None
     return None
+
+
+def _output_positions(returned: Kind) -> tuple[Kind | None, ...] | None:
+    if returned.positions is None:
+        return None
+    return tuple(output_of_forward(p) if p is not None and p.base in (TENSOR, CONTAINER) else None
+                 for p in returned.positions)
 
 
 def unpacked_kind(value: Kind | None, path: tuple[int, ...]) -> Kind | None:
@@ -253,11 +276,17 @@ def unpacked_kind(value: Kind | None, path: tuple[int, ...]) -> Kind | None:
         # `_, predicted = torch.max(out, 1)`, `a, b = x.chunk(2)`: tensors (`values, indices`
         # pairs hold indices, which carry no graph: taken without one)
         return tensor(False)
-    for _ in path:
-        if value is None or value.base != CONTAINER or value.mapping or value.element is None:
+    for index in path:
+        if value is None or value.base != CONTAINER or value.mapping:
             return None
-        value = value.element
+        value = _at_position(value, index)
     return value
+
+
+def _at_position(container: Kind, index: int) -> Kind | None:
+    if container.positions is not None and -len(container.positions) <= index < len(container.positions):
+        return container.positions[index]
+    return container.element
 
 
 def arithmetic_kind(operands: Iterable[Kind | None]) -> Kind | None:
@@ -343,14 +372,17 @@ def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
     return None
 
 
-def subscript_kind(receiver: Kind | None, string_index: str | None) -> Kind | None:
-    """What `receiver[index]` is; `string_index` is the index when it is a string literal."""
+def subscript_kind(receiver: Kind | None, string_index: str | None, number_index: int | None = None) -> Kind | None:
+    """What `receiver[index]` is; `string_index` is the index when it is a string literal,
+    `number_index` when it is an integer literal."""
     if receiver is None:
         return None
     if receiver is UNPICKLED:
         return UNPICKLED  # `net = checkpoint["net"]`: whatever was saved there
     if receiver.base == TENSOR:
         return receiver
+    if receiver.base == CONTAINER and number_index is not None and not receiver.mapping:
+        return _at_position(receiver, number_index)  # `model(x)[0]` of `return out, None`
     if receiver.base in (MODULE, CONTAINER) and receiver.element is not None:
         return receiver.element  # ModuleList[i], Sequential[i], ModuleDict[k], [m1, m2][i]
     if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and string_index in MODEL_OUTPUT_TENSOR_FIELDS:

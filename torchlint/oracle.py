@@ -252,13 +252,18 @@ class TypeOracle:
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
             if any(isinstance(element, cst.StarredElement) for element in expr.elements):
                 return None
-            return container_of(self._kind(element.value, scope, at) for element in expr.elements)
+            held = container_of(self._kind(element.value, scope, at) for element in expr.elements)
+            if isinstance(expr, cst.Set) and held is not None:  # (a set has no positions)
+                return Kind(CONTAINER, element=held.element) if held.element is not None else None
+            return held
         if isinstance(expr, cst.Dict):
             # `{"loss": loss, "logits": out}`: a mapping whose values agree on a kind
             if any(isinstance(element, cst.StarredDictElement) for element in expr.elements):
                 return None
             values = container_of(self._kind(element.value, scope, at) for element in expr.elements)
-            return Kind(CONTAINER, element=values.element, mapping=True) if values is not None else None
+            if values is None or values.element is None:
+                return None
+            return Kind(CONTAINER, element=values.element, mapping=True)
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             return self._comprehension_kind(expr, scope)
         if isinstance(expr, cst.IfExp):
@@ -345,7 +350,8 @@ class TypeOracle:
         if not added:
             return None
         given = [self._kind(element.value, scope) for value in displays for element in value.elements]
-        return container_of(given + added)
+        grown = container_of(given + added)  # (its positions are not the display's: only the element counts)
+        return Kind(CONTAINER, element=grown.element) if grown is not None and grown.element is not None else None
 
     def _mutated(self, name: str, scope: Scope) -> bool:
         """Whether the scope puts something into the container `name` holds: `name[k] = v`,
@@ -1010,7 +1016,10 @@ class TypeOracle:
             value = expr.slice[0].slice.value
             if isinstance(value, cst.SimpleString):
                 index = value.evaluated_value
-        return subscript_kind(receiver, index if isinstance(index, str) else None)
+            elif _is_int_literal(value):
+                index = _int_value(value)
+        return subscript_kind(receiver, index if isinstance(index, str) else None,
+                              index if isinstance(index, int) else None)
 
     def _arithmetic_kind(self, operands: list[cst.CSTNode], scope: Scope, at=None) -> Kind | None:
         return arithmetic_kind(self._kind(operand, scope, at) for operand in operands)
@@ -1122,8 +1131,9 @@ class TypeOracle:
 def _without_graph(kind: Kind | None) -> Kind | None:
     if kind is not None and kind.base == TENSOR:
         return Kind(TENSOR, graph=False, origin=kind.origin)
-    if kind is not None and kind.base == CONTAINER and kind.element is not None and kind.element.base == TENSOR:
-        return Kind(CONTAINER, element=_without_graph(kind.element))
+    if kind is not None and kind.base == CONTAINER and (kind.element is not None or kind.positions is not None):
+        positions = tuple(map(_without_graph, kind.positions)) if kind.positions is not None else None
+        return Kind(CONTAINER, element=_without_graph(kind.element), mapping=kind.mapping, positions=positions)
     return kind
 
 
@@ -1277,6 +1287,16 @@ def _tensor_could_answer(called: set[str]) -> bool:
     such as `backward()` and `.grad`, which are not method names)."""
     methods = {entry for entry in called if entry.isidentifier()}
     return methods <= TENSOR_ATTRIBUTE_NAMES
+
+
+def _int_value(expr: cst.CSTNode) -> int | None:
+    """The value of an integer literal (`0`, `-1`)."""
+    negative = isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus)
+    number = expr.expression if negative else expr
+    if not isinstance(number, cst.Integer):
+        return None
+    value = int(number.value.replace("_", ""), 0)
+    return -value if negative else value
 
 
 def _is_int_literal(expr: cst.CSTNode) -> bool:

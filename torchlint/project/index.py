@@ -332,7 +332,9 @@ class ProjectIndex(Callers):
         if tag == "attr":
             return self._attribute_kind(self.kind(path, d[1]), d[2])
         if tag == "sub":
-            return subscript_kind(self.kind(path, d[1]), d[2])
+            index = d[2]
+            return subscript_kind(self.kind(path, d[1]), index if isinstance(index, str) else None,
+                                  index if isinstance(index, int) else None)
         if tag == "iter":
             return self._iteration_kind(path, d[1], d[2])
         if tag == "list":
@@ -646,11 +648,16 @@ def _keeps_result(function: FunctionSummary) -> bool:
 
 
 def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
-    """A list/tuple display: a container whose elements agree on a kind (modules, tensors)."""
-    element = merge(list(kinds))
-    if element is None or element.base not in (MODULE, TENSOR):
-        return None
-    return Kind(CONTAINER, element=element)
+    """A list/tuple display: a container whose elements agree on a kind (modules, tensors), or
+    one known position by position."""
+    kinds = list(kinds)
+    element = merge(kinds)
+    positions = tuple(kinds) if len(kinds) > 1 else None
+    if element is not None and element.base in (MODULE, TENSOR):
+        return Kind(CONTAINER, element=element, positions=positions)
+    if positions is not None and any(kind is not None and kind.base in (MODULE, TENSOR, CONTAINER) for kind in kinds):
+        return Kind(CONTAINER, positions=positions)  # `(out, None, 0)`: only its positions known
+    return None
 
 
 def _is_models_namespace(index: ProjectIndex, path: str, value: Descriptor) -> bool:

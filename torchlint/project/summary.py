@@ -8,9 +8,11 @@ A value is described by a small tuple (a descriptor):
     ("call", callee, first_arg, kw, last_arg)  the result of a call (`kw`: the keyword names passed;
                                      `last_arg`: a `Sequential(...)`'s last argument, of two or more)
     ("arith", (operands...))         arithmetic: a tensor when an operand is one
+    ("compare", (left, right))       an element-wise comparison: booleans, a tensor when a side is one
+    ("aug", value)                   `name += value` (in a function's locals)
     ("item", value, path)            the element at `path` of a value unpacked into a tuple target
     ("attr", value, "name")          an attribute
-    ("sub", value, string_index)     a subscript (`string_index` when it is a string literal)
+    ("sub", value, index)            a subscript (`index` when it is a string or integer literal)
     ("iter", value, path)            a loop target: the element of `value` at `path` in the target
     ("list", (elements...))          a list, tuple or set display, or a comprehension's element
     ("either", a, b)                 `a if cond else b`
@@ -856,7 +858,7 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
     if isinstance(expr, ast.UnaryOp) and not isinstance(expr.op, ast.Not):
         return ("arith", (_describe(expr.operand, key, local_names),))
     if isinstance(expr, ast.Subscript):
-        index = expr.slice.value if isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str) else None
+        index = _literal_index(expr.slice)
         return ("sub", _describe(expr.value, key, local_names), index)
     if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
         if any(isinstance(element, ast.Starred) for element in expr.elts):
@@ -875,6 +877,15 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
         # `pred == labels`: a tensor of booleans when either side is a tensor
         return ("compare", (_describe(expr.left, key, local_names), _describe(expr.comparators[0], key, local_names)))
     return None
+
+
+def _literal_index(index: ast.expr) -> str | int | None:
+    """`x["loss"]`, `x[0]`, `x[-1]`: the index when it is a string or integer literal."""
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) and isinstance(index.operand, ast.Constant):
+        value = index.operand.value
+        return -value if type(value) is int else None
+    value = index.value if isinstance(index, ast.Constant) else None
+    return value if type(value) in (str, int) else None
 
 
 def _called_name(func: ast.expr) -> str | None:
