@@ -107,11 +107,14 @@ class DataParallelRule(Rule):
 
     Not flagged: `isinstance(m, nn.DataParallel)`, unwrapping `.module`, annotations, strings, and
     a class named DataParallel that is not torch's. Nor a wrapper built only to load a checkpoint
-    saved from one (its keys carry `module.`) and never run: bound to a function's local name
-    whose every use that the binding reaches reads `.module`, or loads a state dict into it, moves
-    it or sets its mode as a statement of its own (`model.load_state_dict(sd)`, `model.eval()`).
+    saved from one (its keys carry `module.`) and never run: bound to a function's local name (or
+    a script's, under `if __name__ == "__main__":`) whose every use that the binding reaches reads
+    `.module`, or loads a state dict into it, moves it or sets its mode as a statement of its own
+    (`model.load_state_dict(sd)`, `model.eval()`).
     A wrapper called, handed on, returned, rebound from a method (`model = model.cuda()`), read in
-    a nested function or bound at module level (another file may import it) is flagged.
+    a nested function (or, for a script's name, a function of the script that does not bind it
+    itself) or bound at module level outside the main guard (another file may import it) is
+    flagged.
 
     ## References
     - [DataParallel: "use DistributedDataParallel instead"](https://pytorch.org/docs/stable/generated/torch.nn.DataParallel.html)
@@ -149,6 +152,11 @@ class DataParallelRule(Rule):
         "    model = model.module\n    model.eval()\n    return model(torch.ones(1, 4))\n",
         T + "def evaluate(path):\n    wrapped = nn.DataParallel(Net()).cuda()\n    wrapped.load_state_dict(torch.load(path))\n"
         "    wrapped.eval()\n    return score(wrapped.module)\n",
+        # a script's own name, under the main guard; `args.model` and a function's own `model`
+        # are other names
+        T + "def validate(model):\n    return model(x)\nif __name__ == '__main__':\n"
+        "    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(args.model))\n    model.eval()\n"
+        "    validate(model.module)\n",
     )
 
     invalid = (
@@ -236,6 +244,12 @@ class DataParallelRule(Rule):
             "    def step(x):\n        return model(x)\n    return step\n",
             None,
         ),
+        # under the main guard, read by a function of the script as its global: it may run it
+        Invalid(
+            T + "def validate():\n    return model(x)\nif __name__ == '__main__':\n"
+            "    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(path))\n    validate()\n",
+            None,
+        ),
         # the functional form has no fix
         Invalid(T + "out = torch.nn.parallel.data_parallel(model, inputs, device_ids=[0, 1])\n", None),
     )
@@ -265,16 +279,13 @@ class DataParallelRule(Rule):
             return False
         name = parent.targets[0].target.value
         binding = next((b for b in self.ctx.oracle.bindings_of(name, self.ctx.stack) or [] if b.value is built), None)
-        if binding is None or not isinstance(binding.scope.node, cst.FunctionDef):
+        if binding is None or not (isinstance(binding.scope.node, cst.FunctionDef) or _under_main_guard(self.ctx.stack)):
             return False  # a module's name may be imported and run elsewhere
         scope = binding.scope.node
-        if any(isinstance(n, cst.Name) and n.value == name
-               for inner in descendants(scope) if isinstance(inner, SCOPE_NODES) and inner is not scope
-               for n in descendants(inner)):
-            return False  # read in a nested function: a closure
+        if any(_reads_free(inner, name) for inner in descendants(scope) if isinstance(inner, SCOPE_NODES) and inner is not scope):
+            return False  # read in a nested function: a closure, or the script's global
         for path in paths(scope, outside_nested_scopes):
-            use = path[-1]
-            if not (isinstance(use, cst.Name) and use.value == name) or isinstance(path[-2], cst.AssignTarget):
+            if not _names(path, name) or isinstance(path[-2], cst.AssignTarget):
                 continue
             reached = self.ctx.oracle.reaching_bindings(name, path) or []
             if any(b is binding for b in reached) and not _leaves_wrapper_unrun(path):
@@ -408,6 +419,37 @@ class DataParallelRule(Rule):
             if isinstance(statement, cst.FunctionDef) and statement.name.value == name
         ]
         return found[0] if len(found) == 1 else None
+
+
+def _names(path: list[cst.CSTNode], name: str) -> bool:
+    """The node at the end of `path` reads or binds the variable `name` (not `args.name`, not a
+    keyword `name=`)."""
+    node, parent = path[-1], path[-2] if len(path) > 1 else None
+    if not (isinstance(node, cst.Name) and node.value == name):
+        return False
+    return not ((isinstance(parent, cst.Attribute) and parent.attr is node)
+                or (isinstance(parent, cst.Arg) and parent.keyword is node))
+
+
+def _reads_free(scope: cst.CSTNode, name: str) -> bool:
+    """Whether a function (or class, lambda) may read the enclosing `name`: it mentions it and
+    neither takes it as a parameter nor binds it itself (`def validate(model):` is its own)."""
+    mentions = [path[-1] for path in paths(scope, lambda _: False) if _names(path, name)]
+    if not mentions:
+        return False
+    if any(isinstance(node, (cst.Global, cst.Nonlocal)) and any(n.name.value == name for n in node.names)
+           for node in descendants(scope)):
+        return True
+    params = scope.params if isinstance(scope, (cst.FunctionDef, cst.Lambda)) else None
+    if params is not None and name in {param.name.value for param in all_params(params)}:
+        return False
+    bound = {id(target.target) for node in descendants(scope) if isinstance(node, cst.Assign) for target in node.targets}
+    return not any(id(node) in bound for node in mentions)
+
+
+def _under_main_guard(stack) -> bool:
+    """Inside `if __name__ == "__main__":` at module level: a script's own names."""
+    return any(isinstance(node, cst.If) and "__main__" in cst.Module([]).code_for_node(node.test) for node in stack)
 
 
 def _leaves_wrapper_unrun(path: list[cst.CSTNode]) -> bool:

@@ -35,6 +35,9 @@ HELPER = (
     "    if ds:\n        return {ret}\n"
 )
 
+FACTORY = T + "def make_sampler(ds, shuffle=False):\n    return DistributedSampler(ds, shuffle=shuffle)\n"
+FACTORY_LOOP = "loader = DataLoader(dataset, sampler=sampler)\nfor epoch in range(3):\n    for batch in loader:\n        step(batch)\n"
+
 
 @dataclass(frozen=True)
 class _Sampler:
@@ -103,6 +106,11 @@ class DistributedSamplerMissingSetEpoch(Rule):
     epoch loop may live in a caller). Not flagged: samplers with `shuffle=False`, loaders handed
     to `accelerator.prepare`, loaders built in Lightning `*_dataloader` hooks (the framework sets
     the epoch), and a single pass with no epoch loop.
+
+    The sampler may come from a function of the file that returns it (`make_sampler(ds,
+    shuffle=True, distributed=d)`): each of its `return`s counts as a binding, its `shuffle=` read
+    from what the call passes for that parameter (or the default). One that may return another
+    sampler is flagged without a fix.
 
     The loader may come from a function of the file that builds it and returns it, alone or in
     a tuple (`loader, sampler = make_loaders(args)`), when every `return` gives a loader with a
@@ -180,6 +188,9 @@ class DistributedSamplerMissingSetEpoch(Rule):
         HELPER.format(ret="loader").replace("(ds)\n    loader", "(ds, shuffle=False)\n    loader")
         + "loader = make(ds)\nfor epoch in range(3):\n    for batch in loader:\n        step(batch)\n",
         T + "from data import make\nloader = make(ds)\nfor epoch in range(3):\n    for batch in loader:\n        step(batch)\n",
+        # a sampler made by a function of the file told not to shuffle, or not shuffling by default
+        FACTORY + "sampler = make_sampler(dataset, shuffle=False)\n" + FACTORY_LOOP,
+        FACTORY + "sampler = make_sampler(dataset)\n" + FACTORY_LOOP,
         # a tuple assignment: the sampler is the element in the name's place
         T + "sampler, other = None, DistributedSampler(dataset)\nloader = DataLoader(dataset, sampler=sampler)\n"
         "for epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
@@ -241,6 +252,17 @@ class DistributedSamplerMissingSetEpoch(Rule):
             T + "sampler, shuffle = DistributedSampler(dataset), False\n"
             "loader = DataLoader(dataset, sampler=sampler, shuffle=shuffle)\n"
             "for epoch in range(10):\n    sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
+        ),
+        # a sampler made by a function of the file: told to shuffle, or always a DistributedSampler
+        Invalid(
+            FACTORY + "sampler = make_sampler(dataset, shuffle=True)\n" + FACTORY_LOOP,
+            FACTORY + "sampler = make_sampler(dataset, shuffle=True)\n"
+            + FACTORY_LOOP.replace("    for batch", "    sampler.set_epoch(epoch)\n    for batch"),
+        ),
+        Invalid(
+            T + "def make_sampler(ds):\n    if distributed:\n        return DistributedSampler(ds)\n"
+            "    return RandomSampler(ds)\n" + "sampler = make_sampler(dataset)\n" + FACTORY_LOOP,
+            None,
         ),
         # a loader built with a DistributedSampler by a helper of the file and returned
         Invalid(
@@ -539,12 +561,29 @@ class DistributedSamplerMissingSetEpoch(Rule):
         values = [self.ctx.oracle.bound_value(b) for b in bindings]
         if None in values:
             return None
-        options = [branch for value in values for branch in _branches(value)]
+        options = [option for value in values for branch in _branches(value) for option in self._made_by(branch)]
         samplers = [option for option in options if self._is_shuffling_sampler(option)]
         if not samplers or any(self._is_unshuffled_sampler(option) for option in options):
             return None
         others = [o for o in options if o not in samplers and not _is_none(o)]
         return _Sampler(name, certain=not others, may_be_none=any(_is_none(o) for o in options))
+
+    def _made_by(self, value: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """`make_sampler(ds, shuffle=True)`, a function of the file: what each of its `return`s
+        gives (a returned name: its one value there), with a `shuffle=` of the sampler that
+        names a parameter replaced by what the call passes for it; anything else: itself."""
+        callee = self.ctx.kind(value.func) if isinstance(value, cst.Call) else None
+        helper = callee.cls if callee is not None and callee.base == FUNCTION else None
+        returns = self.ctx.oracle.returned_values(helper) if isinstance(helper, cst.FunctionDef) else None
+        if not returns:
+            return [value]
+        made = []
+        for returned in returns:
+            if isinstance(returned, cst.Name):
+                binding = self._single_binding(returned.value, path_to(self.ctx.module, returned) or [])
+                returned = self.ctx.oracle.bound_value(binding) if binding is not None else returned
+            made += [_passed_shuffle(option, helper, value) for option in _branches(returned)] if returned else [value]
+        return made
 
     def _is_sampler_call(self, expr: cst.CSTNode) -> bool:
         return isinstance(expr, cst.Call) and self.ctx.qualify(expr.func) in DISTRIBUTED_SAMPLERS
@@ -605,6 +644,37 @@ def _iterated(expr: cst.BaseExpression) -> cst.BaseExpression:
     while isinstance(expr, cst.Call) and dotted_name(expr.func) in _ITERATION_WRAPPERS and expr.args:
         expr = expr.args[0].value
     return expr
+
+
+def _passed_shuffle(option: cst.BaseExpression, helper: cst.FunctionDef, call: cst.Call) -> cst.BaseExpression:
+    """`DistributedSampler(ds, shuffle=shuffle)` returned by `helper`, its `shuffle` a parameter:
+    the same call with what `call` passes for that parameter (or its default)."""
+    if not isinstance(option, cst.Call):
+        return option
+    for index, arg in enumerate(option.args):
+        if not (arg.keyword is not None and arg.keyword.value == "shuffle" and isinstance(arg.value, cst.Name)):
+            continue
+        passed = _argument_for(helper, call, arg.value.value)
+        if passed is not None:
+            return option.with_changes(args=[*option.args[:index], arg.with_changes(value=passed), *option.args[index + 1:]])
+    return option
+
+
+def _argument_for(function: cst.FunctionDef, call: cst.Call, name: str) -> cst.BaseExpression | None:
+    """What `call` passes for the parameter `name` of `function` (its default when nothing)."""
+    positional = [*function.params.posonly_params, *function.params.params]
+    params = all_params(function.params)
+    param = next((p for p in params if p.name.value == name), None)
+    if param is None:
+        return None
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+        if arg.keyword is None and index < len(positional) and positional[index] is param:
+            return arg.value
+    return param.default
 
 
 def _constructs(ctx, expr: cst.CSTNode, classes: frozenset[str]) -> bool:

@@ -192,7 +192,10 @@ def kinds(source: str) -> list:
                      id="own-method-dict-items"),
         # iterating a dict gives its keys; a value of another kind, a `**` entry or a later store: unknown
         pytest.param(AGENT + "for k in Agent().stats(x):\n    probe(k)\n", None, id="dict-keys"),
-        pytest.param(HEAD + "d = {'a': torch.ones(1), 'n': 3}\nprobe(d['a'])\n", None, id="dict-mixed"),
+        pytest.param(HEAD + "d = {'a': torch.ones(1), 'n': 3}\nprobe(d['a'])\n", "tensor", id="dict-mixed-by-key"),
+        pytest.param(HEAD + "d = {'a': torch.ones(1), 'n': 3}\nprobe(d['n'])\n", None, id="dict-mixed-number"),
+        pytest.param(HEAD + "d = {'a': torch.ones(1), 'n': 3}\nfor k, v in d.items():\n    probe(v)\n", None,
+                     id="dict-mixed-values"),
         pytest.param(HEAD + "d = {'a': torch.ones(1), **extra}\nprobe(d['a'])\n", None, id="dict-starred"),
         pytest.param(HEAD + "d = {'a': torch.ones(1)}\nd['b'] = 3\nprobe(d['b'])\n", None, id="dict-stored-later"),
         pytest.param(AGENT + "probe(Agent().missing(x))\n", None, id="method-not-defined"),
@@ -872,3 +875,18 @@ def test_the_positions_of_a_returned_tuple(use, expected):
 def test_tuples_of_different_lengths_have_no_positions():
     source = HEAD + "def f(x):\n    if x:\n        return torch.ones(1), None\n    return torch.ones(1), None, 3\n"
     assert kinds(source + "a = f(1)[0]\nprobe(a)\n") == [None]
+
+
+@pytest.mark.parametrize(
+    ("use", "expected"),
+    [
+        ("probe(state['model'])\n", "module"),
+        ("probe(state['epoch'])\n", None),
+        ("probe(state['other'])\n", None),
+        ("state['model'] = 3\nprobe(state['model'])\n", None),  # stored into later
+        ("if x:\n    state = {'net': Net(), 'epoch': 1}\nprobe(state['model'])\n", None),  # other keys
+        ("if x:\n    state = {'model': Net(), 'epoch': 1}\nprobe(state['model'])\n", "module"),
+    ],
+)
+def test_the_value_under_each_key_of_a_dict_display(use, expected):
+    assert kinds(NET + "state = {'model': Net(), 'epoch': 0}\n" + use) == [expected]

@@ -176,6 +176,42 @@ def test_the_positions_of_a_tuple_a_module_of_another_file_returns(cli, tmp_path
     assert _findings(cli, "run.py") == expected
 
 
+BLOCK = (
+    "import torch\nimport torch.nn as nn\n{extra}class Block({base}):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.fc = nn.Linear(4, 4)\n    def forward(self, x, mask=None):\n        print(mask.data)\n"
+    "        return self.fc(x)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("models", "run", "expected"),
+    [
+        # a forward's parameter takes what the calls of the class's instances pass
+        (BLOCK.format(extra="", base="nn.Module"), "blk = Block()\nblk(torch.ones(2, 4), torch.ones(2))\n",
+         [("TL001", 8)]),
+        (BLOCK.format(extra="", base="nn.Linear"),
+         "def run():\n    blk = Block()\n    return blk(torch.ones(2, 4), mask=torch.ones(2))\n", [("TL001", 8)]),
+        # one call passes something else, or nothing known; a subclass, a library base, forward
+        # handed on as a value: nothing said
+        (BLOCK.format(extra="", base="nn.Module"),
+         "blk = Block()\nblk(torch.ones(2, 4), torch.ones(2))\nblk(torch.ones(2, 4), 'all')\n", []),
+        (BLOCK.format(extra="", base="nn.Module"), "blk = Block()\nblk(torch.ones(2, 4), masks[0])\n", []),
+        (BLOCK.format(extra="", base="nn.Module") + "class Deeper(Block):\n    pass\n",
+         "blk = Block()\nblk(torch.ones(2, 4), torch.ones(2))\n", []),
+        (BLOCK.format(extra="from timm.layers import Mlp\n", base="Mlp"),
+         "blk = Block()\nblk(torch.ones(2, 4), torch.ones(2))\n", []),
+        (BLOCK.format(extra="", base="nn.Module"),
+         "blk = Block()\nblk(torch.ones(2, 4), torch.ones(2))\nstep = blk.forward\n", []),
+    ],
+)
+def test_a_forward_parameter_takes_what_the_instances_calls_pass(cli, tmp_path, monkeypatch, models, run, expected):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "models.py").write_text(models)
+    (tmp_path / "run.py").write_text("import torch\nfrom models import Block\n" + run)
+    monkeypatch.chdir(tmp_path)
+    assert _findings(cli, "models.py") == expected
+
+
 FACTORY_REBINDING_ITS_PARAMETER = (
     "import torch.nn as nn\nclass A(nn.Module):\n    def forward(self, x):\n        return x\n"
     "def define(net):\n    if net == 'a':\n        net = A()\n    elif net == 'b':\n        net = nn.Linear(2, 2)\n"

@@ -71,6 +71,8 @@ class Kind:
     # a tuple (or list) display: the kind at each position, when they differ (`return out, None,
     # loss`); unpacking or indexing it by a number reads the position
     positions: tuple[Kind | None, ...] | None = None
+    # a dict display with string keys: the key of each position (`{"model": net, "epoch": e}`)
+    keys: tuple[str, ...] | None = None
     # Where the evidence came from when it is not the expression itself ("the `Net()` passed at
     # train.py:31"); said in the finding's note. Not part of what the kind is.
     evidence: str | None = field(default=None, compare=False)
@@ -167,14 +169,15 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         element=_merged_elements(found),
         mapping=first.mapping if all(kind.mapping == first.mapping for kind in found) else False,
         positions=_merged_positions(found),
+        keys=first.keys if all(kind.keys == first.keys for kind in found) else None,
         evidence=next((kind.evidence for kind in found if kind.evidence), None),
     )
 
 
 def _merged_positions(kinds: list[Kind]) -> tuple[Kind | None, ...] | None:
-    """Tuples of one length merge position by position."""
+    """Tuples of one length (dicts of the same keys) merge position by position."""
     lengths = {len(kind.positions) if kind.positions is not None else None for kind in kinds}
-    if len(lengths) != 1 or None in lengths:
+    if len(lengths) != 1 or None in lengths or len({kind.keys for kind in kinds}) != 1:
         return None
     return tuple(merge(column) for column in zip(*(kind.positions for kind in kinds)))
 
@@ -383,6 +386,8 @@ def subscript_kind(receiver: Kind | None, string_index: str | None, number_index
         return receiver
     if receiver.base == CONTAINER and number_index is not None and not receiver.mapping:
         return _at_position(receiver, number_index)  # `model(x)[0]` of `return out, None`
+    if receiver.base == CONTAINER and receiver.keys is not None and string_index in receiver.keys:
+        return receiver.positions[receiver.keys.index(string_index)]  # `state["model"]`
     if receiver.base in (MODULE, CONTAINER) and receiver.element is not None:
         return receiver.element  # ModuleList[i], Sequential[i], ModuleDict[k], [m1, m2][i]
     if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and string_index in MODEL_OUTPUT_TENSOR_FIELDS:

@@ -257,18 +257,27 @@ class TypeOracle:
                 return Kind(CONTAINER, element=held.element) if held.element is not None else None
             return held
         if isinstance(expr, cst.Dict):
-            # `{"loss": loss, "logits": out}`: a mapping whose values agree on a kind
-            if any(isinstance(element, cst.StarredDictElement) for element in expr.elements):
-                return None
-            values = container_of(self._kind(element.value, scope, at) for element in expr.elements)
-            if values is None or values.element is None:
-                return None
-            return Kind(CONTAINER, element=values.element, mapping=True)
+            return self._dict_kind(expr, scope, at)
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             return self._comprehension_kind(expr, scope)
         if isinstance(expr, cst.IfExp):
             return merge([self._kind(expr.body, scope, at), self._kind(expr.orelse, scope, at)])
         return None
+
+    def _dict_kind(self, expr: cst.Dict, scope: Scope, at=None) -> Kind | None:
+        """`{"loss": loss, "logits": out}`: a mapping whose values agree on a kind; with string
+        keys, each key's value too (`{"model": net, "epoch": e}["model"]`)."""
+        if any(isinstance(element, cst.StarredDictElement) for element in expr.elements):
+            return None
+        values = [self._kind(element.value, scope, at) for element in expr.elements]
+        agreed = container_of(values)
+        element = agreed.element if agreed is not None else None
+        keys = [element.key.evaluated_value if isinstance(element.key, cst.SimpleString) else None
+                for element in expr.elements]
+        if all(isinstance(key, str) for key in keys) and len(set(keys)) == len(keys) and any(
+                value is not None and value.base in (MODULE, TENSOR, CONTAINER) for value in values):
+            return Kind(CONTAINER, element=element, mapping=True, positions=tuple(values), keys=tuple(keys))
+        return Kind(CONTAINER, element=element, mapping=True) if element is not None else None
 
     def _comprehension_kind(self, expr, scope: Scope) -> Kind | None:
         """`[Block(d) for d in dims]`: a container of what the element is, when the element does not
@@ -318,7 +327,7 @@ class TypeOracle:
             grown = self._memoised(self._grown_lists, (scope, name), None, lambda: self._grown_list(name, scope, every))
             if grown is not None:
                 return grown  # `layers = []`, then `layers.append(nn.Linear(...))` in a loop
-            if merged is not None and merged.element is not None:
+            if merged is not None and (merged.element is not None or merged.positions is not None):
                 return Kind(CONTAINER, mapping=merged.mapping)  # `params["extra"] = stats`: any element may be another
         if merged is not None:
             return merged

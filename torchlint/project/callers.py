@@ -17,7 +17,7 @@ from torchlint.kinds import (
 )
 from torchlint.project.summary import CallSite, callee_name, content_digest
 from torchlint.project.symbols import ProjectClass, Symbol
-from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES
+from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES, SELF_RETURNING_METHODS, is_torch_module_class
 
 # nn.Module as a base, as `class Net(nn.Module)` resolves it: its machinery calls only the names it
 # defines itself on a subclass's instance.
@@ -127,6 +127,8 @@ class Callers:
             return None
         owner = self.project_class(path, owner_name)
         family = {owner} | self._project_ancestors(owner)
+        if method == "forward" and not self._escapes_as_attribute(method) and not self._dispatched_by_name(family):
+            return self._forward_calls(owner, family)
         if (self._escapes_as_attribute(method) or any(self._has_library_caller(member, method) for member in family)
                 or self._dispatched_by_name(family)):
             return None  # (the class's subclasses are asked last, in call_site_kind: that reads more)
@@ -138,6 +140,80 @@ class Callers:
             if target:
                 found.append((caller, site, 1))  # a bound method: the instance is its first parameter
         return found
+
+    def _forward_calls(self, owner: ProjectClass, family: set[ProjectClass]) -> list[tuple[str, CallSite, int]] | None:
+        """The calls that run a module's `forward`: `.forward(...)` calls (as for any method) and
+        calls of its instances (`net(x)`, `self.enc(h)`), which nn.Module's `__call__` hands to
+        `forward` as they are. Instances are looked for in the modules that build the class (and
+        its own): one handed elsewhere, or put in a Sequential, is called unseen, so what is found
+        is a guess (call_site_kind says so). None when a base other than torch's module classes
+        may call it otherwise."""
+        if not all(self._torch_module_bases_only(member) for member in family):
+            return None
+        found = []
+        for caller, site in self._calls_named("forward"):
+            target = self._site_targets(caller, site, owner)
+            if target is None:
+                return None
+            if target:
+                found.append((caller, site, 1))
+        builders = {caller for caller, site in self._calls_named(owner.name)
+                    if site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == Symbol("class", owner.path, owner.name)}
+        for module in sorted(builders | {owner.path}):
+            found.extend((module, site, 1) for site in self.summaries[module].calls if self._calls_instance(module, site, owner))
+        return found
+
+    def _calls_instance(self, module: str, site: CallSite, owner: ProjectClass) -> bool:
+        """Whether the call's callee is a name or `self` attribute that holds only instances the
+        module builds (`blk = Block()`, `self.enc = Block().cuda()`): read from the bindings
+        themselves, not by asking their kinds (which may ask about this very parameter)."""
+        callee = site.callee
+        if callee[0] == "ref":
+            symbol = self.resolve(module, callee[1])
+            values = self.summaries[module].names.get(callee[1], ()) if symbol == Symbol("name", module, callee[1]) else ()
+        elif callee[0] == "local":
+            function = self._function(module, callee[1])
+            values = function.locals.get(callee[2], ()) if function is not None else ()
+        elif callee[0] == "attr" and callee[1] is not None and callee[1][0] == "local" and callee[2] != "forward":
+            values = self._self_attribute_values(module, callee[1], callee[2])
+        else:
+            return False
+        built = Symbol("class", owner.path, owner.name)
+        return bool(values) and all(self._builds(module, value, built) for value in values)
+
+    def _self_attribute_values(self, module: str, receiver: tuple, attribute: str) -> tuple:
+        """What the class of the method `receiver` is `self` in assigns to `self.<attribute>`."""
+        key, name = receiver[1], receiver[2]
+        function = self._function(module, key)
+        owner_name = key.split(".")[0] if key and "." in key else None
+        classes = self.summaries[module].classes
+        if function is None or owner_name not in classes or not function.params or function.params[0] != name:
+            return ()
+        return tuple(value for _, value in classes[owner_name].attributes.get(attribute, ()))
+
+    def _builds(self, module: str, value, built: Symbol) -> bool:
+        """`Block(...)`, or one with device and mode moves chained on it (`Block().cuda()`)."""
+        while value is not None and value[0] == "call" and value[1] is not None and value[1][0] == "attr" \
+                and value[1][2] in SELF_RETURNING_METHODS:
+            value = value[1][1]
+        return (value is not None and value[0] == "call" and value[1] is not None and value[1][0] == "ref"
+                and self.resolve(module, value[1][1]) == built)
+
+    def _torch_module_bases_only(self, cls: ProjectClass) -> bool:
+        """Every base of the class that is not a project class is one of torch.nn's module classes
+        (whose machinery calls `forward` only through `__call__`), `object` or `ABC`."""
+        summary = self.summaries.get(cls.path)
+        if summary is None or cls.name not in summary.classes:
+            return False
+        for base in summary.classes[cls.name].bases:
+            symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
+            if symbol is not None and symbol.what == "class":
+                continue
+            if symbol is None and base in (("ref", "object"), ("ref", "ABC")):
+                continue
+            if not (symbol is not None and symbol.what == "external" and is_torch_module_class(symbol.qualified)):
+                return False
+        return True
 
     def _looked_up_by_name(self, path: str, name: str) -> bool:
         """`getattr(models, name)(...)`, `models.__dict__[arch]()`, `mm = models`, `globals()[name]`,

@@ -34,14 +34,15 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 14  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 15  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
 class CallSite:
     """A call of a name that may be one of the project's functions or classes (callee `("ref",
-    ...)`), or of a method of a value (callee `("attr", receiver, method)`: `self.fit(model)`,
-    `trainer.fit(model)` inside a function; only those passing arguments)."""
+    ...)`), of a method of a value (callee `("attr", receiver, method)`: `self.fit(model)`,
+    `trainer.fit(model)` inside a function), or of a function's local name (`("local", ...)`:
+    `model(x)`, an instance whose `forward` it runs); the last two only when passing arguments."""
 
     callee: Descriptor
     args: tuple[Descriptor, ...]  # positional
@@ -563,9 +564,9 @@ class _Summarizer:
         callee = describe(call.func)
         if callee is None and isinstance(call.func, ast.Attribute):
             callee = ("attr", None, call.func.attr)  # `[v.fit(x) for v in trainers]`: a call of `fit` all the same
-        if callee is None or callee[0] not in ("ref", "attr"):
+        if callee is None or callee[0] not in ("ref", "attr", "local"):
             return
-        if callee[0] == "attr" and not (call.args or call.keywords):
+        if callee[0] != "ref" and not (call.args or call.keywords):
             return  # a method called with nothing to say of its parameters (`x.cuda()`, `self.reset()`)
         args = tuple(describe(arg) for arg in call.args if not isinstance(arg, ast.Starred))
         spread = any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords)
