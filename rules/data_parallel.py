@@ -110,7 +110,8 @@ class DataParallelRule(Rule):
     saved from one (its keys carry `module.`) and never run: bound to a function's local name (or
     a script's, under `if __name__ == "__main__":`) whose every use that the binding reaches reads
     `.module`, or loads a state dict into it, moves it or sets its mode as a statement of its own
-    (`model.load_state_dict(sd)`, `model.eval()`).
+    (`model.load_state_dict(sd)`, `model.eval()`), at least one loading into it or reading
+    `.module` (a wrapper only built and moved is flagged).
     A wrapper called, handed on, returned, rebound from a method (`model = model.cuda()`), read in
     a nested function (or, for a script's name, a function of the script that does not bind it
     itself) or bound at module level outside the main guard (another file may import it) is
@@ -230,6 +231,8 @@ class DataParallelRule(Rule):
             "model = torch.nn.parallel.DistributedDataParallel(model) if torch.distributed.is_initialized() else model\n"
             "loss = step(model, torch.ones(1, 2))\n",
         ),
+        # only built and moved, never loaded into nor unwrapped: flagged as before
+        Invalid(T + "def build():\n    model = nn.DataParallel(Net())\n    model.to(device)\n", None),
         # a wrapper loaded into and then run, handed on, returned or rebound from a method: it runs
         Invalid(
             T + "def load(path):\n    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(path))\n"
@@ -284,13 +287,16 @@ class DataParallelRule(Rule):
         scope = binding.scope.node
         if any(_reads_free(inner, name) for inner in descendants(scope) if isinstance(inner, SCOPE_NODES) and inner is not scope):
             return False  # read in a nested function: a closure, or the script's global
+        adapted = False  # a state dict loaded into it, or the module taken out of it
         for path in paths(scope, outside_nested_scopes):
             if not _names(path, name) or isinstance(path[-2], cst.AssignTarget):
                 continue
             reached = self.ctx.oracle.reaching_bindings(name, path) or []
-            if any(b is binding for b in reached) and not _leaves_wrapper_unrun(path):
-                return False
-        return True
+            if any(b is binding for b in reached):
+                if not _leaves_wrapper_unrun(path):
+                    return False
+                adapted = adapted or path[-2].attr.value in ("module", "load_state_dict")
+        return adapted
 
     def _subclass_of_data_parallel(self, func: cst.CSTNode) -> bool:
         """`BalancedDataParallel(model)`, a class of the file or the project whose bases reach
