@@ -247,6 +247,17 @@ class DataParallelRule(Rule):
             "    def step(x):\n        return model(x)\n    return step\n",
             None,
         ),
+        # in the main guard's else, or a guard that is not one: another file may import it
+        Invalid(
+            T + "if __name__ == '__main__':\n    pass\nelse:\n"
+            "    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(path))\n    model.eval()\n",
+            None,
+        ),
+        Invalid(
+            T + "if __name__ != '__main__':\n"
+            "    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(path))\n    model.eval()\n",
+            None,
+        ),
         # under the main guard, read by a function of the script as its global: it may run it
         Invalid(
             T + "def validate():\n    return model(x)\nif __name__ == '__main__':\n"
@@ -454,8 +465,16 @@ def _reads_free(scope: cst.CSTNode, name: str) -> bool:
 
 
 def _under_main_guard(stack) -> bool:
-    """Inside `if __name__ == "__main__":` at module level: a script's own names."""
-    return any(isinstance(node, cst.If) and "__main__" in cst.Module([]).code_for_node(node.test) for node in stack)
+    """In the body of a module-level `if __name__ == "__main__":` (not its `else`): a script's own
+    names, which no other file imports."""
+    if len(stack) < 3 or not isinstance(stack[1], cst.If) or stack[2] is not stack[1].body:
+        return False
+    test = stack[1].test
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.Equal)):
+        return False
+    sides = {cst.Module([]).code_for_node(side).strip("'\"") for side in (test.left, test.comparisons[0].comparator)}
+    return sides == {"__name__", "__main__"}
 
 
 def _leaves_wrapper_unrun(path: list[cst.CSTNode]) -> bool:

@@ -108,9 +108,13 @@ class DistributedSamplerMissingSetEpoch(Rule):
     the epoch), and a single pass with no epoch loop.
 
     The sampler may come from a function of the file that returns it (`make_sampler(ds,
-    shuffle=True, distributed=d)`): each of its `return`s counts as a binding, its `shuffle=` read
-    from what the call passes for that parameter (or the default). One that may return another
-    sampler is flagged without a fix.
+    shuffle=True, distributed=d)`): each of its `return`s counts as a binding. In such a helper
+    (and in one that returns the loader, below) the call decides: a `shuffle` that names a
+    parameter (as a keyword or the fourth positional argument) is what the call passes for it, or
+    its default; one the helper computes (`shuffle = training`, `**kwargs`) is not known and the
+    sampler is not taken for a shuffling one; `DistributedSampler(ds) if distributed else None`
+    with `distributed=False` passed is None. One that may return another sampler is flagged
+    without a fix. `DistributedSampler(ds, world, rank, False)` does not shuffle either.
 
     The loader may come from a function of the file that builds it and returns it, alone or in
     a tuple (`loader, sampler = make_loaders(args)`), when every `return` gives a loader with a
@@ -191,6 +195,22 @@ class DistributedSamplerMissingSetEpoch(Rule):
         # a sampler made by a function of the file told not to shuffle, or not shuffling by default
         FACTORY + "sampler = make_sampler(dataset, shuffle=False)\n" + FACTORY_LOOP,
         FACTORY + "sampler = make_sampler(dataset)\n" + FACTORY_LOOP,
+        # the call decides the helper's shuffle or sampler: told not to, through the fourth
+        # positional argument, through `**kwargs` or a local (unknown here), a branch not taken
+        T + "def make_loader(ds, train):\n    sampler = DistributedSampler(ds, shuffle=train)\n"
+        "    return DataLoader(ds, sampler=sampler)\nloader = make_loader(dataset, train=False)\n" + "for epoch in range(3):\n    for batch in loader:\n        step(batch)\n",
+        T + "def make_sampler(ds, world, rank, shuffle):\n    return DistributedSampler(ds, world, rank, shuffle)\n"
+        "sampler = make_sampler(dataset, 2, 0, False)\n" + FACTORY_LOOP,
+        T + "def make_sampler(ds, **kwargs):\n    return DistributedSampler(ds, **kwargs)\n"
+        "sampler = make_sampler(dataset, shuffle=False)\n" + FACTORY_LOOP,
+        T + "def make_sampler(ds, training):\n    shuffle = training\n    return DistributedSampler(ds, shuffle=shuffle)\n"
+        "sampler = make_sampler(dataset, False)\n" + FACTORY_LOOP,
+        T + "def get_loader(ds, distributed):\n    sampler = DistributedSampler(ds) if distributed else None\n"
+        "    return DataLoader(ds, sampler=sampler)\nloader = get_loader(dataset, distributed=False)\n"
+        "for epoch in range(3):\n    for batch in loader:\n        step(batch)\n",
+        T + "sampler = DistributedSampler(dataset, 2, 0, False)\n" + FACTORY_LOOP,
+        # after a starred target, the name takes the last element
+        T + "*_, sampler = dataset, DistributedSampler(dataset), None\n" + FACTORY_LOOP,
         # a tuple assignment: the sampler is the element in the name's place
         T + "sampler, other = None, DistributedSampler(dataset)\nloader = DataLoader(dataset, sampler=sampler)\n"
         "for epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
@@ -496,18 +516,19 @@ class DistributedSamplerMissingSetEpoch(Rule):
             return self._sampler_of(loader, construction, self.ctx.stack)
         return self._returned_sampler(loader, binding)
 
-    def _sampler_of(self, loader: cst.Name, construction: cst.CSTNode, stack) -> _Sampler | None:
+    def _sampler_of(self, loader: cst.Name, construction: cst.CSTNode, stack, made_by=None) -> _Sampler | None:
         """The shuffling DistributedSampler of a DataLoader construction, `stack` being where
-        the construction's names are looked up."""
+        the construction's names are looked up; `made_by`: (helper, call) when the construction
+        is in a function of the file that `call` runs (its `shuffle=` may name a parameter)."""
         if not _constructs(self.ctx, construction, DATA_LOADERS):
             return None
         argument = next((a.value for a in construction.args if a.keyword and a.keyword.value == "sampler"), None)
         if argument is None:
             return None
-        if self._is_shuffling_sampler(argument):
+        if self._is_shuffling_sampler(_passed_shuffle(argument, *made_by) if made_by else argument):
             return _Sampler(cst.Attribute(loader, cst.Name("sampler")), certain=True, may_be_none=False)
         if isinstance(argument, cst.Name):
-            return self._named_sampler(argument, stack)
+            return self._named_sampler(argument, stack, made_by)
         return None
 
     def _returned_sampler(self, loader: cst.Name, binding: Binding) -> _Sampler | None:
@@ -523,7 +544,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
         if not isinstance(helper, cst.FunctionDef):
             return None
         returns = self.ctx.oracle.returned_values(helper) or []
-        found = [self._returned_loader_sampler(loader, value, binding.path) for value in returns]
+        found = [self._returned_loader_sampler(loader, value, binding.path, (helper, call)) for value in returns]
         if not found or None in found or len({(f.certain, f.may_be_none) for f in found}) != 1:
             return None
         siblings = {name for name, other in self._names_bound_by(call) if other is not binding}
@@ -532,7 +553,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
         return _Sampler(cst.Attribute(loader, cst.Name("sampler")), certain, may_be_none=False, aliases=aliases)
 
     def _returned_loader_sampler(self, loader: cst.Name, returned: cst.BaseExpression | None,
-                                 path: tuple[int, ...]) -> _Sampler | None:
+                                 path: tuple[int, ...], made_by) -> _Sampler | None:
         element = element_at(returned, path) if returned is not None else None
         if element is None:
             return None
@@ -545,7 +566,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
             element, stack, names = construction, path_to(self.ctx.module, construction) or [], {element.value}
         else:
             names = set()
-        sampler = self._sampler_of(loader, element, stack) if stack else None
+        sampler = self._sampler_of(loader, element, stack, made_by) if stack else None
         if sampler is None:
             return None
         names.add((dotted_name(sampler.receiver) or "").split(".")[0])
@@ -556,12 +577,14 @@ class DistributedSamplerMissingSetEpoch(Rule):
         scope = self.ctx.oracle.scope_at(self.ctx.stack)
         return [(name, b) for name, bindings in scope.bindings.items() for b in bindings if b.value is call]
 
-    def _named_sampler(self, name: cst.Name, stack=None) -> _Sampler | None:
+    def _named_sampler(self, name: cst.Name, stack=None, made_by=None) -> _Sampler | None:
         bindings = self.ctx.oracle.bindings_of(name.value, stack or self.ctx.stack) or []
         values = [self.ctx.oracle.bound_value(b) for b in bindings]
         if None in values:
             return None
-        options = [option for value in values for branch in _branches(value) for option in self._made_by(branch)]
+        options = [option for value in values for branch in _branches(value, made_by) for option in self._made_by(branch)]
+        if made_by is not None:
+            options = [_passed_shuffle(option, *made_by) for option in options]
         samplers = [option for option in options if self._is_shuffling_sampler(option)]
         if not samplers or any(self._is_unshuffled_sampler(option) for option in options):
             return None
@@ -582,7 +605,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
             if isinstance(returned, cst.Name):
                 binding = self._single_binding(returned.value, path_to(self.ctx.module, returned) or [])
                 returned = self.ctx.oracle.bound_value(binding) if binding is not None else returned
-            made += [_passed_shuffle(option, helper, value) for option in _branches(returned)] if returned else [value]
+            made += [_passed_shuffle(option, helper, value) for option in _branches(returned, (helper, value))] if returned else [value]
         return made
 
     def _is_sampler_call(self, expr: cst.CSTNode) -> bool:
@@ -647,17 +670,34 @@ def _iterated(expr: cst.BaseExpression) -> cst.BaseExpression:
 
 
 def _passed_shuffle(option: cst.BaseExpression, helper: cst.FunctionDef, call: cst.Call) -> cst.BaseExpression:
-    """`DistributedSampler(ds, shuffle=shuffle)` returned by `helper`, its `shuffle` a parameter:
-    the same call with what `call` passes for that parameter (or its default)."""
+    """A sampler built in `helper`, which `call` runs: the same construction with its `shuffle`
+    as the call decides it. A parameter (`shuffle=shuffle`, or the fourth positional argument)
+    is what the call passes for it, or its default; anything else the helper computes
+    (`shuffle = training`, `**kwargs`) is not known here, and counts as `shuffle=False`: the
+    sampler is not taken for a shuffling one."""
     if not isinstance(option, cst.Call):
         return option
-    for index, arg in enumerate(option.args):
-        if not (arg.keyword is not None and arg.keyword.value == "shuffle" and isinstance(arg.value, cst.Name)):
-            continue
-        passed = _argument_for(helper, call, arg.value.value)
-        if passed is not None:
-            return option.with_changes(args=[*option.args[:index], arg.with_changes(value=passed), *option.args[index + 1:]])
-    return option
+    given = _shuffle_argument(option)
+    if given is None:
+        return option  # not given: shuffles by default
+    if isinstance(given, cst.Name) and given.value in ("True", "False"):
+        return option
+    passed = _argument_for(helper, call, given.value) if isinstance(given, cst.Name) else None
+    kept = [arg for arg in option.args if arg.value is not given and not arg.star]
+    return option.with_changes(args=[*kept, cst.Arg(passed or cst.Name("False"), keyword=cst.Name("shuffle"))])
+
+
+def _shuffle_argument(call: cst.Call) -> cst.BaseExpression | None:
+    """What a DistributedSampler construction passes for `shuffle` (keyword, or the fourth
+    positional argument: `DistributedSampler(ds, world, rank, False)`); `**kwargs` or `*args`
+    stand for an unknown value (a `cst.Ellipsis`); None when nothing is passed."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "shuffle":
+            return arg.value
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    if len(positional) >= 4 and all(arg.keyword is None for arg in call.args[:4]) and not any(a.star for a in call.args[:4]):
+        return positional[3].value
+    return cst.Ellipsis() if any(arg.star for arg in call.args) else None
 
 
 def _argument_for(function: cst.FunctionDef, call: cst.Call, name: str) -> cst.BaseExpression | None:
@@ -681,9 +721,16 @@ def _constructs(ctx, expr: cst.CSTNode, classes: frozenset[str]) -> bool:
     return isinstance(expr, cst.Call) and ctx.qualify(expr.func) in classes
 
 
-def _branches(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+def _branches(value: cst.BaseExpression, made_by=None) -> list[cst.BaseExpression]:
+    """What a conditional expression may give; in a function `made_by[1]` runs, a test on one of
+    its parameters given as `True`/`False` there picks its branch (`DistributedSampler(ds) if
+    distributed else None` with `distributed=False`)."""
     if isinstance(value, cst.IfExp):
-        return [*_branches(value.body), *_branches(value.orelse)]
+        test = value.test
+        passed = _argument_for(*made_by, test.value) if made_by and isinstance(test, cst.Name) else None
+        if isinstance(passed, cst.Name) and passed.value in ("True", "False"):
+            return _branches(value.body if passed.value == "True" else value.orelse, made_by)
+        return [*_branches(value.body, made_by), *_branches(value.orelse, made_by)]
     return [value]
 
 
@@ -692,11 +739,8 @@ def _is_none(expr: cst.CSTNode) -> bool:
 
 
 def _shuffle_is_false(call: cst.Call) -> bool:
-    return any(
-        arg.keyword is not None and arg.keyword.value == "shuffle" and isinstance(arg.value, cst.Name)
-        and arg.value.value == "False"
-        for arg in call.args
-    )
+    given = _shuffle_argument(call)
+    return isinstance(given, cst.Name) and given.value == "False"
 
 
 def _is_set_epoch(call: cst.Call, covers) -> bool:

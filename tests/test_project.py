@@ -212,6 +212,13 @@ def test_a_forward_parameter_takes_what_the_instances_calls_pass(cli, tmp_path, 
     assert _findings(cli, "models.py") == expected
 
 
+@pytest.mark.parametrize(("target", "expected"), [("*_, m", [("TL005", 3)]), ("m, *_", []), ("*_, m, last", [])])
+def test_a_starred_target_takes_places_from_the_end_across_files(cli, tmp_path, target, expected):
+    (tmp_path / "models.py").write_text("import torch.nn as nn\ndef build():\n    return 3, 'x', nn.Linear(2, 2)\n")
+    (tmp_path / "run.py").write_text(f"from models import build\n{target} = build()\nm.forward(1)\n")
+    assert _findings(cli, "run.py") == expected
+
+
 FACTORY_REBINDING_ITS_PARAMETER = (
     "import torch.nn as nn\nclass A(nn.Module):\n    def forward(self, x):\n        return x\n"
     "def define(net):\n    if net == 'a':\n        net = A()\n    elif net == 'b':\n        net = nn.Linear(2, 2)\n"

@@ -243,10 +243,10 @@ def element_at(value: cst.CSTNode, path: tuple[int, ...]) -> cst.CSTNode | None:
     """The element at `path` of nested tuple or list displays (`value` itself for an empty path);
     None where the value is not such a display there or a starred element stands in the way."""
     for index in path:
-        if not isinstance(value, (cst.Tuple, cst.List)) or index >= len(value.elements):
+        if not isinstance(value, (cst.Tuple, cst.List)) or not -len(value.elements) <= index < len(value.elements):
             return None
-        element = value.elements[index]
-        if isinstance(element, cst.StarredElement):
-            return None
-        value = element.value
+        stars = [i for i, e in enumerate(value.elements) if isinstance(e, cst.StarredElement)]
+        if stars and (index >= stars[0] or len(value.elements) + index <= stars[-1]):
+            return None  # past a starred element the places depend on its length
+        value = value.elements[index].value
     return value

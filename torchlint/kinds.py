@@ -326,6 +326,8 @@ def method_call_kind(receiver: Kind | None, method: str, without_arguments: bool
         return None
     if receiver.base == CONTAINER and receiver.mapping and method == "values":
         return Kind(CONTAINER, element=receiver.element)
+    if receiver.base == OBJECT and receiver.origin == PACKED_SEQUENCE and method in SELF_RETURNING_METHODS:
+        return receiver  # `pack_padded_sequence(...).to(device)`: still a PackedSequence
     if receiver.base == OBJECT and (receiver.origin or "").startswith("torch.distributions.") and method in DISTRIBUTION_TENSORS:
         return tensor(DISTRIBUTION_TENSORS[method])  # `Categorical(logits=z).sample()`
     if receiver.base == TENSOR and method in WHOLE_TENSOR_REDUCTIONS and without_arguments:

@@ -63,12 +63,10 @@ _TYPE_TESTED = "<type tested>"  # in a scope's evidence: the name is given to is
 _TYPE_TESTS = frozenset({"isinstance", "type", "hasattr", "getattr", "callable"})
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
 _ITEM_STORED = "[]="  # in a scope's evidence: an item of the name is assigned
-# in a scope's evidence: `w.data.normal_(...)`, `p.data.add_(...)`: the name's `.data` is changed
-# in place by a method only tensors have (a Parameter's idiom; numpy's and pandas' `.data` have none)
-_DATA_CHANGED_IN_PLACE = ".data.<in-place>_"
-_TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES | {_DATA_CHANGED_IN_PLACE}
+_TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES
 # What puts another element into a list or dict: its elements' kind is then not the one built.
-_MUTATIONS = frozenset({_ITEM_STORED, "append", "extend", "insert", "update", "setdefault", "__setitem__", "add"})
+_MUTATIONS = frozenset({_ITEM_STORED, "append", "extend", "insert", "update", "setdefault", "__setitem__", "add",
+                        "pop", "popitem", "remove", "clear", "reverse", "sort", "__delitem__"})
 _LIST_GROWTH = frozenset({"append", "extend", "insert"})
 # Annotations that say nothing against torch (`Any`, `object`, torch's own classes).
 _NEUTRAL_ANNOTATION_MODULES = frozenset({"torch", "typing", "typing_extensions", "builtins"})
@@ -649,7 +647,7 @@ class TypeOracle:
             owner = self._kind(func.value, scope)
             passes_through = owner is not None and owner.base == OBJECT and owner.origin in PASS_THROUGH_OWNERS
         positional = [arg.value for arg in value.args if arg.keyword is None and not arg.star]
-        if not passes_through or len(positional) != len(value.args) or path[0] >= len(positional):
+        if not passes_through or len(positional) != len(value.args) or not -len(positional) <= path[0] < len(positional):
             return None
         return self._kind(positional[path[0]], scope)
 
@@ -1227,15 +1225,13 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
                 # `view` takes a dtype
                 marks.add(method + "(int)")
             return node.func.value.value, marks
-        if _changes_data_in_place(node.func):
-            return node.func.value.value.value, {_DATA_CHANGED_IN_PLACE}
         if (isinstance(node.func, cst.Name) and node.func.value in _TYPE_TESTS and node.args
                 and isinstance(node.args[0].value, cst.Name)):
             return node.args[0].value.value, {_TYPE_TESTED}
-    elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+    elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
         not_reads.add(id(node.target))
         if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
-            return node.target.value.value, {_ITEM_STORED}  # `params["extra"] = stats`
+            return node.target.value.value, {_ITEM_STORED}  # `params["extra"] = stats`, `del items[0]`
     elif (isinstance(node, cst.Attribute) and node.attr.value == "grad" and isinstance(node.value, cst.Name)
           and id(node) not in not_reads):
         return node.value.value, {_GRAD_READ}
@@ -1269,15 +1265,6 @@ def _grown_by(call: cst.CSTNode) -> list[cst.BaseExpression] | None:
         elements = args[0].value.elements
         return None if any(isinstance(e, cst.StarredElement) for e in elements) else [e.value for e in elements]
     return None
-
-
-def _changes_data_in_place(func: cst.CSTNode) -> bool:
-    """`w.data.uniform_`: an in-place tensor method (a trailing underscore) on a name's `.data`."""
-    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute)):
-        return False
-    method, data = func.attr.value, func.value
-    return (data.attr.value == "data" and isinstance(data.value, cst.Name) and method.endswith("_")
-            and not method.startswith("_") and method in TENSOR_ATTRIBUTE_NAMES)
 
 
 def _comprehension_binds(path: list[cst.CSTNode], name: str) -> bool:

@@ -239,11 +239,15 @@ def bind_target(scope: Scope, target: cst.CSTNode, binding: Binding) -> None:
     if isinstance(target, cst.Name):
         scope.add(target.value, binding)
     elif isinstance(target, (cst.Tuple, cst.List)):
-        for index, element in enumerate(target.elements):
+        elements = target.elements
+        star = next((i for i, e in enumerate(elements) if isinstance(e, cst.StarredElement)), None)
+        for index, element in enumerate(elements):
             if isinstance(element, cst.StarredElement):
                 bind_target(scope, element.value, Binding("opaque", scope, None, (), binding.chain))
             else:
-                nested = Binding(binding.how, scope, binding.value, binding.path + (index,), binding.chain)
+                # after a starred target, a name's place counts from the end (`*_, last = ...`)
+                place = index if star is None or index < star else index - len(elements)
+                nested = Binding(binding.how, scope, binding.value, binding.path + (place,), binding.chain)
                 bind_target(scope, element.value, nested)
 
 

@@ -34,7 +34,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 15  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 16  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -809,7 +809,7 @@ def _target_bindings(target: ast.expr, value: Descriptor, path: tuple[int, ...])
                 for name, _ in _target_paths(element.value, ()):
                     yield name, None
             else:
-                yield from _target_bindings(element, value, path + (index,))
+                yield from _target_bindings(element, value, path + (_place(target.elts, index),))
 
 
 def select(value: Descriptor, path: tuple[int, ...]) -> Descriptor:
@@ -817,7 +817,7 @@ def select(value: Descriptor, path: tuple[int, ...]) -> Descriptor:
     for position, index in enumerate(path):
         if value is not None and value[0] in ("call", "ref", "local", "attr", "sub"):
             return ("item", value, path[position:])  # an element of what the value is, when known
-        if value is None or value[0] != "list" or index >= len(value[1]):
+        if value is None or value[0] != "list" or not -len(value[1]) <= index < len(value[1]):
             return None
         value = value[1][index]
     return value
@@ -829,7 +829,14 @@ def _target_paths(target: ast.expr, path: tuple[int, ...]):
     elif isinstance(target, (ast.Tuple, ast.List)):
         for index, element in enumerate(target.elts):
             inner = element.value if isinstance(element, ast.Starred) else element
-            yield from _target_paths(inner, path + (index,) if not isinstance(element, ast.Starred) else (-1,))
+            yield from _target_paths(inner, path + (_place(target.elts, index),) if not isinstance(element, ast.Starred) else (-1,))
+
+
+def _place(elements: list[ast.expr], index: int) -> int:
+    """Where a tuple target's element takes its value from: after a starred one, counted from
+    the end (`*_, last = ...`)."""
+    star = next((i for i, e in enumerate(elements) if isinstance(e, ast.Starred)), None)
+    return index if star is None or index < star else index - len(elements)
 
 
 def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str]) -> Descriptor:
