@@ -202,18 +202,20 @@ class Callers:
     def _torch_module_bases_only(self, cls: ProjectClass) -> bool:
         """Every base of the class that is not a project class is one of torch.nn's module classes
         (whose machinery calls `forward` only through `__call__`), `object` or `ABC`."""
+        bases = self._resolved_bases(cls)
+        return bases is not None and all(
+            (symbol is not None and (symbol.what == "class" or (symbol.what == "external" and is_torch_module_class(symbol.qualified))))
+            or (symbol is None and base in (("ref", "object"), ("ref", "ABC")))
+            for base, symbol in bases)
+
+    def _resolved_bases(self, cls: ProjectClass) -> list[tuple[tuple | None, Symbol | None]] | None:
+        """Each base the class's summary names, with what it resolves to (None: not a plain
+        name, or not resolved); None when the index cannot read the class."""
         summary = self.summaries.get(cls.path)
         if summary is None or cls.name not in summary.classes:
-            return False
-        for base in summary.classes[cls.name].bases:
-            symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
-            if symbol is not None and symbol.what == "class":
-                continue
-            if symbol is None and base in (("ref", "object"), ("ref", "ABC")):
-                continue
-            if not (symbol is not None and symbol.what == "external" and is_torch_module_class(symbol.qualified)):
-                return False
-        return True
+            return None
+        return [(base, self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None)
+                for base in summary.classes[cls.name].bases]
 
     def _looked_up_by_name(self, path: str, name: str) -> bool:
         """`getattr(models, name)(...)`, `models.__dict__[arch]()`, `mm = models`, `globals()[name]`,
@@ -327,13 +329,12 @@ class Callers:
         known = self._bases.get(cls)
         if known is not None:
             return known
-        summary = self.summaries.get(cls.path)
-        if summary is None or cls.name not in summary.classes:
+        bases = self._resolved_bases(cls)
+        if bases is None:
             self._bases[cls] = ((), "library")
             return self._bases[cls]
         parents, library = [], None
-        for base in summary.classes[cls.name].bases:
-            symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
+        for base, symbol in bases:
             if symbol is not None and symbol.what == "class":
                 parents.append(self.project_class(symbol.path, symbol.name))
             elif symbol is None and base in (("ref", "object"), ("ref", "ABC")):
