@@ -383,14 +383,11 @@ class DistributedSamplerMissingSetEpoch(Rule):
         helper = callee.cls if callee is not None and callee.base == FUNCTION else None
         if not isinstance(helper, cst.FunctionDef):
             return None
-        positional = [*helper.params.posonly_params, *helper.params.params]
-        by_keyword = {param.name.value: param for param in all_params(helper.params)}
         iterated = _iterated_parameters(helper)
         for index, arg in enumerate(call.args):
             if arg not in named:
                 continue
-            param = by_keyword.get(arg.keyword.value) if arg.keyword is not None else (
-                positional[index] if index < len(positional) else None)
+            param = _parameter_taking(helper, call, index)
             if param is not None and param.name.value in iterated:
                 return arg.value
         return None
@@ -700,19 +697,25 @@ def _shuffle_argument(call: cst.Call) -> cst.BaseExpression | None:
     return cst.Ellipsis() if any(arg.star for arg in call.args) else None
 
 
+def _parameter_taking(function: cst.FunctionDef, call: cst.Call, index: int) -> cst.Param | None:
+    """The parameter of `function` that the call's argument at `index` binds (by keyword, or by
+    its position)."""
+    arg = call.args[index]
+    if arg.keyword is not None:
+        return next((p for p in all_params(function.params) if p.name.value == arg.keyword.value), None)
+    positional = [*function.params.posonly_params, *function.params.params]
+    return positional[index] if index < len(positional) else None
+
+
 def _argument_for(function: cst.FunctionDef, call: cst.Call, name: str) -> cst.BaseExpression | None:
     """What `call` passes for the parameter `name` of `function` (its default when nothing)."""
-    positional = [*function.params.posonly_params, *function.params.params]
-    params = all_params(function.params)
-    param = next((p for p in params if p.name.value == name), None)
+    param = next((p for p in all_params(function.params) if p.name.value == name), None)
     if param is None:
         return None
     for index, arg in enumerate(call.args):
         if arg.star:
             return None
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg.value
-        if arg.keyword is None and index < len(positional) and positional[index] is param:
+        if _parameter_taking(function, call, index) is param:
             return arg.value
     return param.default
 
