@@ -72,7 +72,7 @@ class TensorDataAttribute(Rule):
       by a name computed at run time), or a value computed from such guesses alone: were the
       object not a tensor, `.detach()` would not exist on it.
     - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`,
-      `p.data[i] += ...`) becomes the same
+      `p.data[i] += ...`, and an in-place method on an indexed view: `p.data[:, c:].zero_()`) becomes the same
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing
       `no_grad`/`inference_mode` block or decorated function); in-place calls chained on it count
       (`p.data.mul_(a).add_(b)`), and the statement's other `.data` reads of tensors lose their
@@ -120,6 +120,9 @@ class TensorDataAttribute(Rule):
     trigger_patterns = (re.compile(r"\.data\b(?<!utils\.data)(?<!\bself\.data)"),)
 
     valid = (
+        # an in-place method on an indexed `.data` of something not known to be a tensor
+        T + "class Grid:\n    def __init__(self):\n        self.data = [[0.0] * 3]\n"
+        "def reset(grid: Grid):\n    grid.data[0].clear()\n    grid.data[0].zero_()\n",
         # a Dataset's own field
         "from torch.utils.data import Dataset\n"
         "class Points(Dataset):\n"
@@ -261,6 +264,20 @@ class TensorDataAttribute(Rule):
             T + "m = nn.Linear(2, 2)\nm.weight.data.requires_grad_(False)\nm.bias.data.t_()\n",
             T + "m = nn.Linear(2, 2)\nm.weight.detach().requires_grad_(False)\nm.bias.detach().t_()\n",
         ),
+        # an in-place method on an indexed view of `.data` updates the tensor: the update's fix
+        Invalid(
+            T + "m = nn.Linear(2, 2)\nfor p in m.parameters():\n    p.data[:, 1:].zero_()\n"
+            "    p.data[0][1].add_(p.grad).clamp_(-1, 1)\n",
+            T + "m = nn.Linear(2, 2)\nfor p in m.parameters():\n    with torch.no_grad():\n        p[:, 1:].zero_()\n"
+            "    with torch.no_grad():\n        p[0][1].add_(p.grad).clamp_(-1, 1)\n",
+        ),
+        # ... while a read of an indexed view, or a flag set on it, stays a read
+        Invalid(
+            T + "m = nn.Linear(2, 2)\nrow = m.weight.data[0].clone()\nm.weight.data[0].requires_grad_(False)\n"
+            "m.weight.data[0].sum()\n",
+            T + "m = nn.Linear(2, 2)\nrow = m.weight.detach()[0].clone()\nm.weight.detach()[0].requires_grad_(False)\n"
+            "m.weight.detach()[0].sum()\n",
+        ),
         # a timm/mean-teacher EMA: one finding for the statement, whose fix drops every `.data`
         Invalid(
             T + "def update(ema, model, d):\n"
@@ -342,7 +359,7 @@ class TensorDataAttribute(Rule):
             return  # `x.data()`: a tensor's `.data` is not callable, so `x` is something else's
         if id(node) in self._covered:
             return  # part of a finding already made for its statement or line
-        if self._is_in_place_write(node, parent, grandparent):
+        if self._is_in_place_write(node, parent, grandparent) or self._is_in_place_through_subscript():
             self.report(node, _IN_PLACE_MESSAGE, self._in_place_fix(node))
         elif self._in_target():
             self.report(node, self._assignment_message(node))
@@ -412,6 +429,15 @@ class TensorDataAttribute(Rule):
             and isinstance(grandparent, cst.Call)
             and grandparent.func is parent
         )
+
+    def _is_in_place_through_subscript(self) -> bool:
+        """`p.data[:, c:].zero_()`, `p.data[i][j].add_(x)`: an in-place method on an indexed view
+        of `.data` updates the tensor as much as `p.data[i] = v` does."""
+        stack = self.ctx.stack
+        child, at = stack[-1], len(stack) - 2
+        while at >= 2 and isinstance(stack[at], cst.Subscript) and stack[at].value is child:
+            child, at = stack[at], at - 1
+        return child is not stack[-1] and self._is_in_place_write(child, stack[at], stack[at - 1])
 
     def _in_place_fix(self, node: cst.Attribute):
         """The whole statement, on the tensor itself, under `torch.no_grad()`."""
@@ -493,6 +519,8 @@ def _is_call_on(expr: cst.CSTNode, data_node: cst.CSTNode) -> bool:
     if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Attribute):
         return False
     receiver = expr.func.value
-    if receiver is data_node:
+    while isinstance(receiver, cst.Subscript) and receiver.value is not data_node:
+        receiver = receiver.value
+    if receiver is data_node or (isinstance(receiver, cst.Subscript) and receiver.value is data_node):
         return True
     return _is_in_place_method(expr.func.attr.value) and _is_call_on(receiver, data_node)
