@@ -67,7 +67,8 @@ class TensorDataAttribute(Rule):
       raises. It is **unsafe** when the receiver is taken for a tensor by a guess: a layer's
       parameter by its name alone (`self.conv.weight.data` with `self.conv` built where it cannot
       be read), an element of a DataLoader's batch, a value taken for a tensor because only
-      tensors have what is called on it (`trg.size(0)`, `x.permute(0, 2, 1)`), a method's
+      tensors have what is called on it or what it is given to (`trg.size(0)`, `x.permute(0, 2, 1)`,
+      `F.avg_pool2d(x, k)`), a method's
       parameter typed by the calls of the method the project shows (a method may also be reached
       by a name computed at run time), or a value computed from such guesses alone: were the
       object not a tensor, `.detach()` would not exist on it.
@@ -120,6 +121,20 @@ class TensorDataAttribute(Rule):
     trigger_patterns = (re.compile(r"\.data\b(?<!utils\.data)(?<!\bself\.data)"),)
 
     valid = (
+        # numpy's `view` takes a dtype (and a type); a name passed first to a function that is
+        # not torch.nn.functional's, or only in a branch of a type test, or rebound since
+        T + "import numpy as np\ndef raw(arr):\n    v = arr.view(np.uint8, np.ndarray)\n    return arr.data\n",
+        T + "import numpy as np\ndef raw(arr):\n    m = np.mean(arr)\n    return arr.data\n",
+        T + "import torch.nn.functional as F\nfrom torch.nn.utils.rnn import PackedSequence\ndef f(x):\n    if isinstance(x, PackedSequence):\n"
+        "        return x.data\n    return F.relu(x)\n",
+        T + "import torch.nn.functional as F\ndef f(x, load):\n    y = F.relu(x)\n    x = load()\n    return x.data\n",
+        # an array (or a value of unknown kind) counted up in place is not a tensor
+        T + "import numpy as np\nclass Scale(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.step = np.zeros(1)\n    def forward(self, x):\n        self.step += 1\n        return x\n"
+        "    def value(self):\n        return self.step.data\n",
+        T + "class Scale(nn.Module):\n    def __init__(self, start):\n        super().__init__()\n"
+        "        self.step = start\n    def forward(self, x):\n        self.step += x\n        return x\n"
+        "    def value(self):\n        return self.step.data\n",
         # an in-place method on an indexed `.data` of something not known to be a tensor
         T + "class Grid:\n    def __init__(self):\n        self.data = [[0.0] * 3]\n"
         "def reset(grid: Grid):\n    grid.data[0].clear()\n    grid.data[0].zero_()\n",
@@ -263,6 +278,26 @@ class TensorDataAttribute(Rule):
         Invalid(
             T + "m = nn.Linear(2, 2)\nm.weight.data.requires_grad_(False)\nm.bias.data.t_()\n",
             T + "m = nn.Linear(2, 2)\nm.weight.detach().requires_grad_(False)\nm.bias.detach().t_()\n",
+        ),
+        # a name passed first to torch.nn.functional, or viewed as a shape: a tensor (a guess)
+        Invalid(
+            T + "import torch.nn.functional as F\nclass Pool(nn.Module):\n    def forward(self, x):\n        n = x.data.size(0)\n"
+            "        return F.avg_pool2d(x, 2)\n",
+            T + "import torch.nn.functional as F\nclass Pool(nn.Module):\n    def forward(self, x):\n        n = x.detach().size(0)\n"
+            "        return F.avg_pool2d(x, 2)\n",
+        ),
+        Invalid(
+            T + "def up(x, B, C, H, W):\n    assert x.data.dim() == 4\n    return x.view(B, C, H, 1, W, 1)\n",
+            T + "def up(x, B, C, H, W):\n    assert x.detach().dim() == 4\n    return x.view(B, C, H, 1, W, 1)\n",
+        ),
+        # a buffer counted up in `forward` is still a tensor in the other methods
+        Invalid(
+            T + "class Scale(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            '        self.register_buffer("step", torch.zeros(1))\n    def forward(self, x):\n        self.step += 1\n'
+            "        return x\n    def value(self):\n        return self.step.data.item()\n",
+            T + "class Scale(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            '        self.register_buffer("step", torch.zeros(1))\n    def forward(self, x):\n        self.step += 1\n'
+            "        return x\n    def value(self):\n        return self.step.detach().item()\n",
         ),
         # an in-place method on an indexed view of `.data` updates the tensor: the update's fix
         Invalid(

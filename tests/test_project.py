@@ -450,6 +450,27 @@ def test_attributes_of_a_class_of_another_file(cli, tmp_path, assignments, expec
     assert _findings(cli, "run.py") == expected
 
 
+@pytest.mark.parametrize(
+    ("assignments", "expected"),
+    [
+        pytest.param('self.register_buffer("step", torch.zeros(1))\n        self.step += 1', [("TL001", 3)],
+                     id="a-buffer-counted-up"),
+        pytest.param("self.step = nn.Parameter(torch.zeros(1))\n        self.step += 1", [("TL001", 3)],
+                     id="a-parameter-counted-up"),
+        pytest.param("self.step = np.zeros(1)\n        self.step += 1", [], id="an-array-counted-up"),
+        pytest.param("self.step = make()\n        self.step += torch.ones(1)", [], id="an-unknown-value-plus-a-tensor"),
+    ],
+)
+def test_an_attribute_updated_in_place_keeps_its_kind(cli, tmp_path, assignments, expected):
+    """`self.step += 1` (in any method) leaves a tensor attribute a tensor, as `x += 1` does a local."""
+    (tmp_path / "counter.py").write_text(
+        "import numpy as np\nimport torch\nimport torch.nn as nn\nclass Counter(nn.Module):\n"
+        f"    def __init__(self):\n        super().__init__()\n        {assignments}\n"
+    )
+    (tmp_path / "run.py").write_text("from counter import Counter\nc = Counter()\nv = c.step.data\n")
+    assert _findings(cli, "run.py") == expected
+
+
 POOL = "import torch\n\nclass Pool:\n    def __init__(self):\n        self.items = []\n\n    def query(self, images):\n        return images.data\n"
 TRAINER = (
     "import torch\nfrom pool import Pool\n\nclass Trainer:\n    def __init__(self):\n        self.pool = Pool()\n\n"

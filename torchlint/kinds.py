@@ -247,6 +247,17 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     return None
 
 
+def augmented_kind(held: Kind | None, added: Iterable[Kind | None]) -> Kind | None:
+    """What `x op= v` leaves in a name (or attribute) that held `held`: a tensor stays one (its
+    in-place operators return it), with a graph when an added value has one; a list extended stays
+    a list; else unknown (a sum started at a number is judged with all its terms)."""
+    if held is None:
+        return None
+    if held.base == TENSOR:
+        return arithmetic_kind([held, *added])
+    return held if held.base == CONTAINER and not held.mapping else None
+
+
 def output_of_forward(returned: Kind | None) -> Kind | None:
     """What calling a module gives, from what its `forward` returns: a tensor (one that carries a
     graph), or a tuple of them; anything else is left unknown (a PackedSequence, a dict)."""

@@ -18,7 +18,7 @@ from torchlint.analysis import ClassIndex, ImportTable, dotted_name, element_at,
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_TENSOR_USE, MODEL_OUTPUT, MODULE,
     NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
-    arithmetic_kind, attribute_kind, element_kind, guessed_method_result, iterated_kind, layer_tensor_kind,
+    arithmetic_kind, attribute_kind, augmented_kind, element_kind, guessed_method_result, iterated_kind, layer_tensor_kind,
     library_call_kind, merge, method_call_kind, output_of_forward, public, subscript_kind, tensor, unpacked_kind,
     with_evidence,
 )
@@ -62,6 +62,7 @@ _TENSOR_ONLY_METHODS = frozenset({"backward()"})
 _TYPE_TESTED = "<type tested>"  # in a scope's evidence: the name is given to isinstance/type/hasattr
 _TYPE_TESTS = frozenset({"isinstance", "type", "hasattr", "getattr", "callable"})
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
+_PASSED_FIRST_TO = "<first argument of> "  # in a scope's evidence: a call the name is passed to first
 _ITEM_STORED = "[]="  # in a scope's evidence: an item of the name is assigned
 _TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES
 # What puts another element into a list or dict: its elements' kind is then not the one built.
@@ -466,10 +467,8 @@ class TypeOracle:
             return None
         at = path_to(scope.node, statement.target) or [None]
         held = self._kind(statement.target, scope, at[:-1] or None)  # what reaches the statement
-        if held is not None and held.base == TENSOR:
-            return arithmetic_kind([held, self._kind(statement.value, scope)])
         # (an unknown value plus a tensor is not one: a list extended by a tensor stays a list)
-        return held if held is not None and held.base == CONTAINER and not held.mapping else None
+        return augmented_kind(held, [self._kind(statement.value, scope)] if held is not None and held.base == TENSOR else [])
 
     def _star_imported_kind(self, name: str) -> Kind | None:
         """A name bound nowhere in the file: a class, function or value of the project that a
@@ -990,7 +989,13 @@ class TypeOracle:
         bindings = self._attribute_bindings(owner, attribute)
         if not bindings:
             return self._inherited_attribute_kind(owner, attribute, seen | {owner})
-        return merge(self._binding_kind(binding) for binding in bindings)
+        assigned = [binding for binding in bindings if binding.how != "augmented"]
+        held = merge(self._binding_kind(binding) for binding in assigned) if assigned else None
+        if len(assigned) == len(bindings):
+            return held
+        # `self.step += 1` in another method: judged as a local's `x += v` is, against the rest
+        return augmented_kind(held, (self._kind(binding.value.value, binding.scope) for binding in bindings
+                                     if binding.how == "augmented"))
 
     def _inherited_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset) -> Kind | None:
         """An attribute the class never assigns is its bases' (`self.conv` set in the base class's
@@ -1069,8 +1074,12 @@ class TypeOracle:
                         value = getattr(statement, "value", None)
                         for path, starred in _attribute_paths(target, self_name, attribute):
                             # `self.net, self.target = Net(), Net()`: the element at `path`
-                            plain = not starred and not isinstance(statement, cst.AugAssign) and value is not None
-                            yield Binding("value", scope, value, path) if plain else Binding("opaque", scope)
+                            if isinstance(statement, cst.AugAssign):
+                                yield Binding("augmented", scope, statement)  # `self.step += 1`
+                            elif not starred and value is not None:
+                                yield Binding("value", scope, value, path)
+                            else:
+                                yield Binding("opaque", scope)
 
     # ---- usage evidence ---------------------------------------------------------------------
     def _usage_evidence(self, name: str, bindings: list[Binding]) -> Kind | None:
@@ -1100,12 +1109,19 @@ class TypeOracle:
             return tensor(True)  # its gradient is read: a leaf that requires grad (a Parameter)
         own = self._own_method_names()
         uses = {use for use in said_of_all & _TENSOR_USES if use.split("(")[0] not in own}
-        if uses and _TYPE_TESTED not in said_of_any:
+        if (uses or self._passed_to_functional(said_of_all)) and _TYPE_TESTED not in said_of_any:
             # `def forward(self, src, trg): max_len = trg.size(0) ... trg.data[0]`: only a tensor
             # answers so. Not when the scope tests what the name is (`if isinstance(x,
             # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
             return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
         return None
+
+    def _passed_to_functional(self, marks: set[str]) -> bool:
+        """Passed first to one of torch.nn.functional's functions (`F.avg_pool2d(x, k)`), which
+        take a tensor there and nothing else."""
+        return any(mark.startswith(_PASSED_FIRST_TO)
+                   and (self.imports.qualify_name(mark[len(_PASSED_FIRST_TO):]) or "").startswith("torch.nn.functional.")
+                   for mark in marks)
 
     def _uses_by_binding(self, name: str, scope: Scope) -> dict[int, set[str]]:
         """For each of the name's bindings in `scope` (by id), what the uses it reaches say."""
@@ -1205,10 +1221,22 @@ def _collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cs
     uses: dict[str, list[tuple[set[str], tuple[cst.CSTNode, ...]]]] = {}
     not_reads: set[int] = set()  # attributes called or assigned to (a parent is met before its children)
     for path in paths(scope, outside_nested_scopes):
-        name, marks = _use_marks(path[-1], not_reads)
-        if name is not None and not _comprehension_binds(path, name):
-            uses.setdefault(name, []).append((marks, tuple(path)))
+        for name, marks in (_use_marks(path[-1], not_reads), _first_argument_use(path[-1])):
+            if name is not None and not _comprehension_binds(path, name):
+                uses.setdefault(name, []).append((marks, tuple(path)))
     return uses
+
+
+def _first_argument_use(node: cst.CSTNode) -> tuple[str | None, set[str]]:
+    """`F.avg_pool2d(x, k)`: the name passed first, marked with the callee as written (one of
+    torch.nn.functional's says it is a tensor: see `_usage_evidence`)."""
+    if not isinstance(node, cst.Call) or not node.args:
+        return None, set()
+    first = node.args[0]
+    callee = dotted_name(node.func)
+    if first.keyword is not None or first.star or not isinstance(first.value, cst.Name) or callee is None:
+        return None, set()
+    return first.value.value, {_PASSED_FIRST_TO + callee}
 
 
 def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[str]]:
@@ -1224,6 +1252,8 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
                 # `x.size(0)`: numpy's and pandas' `size` is a number; `x.view(-1)`: numpy's
                 # `view` takes a dtype
                 marks.add(method + "(int)")
+            elif method == "view" and sum(1 for arg in node.args if arg.keyword is None) >= 3:
+                marks.add("view(int)")  # `x.view(B, C, H, W)`: numpy's takes a dtype and a type at most
             return node.func.value.value, marks
         if (isinstance(node.func, cst.Name) and node.func.value in _TYPE_TESTS and node.args
                 and isinstance(node.args[0].value, cst.Name)):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from torchlint.kinds import (
-    CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind,
+    CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
     element_kind, guessed_method_result, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind,
     tensor, unpacked_kind,
 )
@@ -352,16 +352,15 @@ class ProjectIndex(Callers):
         return None
 
     def _local_kind(self, path: str, values: tuple[Descriptor, ...]) -> Kind | None:
-        """What a function's local name holds: its values merged; with `x += v` among them, a
-        tensor when every other value is one (`err = criterion(a, y)`, then `err += ...`), and
-        a list extended stays a list (as the file's own oracle judges them)."""
+        """What a function's local name (or a class's attribute) holds: its values merged; with
+        `x += v` among them, a tensor when every other value is one (`err = criterion(a, y)`,
+        then `err += ...`; `self.step = torch.zeros(1)`, then `self.step += 1`), and a list
+        extended stays a list (as the file's own oracle judges them)."""
         assigned = [value for value in values if value is None or value[0] != "aug"]
         held = merge(self.kind(path, value) for value in assigned) if assigned else None
-        if len(assigned) == len(values) or held is None:
+        if len(assigned) == len(values):
             return held
-        if held.base == TENSOR:
-            return arithmetic_kind([held, *(self.kind(path, value[1]) for value in values if value not in assigned)])
-        return held if held.base == CONTAINER and not held.mapping else None
+        return augmented_kind(held, (self.kind(path, value[1]) for value in values if value not in assigned))
 
     def _as_method(self, path: str, callee: Descriptor) -> Descriptor:
         """`criterion.cuda` at module level (a dotted name that resolves to nothing the module
@@ -579,7 +578,7 @@ class ProjectIndex(Callers):
         if not values:
             return None
         return self._memoised(("attribute", cls, attribute),
-                              lambda: merge(self.kind(cls.path, value) for _, value in values))
+                              lambda: self._local_kind(cls.path, tuple(value for _, value in values)))
 
     # ---- functions ------------------------------------------------------------------------------
     def _function(self, path: str, key: str | None) -> FunctionSummary | None:

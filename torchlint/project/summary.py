@@ -9,7 +9,7 @@ A value is described by a small tuple (a descriptor):
                                      `last_arg`: a `Sequential(...)`'s last argument, of two or more)
     ("arith", (operands...))         arithmetic: a tensor when an operand is one
     ("compare", (left, right))       an element-wise comparison: booleans, a tensor when a side is one
-    ("aug", value)                   `name += value` (in a function's locals)
+    ("aug", value)                   `name += value` (a function's locals), `self.name += value` (attributes)
     ("item", value, path)            the element at `path` of a value unpacked into a tuple target
     ("attr", value, "name")          an attribute
     ("sub", value, index)            a subscript (`index` when it is a string or integer literal)
@@ -34,7 +34,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 16  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 17  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -241,8 +241,10 @@ class _Summarizer:
                 self_name = function.params[0] if function.params and not _is_static(item) else None
                 if self_name:
                     local_names = frozenset(function.locals) | frozenset(function.params)
-                    for attribute, value, path in _self_attributes(item, self_name):
+                    for attribute, value, path, augmented in _self_attributes(item, self_name):
                         described = select(_describe(value, key, local_names), path) if value is not None else None
+                        if augmented:
+                            described = ("aug", described)  # `self.step += 1`
                         attributes.setdefault(attribute, []).append((key, described))
         for base in node.bases:  # a base is no value handed on: the escape `^Base` says it is one
             dotted = _dotted(base)
@@ -946,18 +948,20 @@ def _declared_global(statements: list[ast.stmt]) -> frozenset[str]:
 
 
 def _self_attributes(method, self_name: str):
-    """(attribute, value, path) for each `self.<attribute>` a method assigns: the value's element
-    at `path` in a tuple target (`self.net, self.target = Net(), Net()`); value None when what is
-    assigned cannot be described (`self.n += 1`, a starred target)."""
+    """(attribute, value, path, augmented) for each `self.<attribute>` a method assigns: the
+    value's element at `path` in a tuple target (`self.net, self.target = Net(), Net()`); value
+    None when what is assigned cannot be described (a starred target); `augmented` for `self.n
+    += v`, whose value is `v`."""
     for statement in _statements(method.body):
         registered = _registered(statement, self_name)
         if registered is not None:
-            yield registered[0], registered[1], ()  # `self.register_buffer("grid", t)`
+            yield registered[0], registered[1], (), False  # `self.register_buffer("grid", t)`
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            value = None if isinstance(statement, ast.AugAssign) else statement.value
+            augmented = isinstance(statement, ast.AugAssign)
             for target in targets:
-                yield from _attribute_targets(target, self_name, value, ())
+                for attribute, value, path in _attribute_targets(target, self_name, statement.value, ()):
+                    yield attribute, value, path, augmented
 
 
 def _registered(statement: ast.stmt, self_name: str) -> tuple[str, ast.expr] | None:
