@@ -26,7 +26,8 @@ class LossAccumulatedWithGraph(Rule):
     `loss` is a tensor that carries an autograd graph (a criterion or `F.*loss` result, a module's
     output, arithmetic on those, a model output's `.loss`) and the accumulator is bound before the
     loop, so it outlives the iteration. The accumulating statement names a loss (`loss`,
-    `criterion` or `logit` in it): outputs collected in an evaluation loop are TL626's. The accumulator may also be an element of a container the
+    `criterion` or `logit` in it), or adds a value the loop itself backpropagates (a GAN's
+    `errD.backward()`, then `errD_total += errD`): outputs collected in an evaluation loop are TL626's. The accumulator may also be an element of a container the
     scope builds itself and nothing else holds (`totals["mse"] += loss`, `hist["G"].append(loss)`),
     when no element of it is assigned in the loop.
 
@@ -85,8 +86,9 @@ class LossAccumulatedWithGraph(Rule):
     type (a value that is `.backward()`ed in its scope is a tensor that carries a graph).
 
     For speed, the rule only looks at files where a line that accumulates (`+=`, `.append(`,
-    `x = x + ...`) also names a loss, a criterion or logits; an accumulation of, say, raw model
-    outputs on a line that names none of these is not checked.
+    `x = x + ...`) also names a loss, a criterion or logits, or a name that `.backward()` is
+    called on in the file; an accumulation of, say, raw model outputs on a line that names none
+    of these is not checked.
 
     ## References
     - [PyTorch FAQ: Don't accumulate history across your training loop](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
@@ -99,14 +101,15 @@ class LossAccumulatedWithGraph(Rule):
     summary = "A graph-carrying loss accumulated across loop iterations keeps every graph alive"
     severity = "warning"
     fix_safety = ("safe",)
-    trigger_tokens = ("loss", "criterion", "logit")
+    trigger_tokens = ("loss", "criterion", "logit", ".backward(")
     # It visits `+=`, `x = x + ...` and `.append(...)`, and reports only a statement that names a
-    # loss (`_LOSS_WORD`, any case): a body without one of these spellings holds no finding.
-    scope_tokens = ("loss", "Loss", "LOSS", "criterion", "Criterion", "CRITERION", "logit", "Logit", "LOGIT")
+    # loss (`_LOSS_WORD`, any case) or adds a value backpropagated in the loop: a body without one
+    # of these spellings holds no finding.
+    scope_tokens = ("loss", "Loss", "LOSS", "criterion", "Criterion", "CRITERION", "logit", "Logit", "LOGIT", "backward")
 
     @classmethod
     def could_fire(cls, text: str) -> bool:
-        return super().could_fire(text) and _a_line_accumulates_a_loss(text)
+        return super().could_fire(text) and (_a_line_accumulates_a_loss(text) or _a_line_accumulates_a_backpropagated_name(text))
 
     valid = (
         # the name is rebound to a float after its backward: what is accumulated is the float
@@ -173,6 +176,15 @@ class LossAccumulatedWithGraph(Rule):
         "class Value:\n    def __init__(self, data):\n        self.data = data\n    def backward(self):\n        pass\n"
         "    def __add__(self, other):\n        return Value(self.data + other.data)\n"
         "total = Value(0)\nfor x in xs:\n    loss = Value(x)\n    loss.backward()\n    total = total + loss\n",
+        "total = Value(0)\nfor x in xs:\n    err = Value(x)\n    err.backward()\n    total = total + err\n",
+        # a value backpropagated in the loop, accumulated as a number, or reset on each iteration
+        T + "netD = nn.Linear(4, 1)\nerr_total = 0\nfor x in batches:\n    errD = netD(x).mean()\n"
+        "    errD.backward()\n    err_total += errD.item()\n",
+        T + "netD = nn.Linear(4, 1)\nfor x in batches:\n    err_total = 0\n    errD = netD(x).mean()\n"
+        "    errD.backward()\n    err_total += errD\n    print(err_total)\n",
+        # outputs collected in a loop, backpropagated elsewhere: not a loss accumulated (TL626's)
+        T + "model = nn.Linear(4, 1)\npred = model(x)\npred.backward(torch.ones_like(pred))\npreds = []\n"
+        "for x in batches:\n    pred = model(x)\n    preds.append(pred)\n",
         # data, not losses
         T + "total = 0\nfor x in batches:\n    total += torch.ones(3)\n",
         # the total goes where the linter cannot see whether it is backpropagated
@@ -198,6 +210,19 @@ class LossAccumulatedWithGraph(Rule):
     )
 
     invalid = (
+        # a GAN's `errD`: named like no loss, but backpropagated in the loop that accumulates it
+        Invalid(
+            T + "netD = nn.Linear(4, 1)\nerr_total = 0\nfor x in batches:\n    errD = netD(x).mean()\n"
+            "    errD.backward()\n    err_total += errD\nprint(err_total.item())\n",
+            T + "netD = nn.Linear(4, 1)\nerr_total = 0\nfor x in batches:\n    errD = netD(x).mean()\n"
+            "    errD.backward()\n    err_total += errD.detach()\nprint(err_total.item())\n",
+        ),
+        Invalid(
+            T + "netG = nn.Linear(4, 1)\nhistory = []\nfor z in batches:\n    errG = (netG(z) - 1).pow(2).mean()\n"
+            "    errG.backward()\n    history.append(errG)\n",
+            T + "netG = nn.Linear(4, 1)\nhistory = []\nfor z in batches:\n    errG = (netG(z) - 1).pow(2).mean()\n"
+            "    errG.backward()\n    history.append(errG.detach())\n",
+        ),
         Invalid(
             SETUP + "total_loss = 0\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n"
             "    total_loss += loss\nprint(total_loss / len(loader))\n",
@@ -316,8 +341,11 @@ class LossAccumulatedWithGraph(Rule):
         loop = self.ctx.innermost_loop()
         if loop is None or self.ctx.grad_disabled() or not self.ctx.is_tensor(value, graph=True):
             return
-        if not _LOSS_WORD.search(self.ctx.module.code_for_node(report_at)):
-            return  # the rule is about losses: the accumulation names one (as the file gate asks)
+        freed_in_loop = _backpropagated_in(value, loop, self._backward_names())
+        if not freed_in_loop and not _LOSS_WORD.search(self.ctx.module.code_for_node(report_at)):
+            # The rule is about losses: the accumulation names one (as the file gate asks), or
+            # adds a value the loop backpropagates (`errD.backward()`, then `errD_total += errD`).
+            return
         function = self.ctx.enclosing(cst.FunctionDef)
         scope_body = function.body if function is not None else self.ctx.module
         if not _bound_before(accumulator, loop, scope_body) or _reset_in(accumulator, loop, self.ctx.stack):
@@ -329,7 +357,6 @@ class LossAccumulatedWithGraph(Rule):
         fates = self._fates(scope_body).of(accumulator, self)
         if BACKWARD in fates:
             return  # gradient accumulation: the graph is the point
-        freed_in_loop = _backpropagated_in(value, loop, self._backward_names())
         if ESCAPES in fates and not freed_in_loop:
             return  # the total goes where the linter cannot see whether it is backpropagated
         fix = None
@@ -616,6 +643,24 @@ def _a_line_accumulates_a_loss(text: str) -> bool:
         line_end = text.find("\n", match.start())
         code = text[line_start : line_end if line_end >= 0 else len(text)].split("#", 1)[0]
         if match.start() - line_start < len(code) and _LOSS_WORD.search(code):
+            return True
+    return False
+
+
+_BACKPROPAGATED_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*\.backward\(")
+
+
+def _a_line_accumulates_a_backpropagated_name(text: str) -> bool:
+    """The file gate's other half: some line accumulates a name that `name.backward(` is called
+    on somewhere in the file (`errD.backward()` ... `errD_total += errD`)."""
+    names = set(_BACKPROPAGATED_NAME.findall(text))
+    if not names:
+        return False
+    word = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    for match in _ACCUMULATION.finditer(text):
+        line_end = text.find("\n", match.start())
+        code = text[match.start() : line_end if line_end >= 0 else len(text)].split("#", 1)[0]
+        if word.search(code):
             return True
     return False
 
