@@ -18,6 +18,7 @@ from torchlint.walk import SCOPE_NODES, descendants, outside_nested_scopes, path
 
 # Wrappers around the iterable of a loop: `for i, b in enumerate(tqdm(loader))`.
 _ITERATION_WRAPPERS = frozenset({"enumerate", "tqdm", "tqdm.tqdm", "iter", "track", "rich.progress.track"})
+_BATCH_SAMPLERS = frozenset({"torch.utils.data.BatchSampler", "torch.utils.data.sampler.BatchSampler"})
 _EPOCH_NAME = re.compile(r"epoch|^ep\d*$|_ep$", re.IGNORECASE)
 _COUNTERS = frozenset({"range", "trange", "tqdm.trange", "count", "itertools.count"})
 _MESSAGE = "A DistributedSampler without `set_epoch` gives every epoch the same order; call it per epoch"
@@ -96,7 +97,12 @@ class DistributedSamplerMissingSetEpoch(Rule):
 
     The loop over the loader may be in a function of the file that the epoch loop calls with
     the loader (`for epoch in ...: train_one_epoch(model, loader)`, the function looping over that
-    parameter): it is reported at the call. A function of another file is not followed.
+    parameter): it is reported at the call. A function of another file is not followed. The
+    loop may also be over a name bound once to a progress bar or `enumerate` of the loader
+    (`bar = tqdm(loader)`, then `for batch in bar`). A DistributedSampler wrapped in torch's
+    `BatchSampler` (`DataLoader(ds, batch_sampler=BatchSampler(sampler, 8, False))`) counts:
+    the fix names the sampler, or reaches it as `loader.batch_sampler.sampler` (the loader's own
+    `sampler` is then a default one).
 
     Every real form of the call counts as present: `sampler.set_epoch(e)`,
     `loader.sampler.set_epoch(e)`, `loader.batch_sampler.sampler.set_epoch(e)`, behind any `if`,
@@ -231,6 +237,28 @@ class DistributedSamplerMissingSetEpoch(Rule):
         TRAINER.replace("DistributedSampler(ds)", "DistributedSampler(ds, shuffle=False)")
         + "            for batch in self.loader:\n                self.step(batch)\n",
         TRAINER + "            pass\n    def run(self):\n        for batch in self.loader:\n            self.step(batch)\n",
+        # a BatchSampler over another sampler, over an unshuffled DistributedSampler, or one whose
+        # sampler's epoch is set; a batch sampler of the project's own
+        T + "from torch.utils.data import BatchSampler, RandomSampler\n"
+        "loader = DataLoader(ds, batch_sampler=BatchSampler(RandomSampler(ds), 8, False))\n"
+        "for epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
+        T + "from torch.utils.data import BatchSampler\n"
+        "loader = DataLoader(ds, batch_sampler=BatchSampler(DistributedSampler(ds, shuffle=False), 8, False))\n"
+        "for epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
+        T + "from torch.utils.data import BatchSampler\nsampler = DistributedSampler(ds)\n"
+        "loader = DataLoader(ds, batch_sampler=BatchSampler(sampler, 8, False))\n"
+        "for epoch in range(10):\n    sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
+        T + "class GroupedBatches:\n    def __init__(self, sampler, size):\n        self.sampler = sampler\n"
+        "loader = DataLoader(ds, batch_sampler=GroupedBatches(DistributedSampler(ds), 8))\n"
+        "for epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
+        # a progress bar bound to a name: over a list of batches, over an unshuffled sampler's
+        # loader, or over a loader whose sampler's epoch is set
+        T + "from tqdm import tqdm\nloader = [1, 2, 3]\nfor epoch in range(10):\n    bar = tqdm(loader)\n"
+        "    for batch in bar:\n        step(batch)\n",
+        T + "from tqdm import tqdm\nsampler = DistributedSampler(ds, shuffle=False)\nloader = DataLoader(ds, sampler=sampler)\n"
+        "for epoch in range(10):\n    bar = tqdm(loader)\n    for batch in bar:\n        step(batch)\n",
+        T + "from tqdm import tqdm\nloader = DataLoader(ds, sampler=DistributedSampler(ds))\nfor epoch in range(10):\n"
+        "    bar = tqdm(loader)\n    loader.sampler.set_epoch(epoch)\n    for batch in bar:\n        step(batch)\n",
     )
 
     invalid = (
@@ -256,6 +284,30 @@ class DistributedSamplerMissingSetEpoch(Rule):
             "loader = DataLoader(ds, sampler=sampler, shuffle=sampler is None)\n"
             "for ep in range(start, end):\n    if sampler is not None:\n        sampler.set_epoch(ep)\n"
             "    for batch in loader:\n        step(batch)\n",
+        ),
+        # the DistributedSampler wrapped in a BatchSampler: named, or reached through the loader
+        Invalid(
+            T + "from torch.utils.data import BatchSampler\nsampler = DistributedSampler(ds)\n"
+            "loader = DataLoader(ds, batch_sampler=BatchSampler(sampler, 8, True))\n"
+            "for epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
+            T + "from torch.utils.data import BatchSampler\nsampler = DistributedSampler(ds)\n"
+            "loader = DataLoader(ds, batch_sampler=BatchSampler(sampler, 8, True))\n"
+            "for epoch in range(10):\n    sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
+        ),
+        Invalid(
+            T + "from torch.utils.data import BatchSampler\nbatches = BatchSampler(DistributedSampler(ds), 8, False)\n"
+            "loader = DataLoader(ds, batch_sampler=batches)\nfor epoch in range(10):\n    for batch in loader:\n"
+            "        step(batch)\n",
+            T + "from torch.utils.data import BatchSampler\nbatches = BatchSampler(DistributedSampler(ds), 8, False)\n"
+            "loader = DataLoader(ds, batch_sampler=batches)\nfor epoch in range(10):\n"
+            "    loader.batch_sampler.sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
+        ),
+        # a progress bar (or `enumerate`) over the loader, bound to a name first
+        Invalid(
+            SETUP + "from tqdm import tqdm\nfor epoch in range(10):\n    bar = tqdm(loader, desc='train')\n"
+            "    for i, batch in enumerate(bar):\n        step(batch)\n",
+            SETUP + "from tqdm import tqdm\nfor epoch in range(10):\n    sampler.set_epoch(epoch)\n"
+            "    bar = tqdm(loader, desc='train')\n    for i, batch in enumerate(bar):\n        step(batch)\n",
         ),
         # the loop over the loader is in a function of the file the epoch loop calls
         Invalid(
@@ -345,12 +397,23 @@ class DistributedSamplerMissingSetEpoch(Rule):
     )
 
     def visit_For(self, node: cst.For) -> None:
-        loader = _iterated(node.iter)
+        loader = self._unaliased(_iterated(node.iter))
         if isinstance(loader, cst.Attribute):
             self._check_attribute_loader(node, loader)
             return
         if isinstance(loader, cst.Name):
             self._check_loop_over(node.iter, loader)
+
+    def _unaliased(self, iterated: cst.BaseExpression) -> cst.BaseExpression:
+        """`bar = tqdm(loader)`, then `for batch in bar`: the loop is over the loader (a name bound
+        once, to a progress bar or `enumerate` of it)."""
+        for _ in range(3):
+            binding = self._single_binding(iterated.value, self.ctx.stack) if isinstance(iterated, cst.Name) else None
+            value = self.ctx.oracle.bound_value(binding) if binding is not None else None
+            if not (isinstance(value, cst.Call) and dotted_name(value.func) in _ITERATION_WRAPPERS and value.args):
+                break
+            iterated = _iterated(value)
+        return iterated
 
     def _check_loop_over(self, where: cst.CSTNode, loader: cst.Name) -> None:
         """The loop over `loader` at `where` (a `for` header, or a call of a helper that loops)."""
@@ -519,14 +582,29 @@ class DistributedSamplerMissingSetEpoch(Rule):
         is in a function of the file that `call` runs (its `shuffle=` may name a parameter)."""
         if not _constructs(self.ctx, construction, DATA_LOADERS):
             return None
-        argument = next((a.value for a in construction.args if a.keyword and a.keyword.value == "sampler"), None)
+        argument, reached_as = _keyword(construction, "sampler"), cst.Attribute(loader, cst.Name("sampler"))
+        if argument is None:
+            # `batch_sampler=BatchSampler(sampler, 8, drop_last=True)`: the loader's own `sampler`
+            # is then a default one; the DistributedSampler is the batch sampler's
+            argument = self._batched_sampler(_keyword(construction, "batch_sampler"), stack)
+            reached_as = cst.Attribute(cst.Attribute(loader, cst.Name("batch_sampler")), cst.Name("sampler"))
         if argument is None:
             return None
         if self._is_shuffling_sampler(_passed_shuffle(argument, *made_by) if made_by else argument):
-            return _Sampler(cst.Attribute(loader, cst.Name("sampler")), certain=True, may_be_none=False)
+            return _Sampler(reached_as, certain=True, may_be_none=False)
         if isinstance(argument, cst.Name):
             return self._named_sampler(argument, stack, made_by)
         return None
+
+    def _batched_sampler(self, batches: cst.BaseExpression | None, stack) -> cst.BaseExpression | None:
+        """The sampler a `BatchSampler(sampler, ...)` wraps, built there or bound once to a name."""
+        if isinstance(batches, cst.Name):
+            binding = self._single_binding(batches.value, stack)
+            batches = self.ctx.oracle.bound_value(binding) if binding is not None else None
+        if not (isinstance(batches, cst.Call) and self.ctx.qualify(batches.func) in _BATCH_SAMPLERS):
+            return None
+        positional = [arg.value for arg in batches.args if arg.keyword is None and not arg.star]
+        return positional[0] if positional else _keyword(batches, "sampler")
 
     def _returned_sampler(self, loader: cst.Name, binding: Binding) -> _Sampler | None:
         """`loader, data = make_loaders(...)`: the loader a function of this file returns (every
@@ -646,6 +724,10 @@ class DistributedSamplerMissingSetEpoch(Rule):
             statement = cst.If(test=guard, body=cst.IndentedBlock(body=[statement]))
         body = loop.body.with_changes(body=[statement, *loop.body.body])
         return self.replace(loop, loop.with_changes(body=body), "Call `set_epoch(epoch)` at the start of each epoch")
+
+
+def _keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    return next((arg.value for arg in call.args if arg.keyword and arg.keyword.value == name), None)
 
 
 def _iterated_parameters(function: cst.FunctionDef) -> set[str]:
