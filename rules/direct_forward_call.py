@@ -10,7 +10,6 @@ from torchlint.analysis import calls_in, dotted_name
 from torchlint.project.index import ProjectClass
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
-from torchlint.torch_api import is_torch_module_class
 
 _MESSAGE = "Calling `.forward()` directly skips the module's hooks; call the module itself"
 # Methods through which a module legitimately runs its own forward.
@@ -87,6 +86,9 @@ class DirectForwardCall(Rule):
     trigger_patterns = (re.compile(r"\.forward\s*\("),)
 
     valid = (
+        # a function of the project named like torch's converter: what it returns is not known
+        "import torch.nn as nn\nfrom .sync import convert_sync_batchnorm\nclass Net(nn.Module):\n    pass\n"
+        "net = convert_sync_batchnorm(Net())\nloss = net.forward(a, b)\n",
         # a parent's implementation
         "import torch.nn as nn\n"
         "class Net(nn.Linear):\n"
@@ -157,6 +159,13 @@ class DirectForwardCall(Rule):
     )
 
     invalid = (
+        # a module converted in place is the same module
+        Invalid(
+            "import torch.nn as nn\nclass Net(nn.Module):\n    pass\nnet = Net()\nif sync:\n"
+            "    net = nn.SyncBatchNorm.convert_sync_batchnorm(net)\nloss = net.forward(a, b)\n",
+            "import torch.nn as nn\nclass Net(nn.Module):\n    pass\nnet = Net()\nif sync:\n"
+            "    net = nn.SyncBatchNorm.convert_sync_batchnorm(net)\nloss = net(a, b)\n",
+        ),
         Invalid(
             "import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(4, 4))\nout = model.forward(x)\n",
             "import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(4, 4))\nout = model(x)\n",
@@ -319,26 +328,11 @@ class DirectForwardCall(Rule):
         if cls is None:
             return True  # a library module: nn.Module.__call__
         if isinstance(cls, ProjectClass):  # a class of another module of the project
-            return not self.ctx.project.may_override_call(cls)
-        if self._may_override_call(cls, set()):
+            return not self.ctx.project.may_override(cls, "__call__")
+        if self.ctx.oracle.may_override(cls, "__call__"):
             return False
         function = self.ctx.enclosing(cst.FunctionDef)
         return own is None or function is None or function.name.value not in _methods_reached(cls, "forward")
-
-    def _may_override_call(self, cls: cst.ClassDef, seen: set[str]) -> bool:
-        if cls.name.value in seen:
-            return False
-        seen.add(cls.name.value)
-        if any(_defines_call(item) for item in cls.body.body):
-            return True
-        for base in cls.bases:
-            qualified = self.ctx.qualify(base.value)
-            if qualified is not None and is_torch_module_class(qualified) and qualified.startswith("torch."):
-                continue
-            local = self.ctx.classes.by_name.get(dotted_name(base.value) or "")
-            if qualified is not None or not local or len(local) != 1 or self._may_override_call(local[0], seen):
-                return True  # a base whose `__call__` this file cannot see
-        return False
 
     def _in_hook(self) -> bool:
         """Inside a function or lambda the file registers as a module hook
@@ -404,23 +398,6 @@ def _registered_hooks(module: cst.Module) -> tuple[set[str], set[int]]:
                 names.update((dotted_name(a.value) or "").rsplit(".", 1)[-1] for a in value.args)
     names.discard("")
     return names, lambdas
-
-
-def _defines_call(statement: cst.CSTNode) -> bool:
-    """`def __call__(...)`, or `__call__ = ...` in the class body."""
-    if isinstance(statement, cst.FunctionDef):
-        return statement.name.value == "__call__"
-    if isinstance(statement, cst.SimpleStatementLine):
-        return any(
-            isinstance(small, (cst.Assign, cst.AnnAssign))
-            and "__call__" in {target.value for target in _assigned(small) if isinstance(target, cst.Name)}
-            for small in statement.body
-        )
-    return False
-
-
-def _assigned(small: cst.Assign | cst.AnnAssign) -> list[cst.CSTNode]:
-    return [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
 
 
 def _methods_reached(cls: cst.ClassDef, start: str) -> set[str]:

@@ -78,7 +78,8 @@ class TensorDataAttribute(Rule):
       `no_grad`/`inference_mode` block or decorated function); in-place calls chained on it count
       (`p.data.mul_(a).add_(b)`), and the statement's other `.data` reads of tensors lose their
       `.data` too, in the same finding (`ema.data.mul_(d).add_(p.data)` is one finding, fixed to
-      `ema.mul_(d).add_(p)`): **unsafe**, because it changes which
+      `ema.mul_(d).add_(p)`; a read on another line of the statement keeps a finding of its own
+      there, without a fix: the statement's fix drops it): **unsafe**, because it changes which
       operations autograd sees (an update of a leaf that requires grad now needs `no_grad`, and
       version counters move). The fix needs a name for `torch` bound by an import visible where
       the statement stands (a `torch` imported only inside another function does not count);
@@ -128,6 +129,20 @@ class TensorDataAttribute(Rule):
         T + "import torch.nn.functional as F\nfrom torch.nn.utils.rnn import PackedSequence\ndef f(x):\n    if isinstance(x, PackedSequence):\n"
         "        return x.data\n    return F.relu(x)\n",
         T + "import torch.nn.functional as F\ndef f(x, load):\n    y = F.relu(x)\n    x = load()\n    return x.data\n",
+        # a param group's other entries, a scheduler's, and an optimizer of the project's own
+        T + "net = nn.Linear(3, 3)\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\nfor group in opt.param_groups:\n"
+        "    lr = group['lr'].data\n",
+        T + "from .optim import Lookahead\nopt = Lookahead(inner)\nfor group in opt.param_groups:\n"
+        "    for p in group['params']:\n        v = p.data\n",
+        T + "sched = torch.optim.lr_scheduler.StepLR(opt, 10)\nfor group in sched.param_groups:\n"
+        "    for p in group['params']:\n        v = p.data\n",
+        # a module whose class (or a base of the file's) redefines `state_dict`, or one of a base
+        # the file cannot see into
+        T + "class Net(nn.Module):\n    def state_dict(self):\n        return {'w': Box()}\n"
+        "sd = Net().state_dict()\nv = sd['w'].data\n",
+        T + "class Base(nn.Module):\n    def state_dict(self):\n        return {'w': Box()}\nclass Net(Base):\n    pass\n"
+        "sd = Net().state_dict()\nv = sd['w'].data\n",
+        T + "from .lib import Wrapped\nclass Net(Wrapped, nn.Module):\n    pass\nsd = Net().state_dict()\nv = sd['w'].data\n",
         # an array (or a value of unknown kind) counted up in place is not a tensor
         T + "import numpy as np\nclass Scale(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        self.step = np.zeros(1)\n    def forward(self, x):\n        self.step += 1\n        return x\n"
@@ -290,6 +305,20 @@ class TensorDataAttribute(Rule):
             T + "def up(x, B, C, H, W):\n    assert x.data.dim() == 4\n    return x.view(B, C, H, 1, W, 1)\n",
             T + "def up(x, B, C, H, W):\n    assert x.detach().dim() == 4\n    return x.view(B, C, H, 1, W, 1)\n",
         ),
+        # the parameters a torch optimizer holds in its param groups
+        Invalid(
+            T + "net = nn.Linear(3, 3)\nopt = torch.optim.Adam(net.parameters())\nfor group in opt.param_groups:\n"
+            "    for p in group['params']:\n        state = torch.zeros_like(p.data)\n",
+            T + "net = nn.Linear(3, 3)\nopt = torch.optim.Adam(net.parameters())\nfor group in opt.param_groups:\n"
+            "    for p in group['params']:\n        state = torch.zeros_like(p.detach())\n",
+        ),
+        # an EMA through state dicts: nn.Module.state_dict() maps names to tensors
+        Invalid(
+            T + "def ema(src: nn.Module, dst: nn.Module, decay):\n    s, d = src.state_dict(), dst.state_dict()\n"
+            "    for k in s:\n        d[k].data.mul_(decay)\n",
+            T + "def ema(src: nn.Module, dst: nn.Module, decay):\n    s, d = src.state_dict(), dst.state_dict()\n"
+            "    for k in s:\n        with torch.no_grad():\n            d[k].mul_(decay)\n",
+        ),
         # a buffer counted up in `forward` is still a tensor in the other methods
         Invalid(
             T + "class Scale(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
@@ -305,6 +334,13 @@ class TensorDataAttribute(Rule):
             "    p.data[0][1].add_(p.grad).clamp_(-1, 1)\n",
             T + "m = nn.Linear(2, 2)\nfor p in m.parameters():\n    with torch.no_grad():\n        p[:, 1:].zero_()\n"
             "    with torch.no_grad():\n        p[0][1].add_(p.grad).clamp_(-1, 1)\n",
+        ),
+        # an update spanning lines: a read on a line of its own keeps a finding there, which the
+        # update's fix takes care of
+        Invalid(
+            T + "m = nn.Linear(2, 2)\nfor p in m.parameters():\n    p.data[0].copy_(\n        p.grad.data[0])\n",
+            T + "m = nn.Linear(2, 2)\nfor p in m.parameters():\n    with torch.no_grad():\n        p[0].copy_(\n"
+            "            p.grad[0])\n",
         ),
         # ... while a read of an indexed view, or a flag set on it, stays a read
         Invalid(
@@ -385,6 +421,9 @@ class TensorDataAttribute(Rule):
     def __init__(self, ctx):
         super().__init__(ctx)
         self._covered: set[int] = set()  # ids of `.data` reads an in-place fix already drops
+        # ids of such reads on another line than the update: each keeps a finding of its own there,
+        # with no fix (the statement's fix drops it)
+        self._dropped_elsewhere: set[int] = set()
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value != "data" or not self.ctx.is_tensor(node.value):
@@ -394,6 +433,9 @@ class TensorDataAttribute(Rule):
             return  # `x.data()`: a tensor's `.data` is not callable, so `x` is something else's
         if id(node) in self._covered:
             return  # part of a finding already made for its statement or line
+        if id(node) in self._dropped_elsewhere:
+            self.report(node, _READ_MESSAGE, None)
+            return
         if self._is_in_place_write(node, parent, grandparent) or self._is_in_place_through_subscript():
             self.report(node, _IN_PLACE_MESSAGE, self._in_place_fix(node))
         elif self._in_target():
@@ -490,7 +532,9 @@ class TensorDataAttribute(Rule):
             fix = self.replace(line, wrap_in_with(updated, no_grad), "Update the tensor itself under `torch.no_grad()`", "unsafe")
         else:
             return None
-        self._covered.update(id(read) for read in reads)
+        written = self.ctx.line_of(node)
+        for read in reads:
+            (self._covered if self.ctx.line_of(read) == written else self._dropped_elsewhere).add(id(read))
         return fix
 
     def _tensor_reads(self, statement: cst.CSTNode, exclude: cst.Attribute) -> list[cst.Attribute]:

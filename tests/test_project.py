@@ -471,6 +471,19 @@ def test_an_attribute_updated_in_place_keeps_its_kind(cli, tmp_path, assignments
     assert _findings(cli, "run.py") == expected
 
 
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("pass", [("TL001", 3)], id="torch-s-state-dict"),
+        pytest.param("def state_dict(self):\n        return {'w': object()}", [], id="its-own-state-dict"),
+    ],
+)
+def test_the_state_dict_of_a_module_of_another_file(cli, tmp_path, body, expected):
+    (tmp_path / "models.py").write_text(f"import torch.nn as nn\nclass Net(nn.Module):\n    {body}\n")
+    (tmp_path / "run.py").write_text("from models import Net\nsd = Net().state_dict()\nv = sd['w'].data\n")
+    assert _findings(cli, "run.py") == expected
+
+
 POOL = "import torch\n\nclass Pool:\n    def __init__(self):\n        self.items = []\n\n    def query(self, images):\n        return images.data\n"
 TRAINER = (
     "import torch\nfrom pool import Pool\n\nclass Trainer:\n    def __init__(self):\n        self.pool = Pool()\n\n"

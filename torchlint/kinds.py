@@ -19,6 +19,7 @@ from torchlint.torch_api import (
     MODEL_OUTPUT_TENSOR_FIELDS,
     MODEL_OUTPUT_TENSOR_METHODS,
     MODULE_CONTAINERS,
+    MODULE_CONVERTERS,
     MODULE_WRAPPERS,
     NON_TENSOR_METHODS,
     PACKED_SEQUENCE,
@@ -32,6 +33,7 @@ from torchlint.torch_api import (
     WHOLE_TENSOR_REDUCTIONS,
     constructor_returns_tensor_module,
     is_model_constructor,
+    is_optimizer_class,
     is_tensor_class,
     is_tensor_function,
 )
@@ -205,6 +207,10 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     argument (for wrappers), `graph` whether a tensor argument carries a graph or grad is asked for."""
     if qualified == "torch.load":
         return UNPICKLED
+    if qualified in MODULE_CONVERTERS:
+        if inner is CYCLE or (inner is not None and inner.base == MODULE):
+            return inner  # `model = nn.SyncBatchNorm.convert_sync_batchnorm(model)`: the same module
+        return Kind(MODULE, origin=qualified)
     if qualified in MODULE_WRAPPERS:
         if inner is CYCLE and qualified != "torch.compile":
             return CYCLE  # `model = nn.DataParallel(model)`: the name's other bindings decide
@@ -385,7 +391,15 @@ def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
             return held
     if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and attribute in MODEL_OUTPUT_TENSOR_FIELDS:
         return tensor(True)
+    if receiver.base == OBJECT and attribute == "param_groups" and is_optimizer_class(receiver.origin or ""):
+        return OPTIMIZER_PARAM_GROUPS
     return None
+
+
+# A torch optimizer's `param_groups`: a list of dicts whose "params" is a list of parameters
+# (`for g in opt.param_groups: for p in g["params"]: p.data`); the other keys are numbers.
+OPTIMIZER_PARAM_GROUPS = Kind(CONTAINER, element=Kind(CONTAINER, mapping=True, keys=("params",),
+                                                      positions=(Kind(CONTAINER, element=tensor(True)),)))
 
 
 def subscript_kind(receiver: Kind | None, string_index: str | None, number_index: int | None = None) -> Kind | None:

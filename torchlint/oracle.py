@@ -727,6 +727,36 @@ class TypeOracle:
         """`torch.no_grad()`, `torch.inference_mode` (as a context manager or decorator)."""
         return self.imports.qualify(expr.func if isinstance(expr, cst.Call) else expr) in GRAD_DISABLING_CONTEXTS
 
+    def _torch_state_dict(self, receiver: Kind | None) -> bool:
+        """Whether `receiver.state_dict()` is nn.Module's: a torch module, or a class whose
+        `state_dict` nothing in it or its bases may redefine."""
+        if receiver is None or receiver.base != MODULE:
+            return False
+        if isinstance(receiver.cls, cst.ClassDef):
+            return not self.may_override(receiver.cls, "state_dict")
+        if isinstance(receiver.cls, ProjectClass):
+            return not self.project.may_override(receiver.cls, "state_dict")
+        return receiver.cls is None and (receiver.origin or "").startswith("torch.")
+
+    def may_override(self, cls: cst.ClassDef, method: str, seen: set[str] | None = None) -> bool:
+        """Whether the class of the file, or a base, may define `method` itself (`__call__`,
+        `state_dict`): it or a base defined in the file does, or a base is neither torch's nor
+        one this file defines."""
+        seen = set() if seen is None else seen
+        if cls.name.value in seen:
+            return False
+        seen.add(cls.name.value)
+        if any(_defines(item, method) for item in cls.body.body):
+            return True
+        for base in cls.bases:
+            qualified = self.imports.qualify(base.value)
+            if qualified is not None and is_torch_module_class(qualified) and qualified.startswith("torch."):
+                continue
+            local = self.classes.by_name.get(dotted_name(base.value) or "")
+            if qualified is not None or not local or len(local) != 1 or self.may_override(local[0], method, seen):
+                return True  # a base this file cannot see into
+        return False
+
     def _own_method_result(self, receiver: Kind | None, method: str) -> Kind | None:
         """`agent.act(obs)`: what a method the receiver's class defines itself returns."""
         if receiver is None or receiver.base not in (MODULE, OBJECT) or method == "forward":
@@ -798,6 +828,8 @@ class TypeOracle:
             own = self._own_method_result(receiver, func.attr.value)
             if own is not None:
                 return own
+            if func.attr.value == "state_dict" and not call.args and self._torch_state_dict(receiver):
+                return STATE_DICT
             known = method_call_kind(receiver, func.attr.value, without_arguments=not call.args)
             if known is None and self._imports_torch() and func.attr.value not in self._own_method_names():
                 return guessed_method_result(receiver, func.attr.value)
@@ -1151,6 +1183,10 @@ class TypeOracle:
         return self.imports.star_fallback is not None and self.imports.target_of("torch") == "torch"
 
 
+# What nn.Module.state_dict() gives: names mapped to detached tensors (parameters and buffers).
+STATE_DICT = Kind(CONTAINER, element=tensor(False), mapping=True)
+
+
 def _without_graph(kind: Kind | None) -> Kind | None:
     if kind is not None and kind.base == TENSOR:
         return Kind(TENSOR, graph=False, origin=kind.origin)
@@ -1225,6 +1261,20 @@ def _collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cs
             if name is not None and not _comprehension_binds(path, name):
                 uses.setdefault(name, []).append((marks, tuple(path)))
     return uses
+
+
+def _defines(statement: cst.CSTNode, name: str) -> bool:
+    """`def <name>(...)`, or `<name> = ...` in a class body."""
+    if isinstance(statement, cst.FunctionDef):
+        return statement.name.value == name
+    if isinstance(statement, cst.SimpleStatementLine):
+        return any(
+            isinstance(small, (cst.Assign, cst.AnnAssign)) and any(
+                isinstance(target, cst.Name) and target.value == name
+                for target in ([t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]))
+            for small in statement.body
+        )
+    return False
 
 
 def _first_argument_use(node: cst.CSTNode) -> tuple[str | None, set[str]]:

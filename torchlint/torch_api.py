@@ -179,6 +179,13 @@ MODULE_CONTAINERS = {
     "torch.nn.modules.container.ModuleDict": "mapping",
 }
 # Callables whose result is the module passed as their first argument, wrapped or compiled.
+# Calls that hand back the module they are given, converted in place (its class and what it
+# returns unchanged): `model = nn.SyncBatchNorm.convert_sync_batchnorm(model)`, weight norm.
+MODULE_CONVERTERS = frozenset(
+    {"torch.nn.SyncBatchNorm.convert_sync_batchnorm", "torch.nn.modules.batchnorm.SyncBatchNorm.convert_sync_batchnorm",
+     "torch.nn.utils.weight_norm", "torch.nn.utils.spectral_norm", "torch.nn.utils.parametrizations.weight_norm",
+     "torch.nn.utils.parametrizations.spectral_norm", "torch.nn.utils.parametrizations.orthogonal"}
+)
 MODULE_WRAPPERS = frozenset(
     {"torch.compile", "torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
      "torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
@@ -255,6 +262,14 @@ def looks_like_pretrained_model_class(name: str) -> bool:
 
 
 _VARIABLE_CLASSES = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
+
+
+def is_optimizer_class(qualified: str) -> bool:
+    """A torch optimizer (`torch.optim.Adam`, `torch.optim.adamw.AdamW`): its `param_groups` hold
+    the parameters it was given. Not a learning-rate scheduler or an SWA helper."""
+    namespace, _, name = qualified.rpartition(".")
+    return (namespace == "torch.optim" or namespace.startswith("torch.optim.")) and name[:1].isupper() \
+        and not any(part in namespace.split(".") for part in ("lr_scheduler", "swa_utils"))
 
 
 def is_tensor_class(qualified: str) -> bool:

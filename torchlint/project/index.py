@@ -486,14 +486,15 @@ class ProjectIndex(Callers):
                 return True
         return False
 
-    def may_override_call(self, cls: ProjectClass, seen: frozenset = frozenset()) -> bool:
-        """Whether calling an instance may not run nn.Module.__call__: the class or a base defines
-        `__call__`, or a base is not a torch class the index can see."""
+    def may_override(self, cls: ProjectClass, method: str, seen: frozenset = frozenset()) -> bool:
+        """Whether the class may define `method` itself (calling an instance may not run
+        nn.Module.__call__, its `state_dict` may not be torch's): the class or a base defines it,
+        or a base is not a torch class the index can see."""
         summary = self.summaries.get(cls.path)
         if summary is None or cls.name not in summary.classes or cls in seen:
             return cls not in seen
         own = summary.classes[cls.name]
-        if "__call__" in own.methods:
+        if method in own.methods:
             return True
         for base in own.bases:
             symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
@@ -501,7 +502,7 @@ class ProjectIndex(Callers):
                 continue
             if symbol is None or symbol.what != "class":
                 return True
-            if self.may_override_call(self.project_class(symbol.path, symbol.name), seen | {cls}):
+            if self.may_override(self.project_class(symbol.path, symbol.name), method, seen | {cls}):
                 return True
         return False
 
