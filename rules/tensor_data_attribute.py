@@ -319,6 +319,13 @@ class TensorDataAttribute(Rule):
             T + "def ema(src: nn.Module, dst: nn.Module, decay):\n    s, d = src.state_dict(), dst.state_dict()\n"
             "    for k in s:\n        with torch.no_grad():\n            d[k].mul_(decay)\n",
         ),
+        # a tuple unpacked from a rebound name's method reads the value that reaches it
+        Invalid(
+            T + "import torch.nn.functional as F\ndef best(model, x, k):\n    out = model(x)\n"
+            "    out = F.softmax(out, dim=-1)\n    probs, ix = out.topk(k)\n    return probs.data[0]\n",
+            T + "import torch.nn.functional as F\ndef best(model, x, k):\n    out = model(x)\n"
+            "    out = F.softmax(out, dim=-1)\n    probs, ix = out.topk(k)\n    return probs.detach()[0]\n",
+        ),
         # a buffer counted up in `forward` is still a tensor in the other methods
         Invalid(
             T + "class Scale(nn.Module):\n    def __init__(self):\n        super().__init__()\n"

@@ -484,6 +484,28 @@ def test_the_state_dict_of_a_module_of_another_file(cli, tmp_path, body, expecte
     assert _findings(cli, "run.py") == expected
 
 
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("s = model(x)\n    s = F.softmax(s, -1)\n    return pick(s)", [("TL001", 2)], id="rebound-then-passed"),
+        pytest.param("for b in x:\n        s = model(b)\n        s = F.softmax(s, -1)\n        pick(s)", [("TL001", 2)],
+                     id="in-the-same-loop-body"),
+        pytest.param("s = model(x)\n    if c:\n        s = F.softmax(s, -1)\n    return pick(s)", [], id="rebound-in-a-branch"),
+        pytest.param("s = model(x)\n    r = pick(s)\n    s = F.softmax(s, -1)", [], id="rebound-after-the-call"),
+        pytest.param("s = F.softmax(model(x), -1)\n    for b in x:\n        pick(s)\n        s = model(b)", [],
+                     id="rebound-later-in-a-loop"),
+        pytest.param("s = model(x)\n    s = F.softmax(s, -1); pick(s)", [], id="two-statements-on-a-line"),
+    ],
+)
+def test_a_local_passed_after_its_rebinding_takes_the_value_that_reaches(cli, tmp_path, body, expected):
+    """A function's call sites pass the value a plain assignment earlier in the same block gave
+    the name, not every value it ever holds."""
+    (tmp_path / "beam.py").write_text("def pick(scores):\n    return scores.data.topk(2)\n")
+    (tmp_path / "search.py").write_text("import torch.nn.functional as F\nfrom beam import pick\n"
+                                        f"def search(model, x, c):\n    {body}\n")
+    assert _findings(cli, "beam.py") == expected
+
+
 POOL = "import torch\n\nclass Pool:\n    def __init__(self):\n        self.items = []\n\n    def query(self, images):\n        return images.data\n"
 TRAINER = (
     "import torch\nfrom pool import Pool\n\nclass Trainer:\n    def __init__(self):\n        self.pool = Pool()\n\n"

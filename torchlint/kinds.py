@@ -294,8 +294,8 @@ def unpacked_kind(value: Kind | None, path: tuple[int, ...]) -> Kind | None:
         return UNPICKLED  # `model, criterion, optimizer = torch.load(f)`
     if value is not None and value.base == TENSOR and path:
         # `_, predicted = torch.max(out, 1)`, `a, b = x.chunk(2)`: tensors (`values, indices`
-        # pairs hold indices, which carry no graph: taken without one)
-        return tensor(False)
+        # pairs hold indices, which carry no graph: taken without one; a guess stays one)
+        return derived_tensor(False, [value])
     for index in path:
         if value is None or value.base != CONTAINER or value.mapping:
             return None
@@ -350,7 +350,8 @@ def method_call_kind(receiver: Kind | None, method: str, without_arguments: bool
     if receiver.base == TENSOR and method in WHOLE_TENSOR_REDUCTIONS and without_arguments:
         return derived_tensor(receiver.graph, [receiver])  # `x.max()`: the largest element
     if receiver.base == TENSOR and method in TENSOR_TUPLE_RESULTS:
-        return TENSOR_TUPLE
+        # (of a tensor taken for one by a guess, tensors by the same guess)
+        return TENSOR_TUPLE if receiver.origin not in GUESSED else Kind(CONTAINER, element=Kind(TENSOR, origin=receiver.origin))
     if receiver.base != TENSOR or method in NON_TENSOR_METHODS or method not in TENSOR_ATTRIBUTE_NAMES:
         return None  # (a method tensors lack: the receiver is some other class's after all)
     if method in GRAPH_CUTTING_METHODS:

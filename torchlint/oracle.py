@@ -404,7 +404,9 @@ class TypeOracle:
                 element = self._project_returned_element(binding.value, binding.scope, binding.path)
                 if element is not None:
                     return element
-                return unpacked_kind(self._kind(binding.value, binding.scope), binding.path)
+                # (judged where it stands when it reads a rebound name: `probs, ix = out.topk(k)`)
+                position = self._rebinding_position(binding, binding.value)
+                return unpacked_kind(self._kind(binding.value, binding.scope, position), binding.path)
             if value is None:
                 return None
             position = self._rebinding_position(binding, value)

@@ -34,7 +34,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 17  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 18  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -173,6 +173,10 @@ class _Summarizer:
         # id of a call inside comprehensions or lambdas -> the names they bind around it
         self._shadowed: dict[int, frozenset[str]] = {}
         self.walrus = ":=" in text  # most files have none: no statement needs walking for one
+        # (function key, line) -> what a plain assignment earlier in the same block gave each name
+        # bound more than once (see _reaching_values); `nonlocal` may rebind unseen: none then
+        self._reaching: dict[tuple[str, int], dict[str, Descriptor]] = {}
+        self._reaching_known = "nonlocal" not in text
         # (function key, escape) of each module found by a computed name; the functions that look
         # names up by a computed name (None: the module's own code)
         self._modules_by_computed_name: list[tuple[str | None, str]] = []
@@ -277,6 +281,10 @@ class _Summarizer:
         for statement in statements:
             for name, value in _bindings(statement, key, local_names, walrus=self.walrus):
                 locals_.setdefault(name, []).append(value)
+        rebound = frozenset(name for name, values in locals_.items() if len(values) > 1)
+        if rebound and self._reaching_known:
+            for line, values in _reaching_values(node.body, key, local_names, rebound, self.walrus).items():
+                self._reaching[(key, line)] = values
         positional_defaults = args.defaults
         defaults = {
             params[len(params) - len(positional_defaults) + i]: _describe(d, None, frozenset())
@@ -559,9 +567,16 @@ class _Summarizer:
         if shadowed:
             key, local_names = key or "<comprehension>", local_names | shadowed
 
+        reaching = self._reaching.get((key, call.lineno)) if self._reaching and key else None
+
         def describe(value: ast.expr) -> Descriptor:
             found = _describe(value, key, local_names)
             return None if shadowed and _mentions_locals(found, shadowed) else found
+
+        def describe_argument(value: ast.expr) -> Descriptor:
+            if reaching and type(value) is ast.Name and value.id in reaching and value.id not in shadowed:
+                return reaching[value.id]  # `x = model(x); x = F.softmax(x); pick(x)`: the softmax
+            return describe(value)
 
         callee = describe(call.func)
         if callee is None and isinstance(call.func, ast.Attribute):
@@ -570,9 +585,9 @@ class _Summarizer:
             return
         if callee[0] != "ref" and not (call.args or call.keywords):
             return  # a method called with nothing to say of its parameters (`x.cuda()`, `self.reset()`)
-        args = tuple(describe(arg) for arg in call.args if not isinstance(arg, ast.Starred))
+        args = tuple(describe_argument(arg) for arg in call.args if not isinstance(arg, ast.Starred))
         spread = any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords)
-        keywords = tuple((k.arg, describe(k.value)) for k in call.keywords if k.arg)
+        keywords = tuple((k.arg, describe_argument(k.value)) for k in call.keywords if k.arg)
         code = tuple(self._source(arg)[:60] or "?" for arg in call.args)
         self.calls.append(CallSite(callee, args, keywords, spread, call.lineno, code))
 
@@ -753,6 +768,45 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
 
 
 _LEAVES = ("leaves",)  # a block that never runs to its end (it raises, returns, breaks or continues)
+
+
+def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str], rebound: frozenset[str],
+                     walrus: bool) -> dict[int, dict[str, Descriptor]]:
+    """For the simple statements of a function's blocks (a line each), what a name bound more
+    than once holds there when a plain assignment earlier in the same block gave it its value
+    and nothing between may have rebound it: `x = model(x)`, `x = F.softmax(x)`, then `pick(x)`
+    passes the softmax. The same block runs in order on every pass of a loop around it, so a
+    value found there is the one that reaches. Lines holding two statements are left out."""
+    found: dict[int, dict[str, Descriptor]] = {}
+    shared: set[int] = set()
+
+    def scan(block: list[ast.stmt]) -> None:
+        last: dict[str, Descriptor] = {}
+        for statement in block:
+            if isinstance(statement, _COMPOUND):
+                if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    for field in ("body", "orelse", "finalbody"):
+                        scan(getattr(statement, field, None) or [])
+                    for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
+                        scan(clause.body)
+                for name in [name for name in last if _stores(statement, name)]:
+                    del last[name]
+                continue
+            if last and not (walrus and any(isinstance(node, ast.NamedExpr) for node in _walk(statement))):
+                for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
+                    if line in found:
+                        shared.add(line)
+                    found[line] = dict(last)
+            for name in [name for name in last if _stores(statement, name)]:
+                del last[name]
+            if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                    and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id in rebound):
+                last[statement.targets[0].id] = _describe(statement.value, key, local_names)
+
+    scan(body)
+    for line in shared:
+        del found[line]
+    return found
 
 
 def _returned_names(value: ast.expr | None) -> list[ast.Name]:
