@@ -506,6 +506,22 @@ def test_a_local_passed_after_its_rebinding_takes_the_value_that_reaches(cli, tm
     assert _findings(cli, "beam.py") == expected
 
 
+@pytest.mark.parametrize(
+    ("built", "expected"),
+    [
+        pytest.param("[torch.as_tensor(a) for a in arrays]", [("TL001", 3)], id="tensors-made-from-each"),
+        pytest.param("[a for a in arrays]", [], id="the-elements-themselves"),
+        pytest.param("[a.cuda() for a in arrays]", [], id="a-method-modules-have-too"),
+    ],
+)
+def test_a_list_built_by_a_comprehension_passed_to_another_file(cli, tmp_path, built, expected):
+    """A comprehension's own variable is an unknown value, not the function's local of that name."""
+    (tmp_path / "loss.py").write_text("def first_box(targets):\n    t = targets[0]\n    return t.data\n")
+    (tmp_path / "run.py").write_text("import torch\nfrom loss import first_box\n"
+                                     f"def step(arrays, a):\n    annos = {built}\n    return first_box(annos)\n")
+    assert _findings(cli, "loss.py") == expected
+
+
 POOL = "import torch\n\nclass Pool:\n    def __init__(self):\n        self.items = []\n\n    def query(self, images):\n        return images.data\n"
 TRAINER = (
     "import torch\nfrom pool import Pool\n\nclass Trainer:\n    def __init__(self):\n        self.pool = Pool()\n\n"

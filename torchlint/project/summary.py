@@ -34,7 +34,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 18  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 19  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -932,7 +932,8 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
         bound = {name for generator in expr.generators for name, _ in _target_paths(generator.target, ())}
         inner = local_names | bound if key is not None else frozenset(bound)
         element = _describe(expr.elt, key or "<comprehension>", inner)
-        return ("list", (element,)) if not _mentions_locals(element, bound) else None
+        # its own variables are unknown values: `[torch.as_tensor(a) for a in arrays]` holds tensors
+        return ("list", (_without_locals(element, bound),))
     if isinstance(expr, ast.IfExp):
         return ("either", _describe(expr.body, key, local_names), _describe(expr.orelse, key, local_names))
     if isinstance(expr, ast.NamedExpr):
@@ -971,11 +972,21 @@ def _module_by_name(name: ast.expr) -> str:
     return f"@{package}.<any>.*" if package else "@<any>.*"
 
 
+def _without_locals(descriptor: Descriptor, names: set[str]) -> Descriptor:
+    """The descriptor with `names` (a comprehension's own variables, not the function's locals of
+    the same names) read as values that cannot be described."""
+    if not isinstance(descriptor, tuple):
+        return descriptor
+    if descriptor[:1] == ("local",) and len(descriptor) == 3 and descriptor[2] in names:
+        return None
+    return tuple(_without_locals(part, names) if isinstance(part, tuple) else part for part in descriptor)
+
+
 def _mentions_locals(descriptor: Descriptor, names: set[str]) -> bool:
     """A comprehension element that depends on its own loop variable cannot be described."""
     if not isinstance(descriptor, tuple):
         return False
-    if descriptor[:1] == ("local",) and descriptor[2] in names:
+    if descriptor[:1] == ("local",) and len(descriptor) == 3 and descriptor[2] in names:
         return True
     return any(_mentions_locals(part, names) for part in descriptor if isinstance(part, tuple))
 
