@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -48,6 +48,9 @@ class _Sampler:
     # names of this file that hold the same sampler or loader under other names (a helper's own
     # `sampler`, the other targets of `loader, sampler = make_loaders()`)
     aliases: frozenset[str] = frozenset()
+    # given to the loader inside a `BatchSampler` (`batch_sampler=`): the loader reaches it as
+    # `loader.batch_sampler.sampler`, its own `sampler` being a default one
+    batched: bool = False
 
 
 @register
@@ -301,6 +304,16 @@ class DistributedSamplerMissingSetEpoch(Rule):
             T + "from torch.utils.data import BatchSampler\nbatches = BatchSampler(DistributedSampler(ds), 8, False)\n"
             "loader = DataLoader(ds, batch_sampler=batches)\nfor epoch in range(10):\n"
             "    loader.batch_sampler.sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
+        ),
+        # a helper returns the loader: reached through its batch sampler
+        Invalid(
+            T + "from torch.utils.data import BatchSampler\ndef make(ds):\n"
+            "    return DataLoader(ds, batch_sampler=BatchSampler(DistributedSampler(ds), 2, False))\n"
+            "loader = make(ds)\nfor epoch in range(3):\n    for batch in loader:\n        step(batch)\n",
+            T + "from torch.utils.data import BatchSampler\ndef make(ds):\n"
+            "    return DataLoader(ds, batch_sampler=BatchSampler(DistributedSampler(ds), 2, False))\n"
+            "loader = make(ds)\nfor epoch in range(3):\n    loader.batch_sampler.sampler.set_epoch(epoch)\n"
+            "    for batch in loader:\n        step(batch)\n",
         ),
         # a progress bar (or `enumerate`) over the loader, bound to a name first
         Invalid(
@@ -590,10 +603,12 @@ class DistributedSamplerMissingSetEpoch(Rule):
             reached_as = cst.Attribute(cst.Attribute(loader, cst.Name("batch_sampler")), cst.Name("sampler"))
         if argument is None:
             return None
+        batched = _keyword(construction, "sampler") is None
         if self._is_shuffling_sampler(_passed_shuffle(argument, *made_by) if made_by else argument):
-            return _Sampler(reached_as, certain=True, may_be_none=False)
+            return _Sampler(reached_as, certain=True, may_be_none=False, batched=batched)
         if isinstance(argument, cst.Name):
-            return self._named_sampler(argument, stack, made_by)
+            named = self._named_sampler(argument, stack, made_by)
+            return replace(named, batched=batched) if named is not None else None
         return None
 
     def _batched_sampler(self, batches: cst.BaseExpression | None, stack) -> cst.BaseExpression | None:
@@ -620,12 +635,14 @@ class DistributedSamplerMissingSetEpoch(Rule):
             return None
         returns = self.ctx.oracle.returned_values(helper) or []
         found = [self._returned_loader_sampler(loader, value, binding.path, (helper, call)) for value in returns]
-        if not found or None in found or len({(f.certain, f.may_be_none) for f in found}) != 1:
+        if not found or None in found or len({(f.certain, f.may_be_none, f.batched) for f in found}) != 1:
             return None
         siblings = {name for name, other in self._names_bound_by(call) if other is not binding}
         aliases = frozenset(siblings.union(*(f.aliases for f in found)))
         certain = found[0].certain and not found[0].may_be_none
-        return _Sampler(cst.Attribute(loader, cst.Name("sampler")), certain, may_be_none=False, aliases=aliases)
+        holder = cst.Attribute(loader, cst.Name("batch_sampler")) if found[0].batched else loader
+        return _Sampler(cst.Attribute(holder, cst.Name("sampler")), certain, may_be_none=False, aliases=aliases,
+                        batched=found[0].batched)
 
     def _returned_loader_sampler(self, loader: cst.Name, returned: cst.BaseExpression | None,
                                  path: tuple[int, ...], made_by) -> _Sampler | None:
@@ -645,7 +662,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
         if sampler is None:
             return None
         names.add((dotted_name(sampler.receiver) or "").split(".")[0])
-        return _Sampler(sampler.receiver, sampler.certain, sampler.may_be_none, frozenset(names))
+        return _Sampler(sampler.receiver, sampler.certain, sampler.may_be_none, frozenset(names), sampler.batched)
 
     def _names_bound_by(self, call: cst.Call) -> list[tuple[str, Binding]]:
         """The names of the current scope bound by the assignment whose value is `call`."""

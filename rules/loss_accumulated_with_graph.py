@@ -12,7 +12,7 @@ from torchlint.scopes import all_params
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import is_tensor_function
-from torchlint.walk import SCOPE_NODES, ElidedBlock, children, descendants, outside_nested_scopes
+from torchlint.walk import SCOPE_NODES, ElidedBlock, children, descendants, outside_nested_scopes, paths
 
 T = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 SETUP = T + "model = nn.Linear(4, 1)\ncriterion = nn.MSELoss()\n"
@@ -26,8 +26,9 @@ class LossAccumulatedWithGraph(Rule):
     `loss` is a tensor that carries an autograd graph (a criterion or `F.*loss` result, a module's
     output, arithmetic on those, a model output's `.loss`) and the accumulator is bound before the
     loop, so it outlives the iteration. The accumulating statement names a loss (`loss`,
-    `criterion` or `logit` in it), or adds a value the loop itself backpropagates (a GAN's
-    `errD.backward()`, then `errD_total += errD`): outputs collected in an evaluation loop are TL626's. The accumulator may also be an element of a container the
+    `criterion` or `logit` in it), or adds a value the loop itself backpropagates on every pass
+    without keeping its graph (a GAN's `errD.backward()`, then `errD_total += errD`; not under an
+    `if`, nor with `retain_graph`): outputs collected in an evaluation loop are TL626's. The accumulator may also be an element of a container the
     scope builds itself and nothing else holds (`totals["mse"] += loss`, `hist["G"].append(loss)`),
     when no element of it is assigned in the loop.
 
@@ -83,7 +84,8 @@ class LossAccumulatedWithGraph(Rule):
     already `.item()`ed, `.detach()`ed or `float(...)`ed; plain numbers; an accumulator reset
     on every way through the loop body to the accumulation (a reset only under a condition of its
     own, such as the end of a gradient-accumulation window, is not one); and values of unknown
-    type (a value that is `.backward()`ed in its scope is a tensor that carries a graph).
+    type (a value that is `.backward()`ed in its scope is a tensor that carries a graph, in a file
+    that uses torch: another autodiff library's values, micrograd's, have `.backward()` too).
 
     For speed, the rule only looks at files where a line that accumulates (`+=`, `.append(`,
     `x = x + ...`) also names a loss, a criterion or logits, or a name that `.backward()` is
@@ -182,6 +184,17 @@ class LossAccumulatedWithGraph(Rule):
         "    errD.backward()\n    err_total += errD.item()\n",
         T + "netD = nn.Linear(4, 1)\nfor x in batches:\n    err_total = 0\n    errD = netD(x).mean()\n"
         "    errD.backward()\n    err_total += errD\n    print(err_total)\n",
+        # a file without torch: another autodiff library's values have `.backward()` too (micrograd)
+        "from engine import Value\ndef train(batches):\n    running = 0\n    for x in batches:\n"
+        "        loss = Value(x) * 2\n        loss.backward()\n        running += loss\n    print(running)\n",
+        # backpropagated only on some passes, or keeping its graph (by position): the total, returned,
+        # may be backpropagated later
+        T + "model = nn.Linear(4, 1)\ndef run(batches, train):\n    total = 0\n    for x in batches:\n"
+        "        err = model(x).pow(2).mean()\n        if train:\n            err.backward()\n"
+        "        total = total + err\n    return total\n",
+        T + "model = nn.Linear(4, 1)\ndef run(batches):\n    total = 0\n    for x in batches:\n"
+        "        err = model(x).pow(2).mean()\n        err.backward(None, True)\n        total = total + err\n"
+        "    return total\n",
         # outputs collected in a loop, backpropagated elsewhere: not a loss accumulated (TL626's)
         T + "model = nn.Linear(4, 1)\npred = model(x)\npred.backward(torch.ones_like(pred))\npreds = []\n"
         "for x in batches:\n    pred = model(x)\n    preds.append(pred)\n",
@@ -283,12 +296,13 @@ class LossAccumulatedWithGraph(Rule):
             "    running += loss.detach()\n    loss.backward()\n    if (step + 1) % 4 == 0:\n        optimizer.step()\n"
             "        print(running.item())\n        running = 0\n",
         ),
-        # the added value is backpropagated in the loop, so it is a tensor that carries a graph
+        # the added value is backpropagated in the loop, so it is a tensor that carries a graph (in
+        # a file that uses torch)
         Invalid(
-            "def train(trainer, loader):\n    running = 0\n    for batch in loader:\n"
+            "import torch\ndef train(trainer, loader):\n    running = 0\n    for batch in loader:\n"
             "        loss = trainer.compute_loss(batch)\n        loss.backward()\n        running += loss\n"
             "    print(running.item())\n",
-            "def train(trainer, loader):\n    running = 0\n    for batch in loader:\n"
+            "import torch\ndef train(trainer, loader):\n    running = 0\n    for batch in loader:\n"
             "        loss = trainer.compute_loss(batch)\n        loss.backward()\n        running += loss.detach()\n"
             "    print(running.item())\n",
         ),
@@ -650,6 +664,20 @@ def _a_line_accumulates_a_loss(text: str) -> bool:
 _BACKPROPAGATED_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*\.backward\(")
 
 
+# What runs its inside on some passes only (or never): a backward call there may not free the graph.
+_CONDITIONAL = (cst.If, cst.IfExp, cst.BooleanOperation, cst.For, cst.While, cst.Try, cst.Match, cst.Lambda,
+                cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def _may_retain_graph(call: cst.Call) -> bool:
+    """`retain_graph=` given, or positional arguments enough to reach it (`x.backward(g, True)`,
+    `torch.autograd.backward(t, g, True)`, `torch.autograd.grad(o, i, g, True)`)."""
+    positional = sum(1 for arg in call.args if arg.keyword is None)
+    limit = 2 if isinstance(call.func, cst.Attribute) and call.func.attr.value == "backward" else 3
+    return positional >= limit or any(arg.star for arg in call.args) or any(
+        arg.keyword is not None and arg.keyword.value == "retain_graph" for arg in call.args)
+
+
 def _a_line_accumulates_a_backpropagated_name(text: str) -> bool:
     """The file gate's other half: some line accumulates a name that `name.backward(` is called
     on somewhere in the file (`errD.backward()` ... `errD_total += errD`)."""
@@ -747,11 +775,13 @@ def _unconditional_statements(block: cst.CSTNode):
 
 
 def _backpropagated_in(value: cst.BaseExpression, loop: cst.CSTNode, backward_names: frozenset[str]) -> bool:
-    """The added value (or a name in it) is backpropagated inside the loop without `retain_graph`,
-    so its graph is freed there and the total cannot be backpropagated through it later."""
+    """The added value (or a name in it) is backpropagated on every pass through the loop's body
+    (not under an `if`, an inner loop or a short-circuit) without `retain_graph` (by keyword or
+    position), so its graph is freed there and the total cannot be backpropagated through it later."""
     names = names_used(value)
-    for call in descendants(loop.body, outside_nested_scopes):
-        if not isinstance(call, cst.Call) or any(a.keyword and a.keyword.value == "retain_graph" for a in call.args):
+    for path in paths(loop.body, outside_nested_scopes):
+        call = path[-1]
+        if not isinstance(call, cst.Call) or _may_retain_graph(call) or any(isinstance(node, _CONDITIONAL) for node in path[:-1]):
             continue
         func = call.func
         backpropagated: set[str] = set()

@@ -143,6 +143,18 @@ class TensorDataAttribute(Rule):
         T + "class Base(nn.Module):\n    def state_dict(self):\n        return {'w': Box()}\nclass Net(Base):\n    pass\n"
         "sd = Net().state_dict()\nv = sd['w'].data\n",
         T + "from .lib import Wrapped\nclass Net(Wrapped, nn.Module):\n    pass\nsd = Net().state_dict()\nv = sd['w'].data\n",
+        T + "def ema(src: nn.Module):\n    sd = src.state_dict()\n    return sd['w'].data\n",
+        T + "from .lib import Detector\nnet = nn.SyncBatchNorm.convert_sync_batchnorm(Detector())\n"
+        "sd = nn.DataParallel(net).state_dict()\nv = sd['w'].data\nout = net.forward(x)\n",
+        # torch.nn.functional's argument only in a branch, after a return that may have handled
+        # another kind, or after `torch.is_tensor`: a PackedSequence's `.data` elsewhere
+        T + "import torch.nn.functional as F\nfrom torch.nn.utils.rnn import PackedSequence\ndef drop(x, packed):\n"
+        "    if packed:\n        return PackedSequence(F.dropout(x.data), x.batch_sizes)\n    return F.dropout(x)\n",
+        T + "import torch.nn.functional as F\nfrom torch.nn.utils.rnn import PackedSequence\ndef drop(x, packed):\n"
+        "    if packed:\n        y = PackedSequence(F.relu(x.data), x.batch_sizes)\n    else:\n        y = F.relu(x)\n"
+        "    return y\n",
+        T + "import torch.nn.functional as F\ndef unpack(x):\n    if torch.is_tensor(x):\n        return F.pad(x, (0, 1))\n"
+        "    return x.data\n",
         # an array (or a value of unknown kind) counted up in place is not a tensor
         T + "import numpy as np\nclass Scale(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        self.step = np.zeros(1)\n    def forward(self, x):\n        self.step += 1\n        return x\n"
@@ -314,9 +326,9 @@ class TensorDataAttribute(Rule):
         ),
         # an EMA through state dicts: nn.Module.state_dict() maps names to tensors
         Invalid(
-            T + "def ema(src: nn.Module, dst: nn.Module, decay):\n    s, d = src.state_dict(), dst.state_dict()\n"
+            T + "def ema(decay):\n    src, dst = nn.Linear(2, 2), nn.Linear(2, 2)\n    s, d = src.state_dict(), dst.state_dict()\n"
             "    for k in s:\n        d[k].data.mul_(decay)\n",
-            T + "def ema(src: nn.Module, dst: nn.Module, decay):\n    s, d = src.state_dict(), dst.state_dict()\n"
+            T + "def ema(decay):\n    src, dst = nn.Linear(2, 2), nn.Linear(2, 2)\n    s, d = src.state_dict(), dst.state_dict()\n"
             "    for k in s:\n        with torch.no_grad():\n            d[k].mul_(decay)\n",
         ),
         # a tuple unpacked from a rebound name's method reads the value that reaches it
@@ -325,6 +337,13 @@ class TensorDataAttribute(Rule):
             "    out = F.softmax(out, dim=-1)\n    probs, ix = out.topk(k)\n    return probs.data[0]\n",
             T + "import torch.nn.functional as F\ndef best(model, x, k):\n    out = model(x)\n"
             "    out = F.softmax(out, dim=-1)\n    probs, ix = out.topk(k)\n    return probs.detach()[0]\n",
+        ),
+        # `enable_grad()` inside a `no_grad` function: the update gets its own `no_grad` block
+        Invalid(
+            T + "@torch.no_grad()\ndef step(m: nn.Linear):\n    with torch.enable_grad():\n"
+            "        m.weight.data[0].sub_(1.0)\n",
+            T + "@torch.no_grad()\ndef step(m: nn.Linear):\n    with torch.enable_grad():\n"
+            "        with torch.no_grad():\n            m.weight[0].sub_(1.0)\n",
         ),
         # a buffer counted up in `forward` is still a tensor in the other methods
         Invalid(

@@ -118,17 +118,21 @@ class FileContext:
         return kind is not None and kind.base == TENSOR and (graph is None or kind.graph == graph)
 
     def grad_disabled(self) -> bool:
-        """Inside `with torch.no_grad()`/`inference_mode()`, or a function decorated with either.
+        """Inside `with torch.no_grad()`/`inference_mode()`, or a function decorated with either,
+        and no `enable_grad()`/`set_grad_enabled(...)` closer in.
 
         A nested function's body runs later, outside the block around its definition, so the
         search stops at the innermost function.
         """
         for node in reversed(self.stack[:-1]):
-            if isinstance(node, cst.With) and any(self.oracle.disables_grad(item.item) for item in node.items):
-                return True
+            if isinstance(node, cst.With):
+                if any(self.oracle.may_enable_grad(item.item) for item in node.items):
+                    return False  # `with torch.enable_grad():` inside a `no_grad` function
+                if any(self.oracle.disables_grad(item.item) for item in node.items):
+                    return True
             if isinstance(node, (cst.FunctionDef, cst.Lambda)):
-                decorators = node.decorators if isinstance(node, cst.FunctionDef) else ()
-                return any(self.oracle.disables_grad(decorator.decorator) for decorator in decorators)
+                decorators = [d.decorator for d in node.decorators] if isinstance(node, cst.FunctionDef) else []
+                return not any(map(self.oracle.may_enable_grad, decorators)) and any(map(self.oracle.disables_grad, decorators))
         return False
 
     def local_name(self, qualified: str, at_module_level: bool = False) -> str | None:

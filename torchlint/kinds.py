@@ -208,9 +208,9 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     if qualified == "torch.load":
         return UNPICKLED
     if qualified in MODULE_CONVERTERS:
-        if inner is CYCLE or (inner is not None and inner.base == MODULE):
-            return inner  # `model = nn.SyncBatchNorm.convert_sync_batchnorm(model)`: the same module
-        return Kind(MODULE, origin=qualified)
+        # `model = nn.SyncBatchNorm.convert_sync_batchnorm(model)`: the same module; of one whose
+        # class cannot be seen, nothing more is known (it may define its own `__call__`)
+        return inner if inner is CYCLE or (inner is not None and inner.base == MODULE) else None
     if qualified in MODULE_WRAPPERS:
         if inner is CYCLE and qualified != "torch.compile":
             return CYCLE  # `model = nn.DataParallel(model)`: the name's other bindings decide

@@ -24,7 +24,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
-    DATA_LOADERS, GRAD_DISABLING_CONTEXTS, MODULE_ONLY_METHODS, MODULE_WRAPPERS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, TENSOR_ATTRIBUTE_NAMES,
+    DATA_LOADERS, GRAD_DISABLING_CONTEXTS, MODULE_CONTAINERS, MODULE_ONLY_METHODS, MODULE_WRAPPERS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, TENSOR_ATTRIBUTE_NAMES,
     TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES, is_tensor_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
@@ -726,8 +726,19 @@ class TypeOracle:
                    for node in path)
 
     def disables_grad(self, expr: cst.CSTNode) -> bool:
-        """`torch.no_grad()`, `torch.inference_mode` (as a context manager or decorator)."""
+        """`torch.no_grad()`, `torch.inference_mode` (as a context manager or decorator); not
+        `inference_mode(False)` or one given any argument, which may leave grad on."""
+        if isinstance(expr, cst.Call) and not _only_true(expr.args):
+            return False
         return self.imports.qualify(expr.func if isinstance(expr, cst.Call) else expr) in GRAD_DISABLING_CONTEXTS
+
+    def may_enable_grad(self, expr: cst.CSTNode) -> bool:
+        """`torch.enable_grad()`, `torch.set_grad_enabled(...)`, `inference_mode(False)`: inside,
+        autograd may record again, whatever encloses it."""
+        qualified = self.imports.qualify(expr.func if isinstance(expr, cst.Call) else expr)
+        if qualified in GRAD_DISABLING_CONTEXTS:
+            return isinstance(expr, cst.Call) and not _only_true(expr.args)
+        return qualified in GRAD_ENABLING_CONTEXTS
 
     def _torch_state_dict(self, receiver: Kind | None) -> bool:
         """Whether `receiver.state_dict()` is nn.Module's: a torch module, or a class whose
@@ -738,7 +749,11 @@ class TypeOracle:
             return not self.may_override(receiver.cls, "state_dict")
         if isinstance(receiver.cls, ProjectClass):
             return not self.project.may_override(receiver.cls, "state_dict")
-        return receiver.cls is None and (receiver.origin or "").startswith("torch.")
+        # torch's own layer; a wrapper or container asks its modules for theirs, which may be
+        # anything, and `nn.Module` (an annotation) may be any class
+        origin = receiver.origin or ""
+        return (receiver.cls is None and is_torch_module_class(origin) and origin not in MODULE_WRAPPERS
+                and origin not in MODULE_CONTAINERS and receiver.element is None and origin not in _ANY_MODULE)
 
     def may_override(self, cls: cst.ClassDef, method: str, seen: set[str] | None = None) -> bool:
         """Whether the class of the file, or a base, may define `method` itself (`__call__`,
@@ -1135,10 +1150,10 @@ class TypeOracle:
             return Kind(MODULE)
         if any(_constructs_instance(b.value) for b in bindings) or not _tensor_could_answer(said_of_any):
             return None  # `loss.reset(); loss.backward()`: an object of a class of its own
+        if not self._imports_torch():
+            return None  # other autodiff libraries' values have `.backward()` and `.grad` too (micrograd)
         if said_of_all & _TENSOR_ONLY_METHODS:
             return tensor(True)  # backpropagated in its own scope: a tensor that carries a graph
-        if not self._imports_torch():
-            return None
         if _GRAD_READ in said_of_all:
             return tensor(True)  # its gradient is read: a leaf that requires grad (a Parameter)
         own = self._own_method_names()
@@ -1185,6 +1200,11 @@ class TypeOracle:
         return self.imports.star_fallback is not None and self.imports.target_of("torch") == "torch"
 
 
+_ANY_MODULE = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+GRAD_ENABLING_CONTEXTS = frozenset(
+    {"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad", "torch.set_grad_enabled",
+     "torch.autograd.set_grad_enabled", "torch.autograd.grad_mode.set_grad_enabled"}
+)
 # What nn.Module.state_dict() gives: names mapped to detached tensors (parameters and buffers).
 STATE_DICT = Kind(CONTAINER, element=tensor(False), mapping=True)
 
@@ -1258,11 +1278,17 @@ def _collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cs
     that binds the name is the comprehension's own variable's, not the scope's: left out."""
     uses: dict[str, list[tuple[set[str], tuple[cst.CSTNode, ...]]]] = {}
     not_reads: set[int] = set()  # attributes called or assigned to (a parent is met before its children)
+    every_time = _statements_run_every_time(scope)
     for path in paths(scope, outside_nested_scopes):
-        for name, marks in (_use_marks(path[-1], not_reads), _first_argument_use(path[-1])):
+        for name, marks in (_use_marks(path[-1], not_reads), _first_argument_use(path, every_time)):
             if name is not None and not _comprehension_binds(path, name):
                 uses.setdefault(name, []).append((marks, tuple(path)))
     return uses
+
+
+def _only_true(args: Sequence[cst.Arg]) -> bool:
+    """No arguments, or just `True` (`inference_mode(True)`, `inference_mode(mode=True)`)."""
+    return not args or (len(args) == 1 and isinstance(args[0].value, cst.Name) and args[0].value.value == "True")
 
 
 def _defines(statement: cst.CSTNode, name: str) -> bool:
@@ -1279,16 +1305,49 @@ def _defines(statement: cst.CSTNode, name: str) -> bool:
     return False
 
 
-def _first_argument_use(node: cst.CSTNode) -> tuple[str | None, set[str]]:
+def _first_argument_use(path: list[cst.CSTNode], every_time: set[int]) -> tuple[str | None, set[str]]:
     """`F.avg_pool2d(x, k)`: the name passed first, marked with the callee as written (one of
-    torch.nn.functional's says it is a tensor: see `_usage_evidence`)."""
+    torch.nn.functional's says it is a tensor: see `_usage_evidence`) when the call runs every
+    time the scope does; `torch.is_tensor(x)`: a type test."""
+    node = path[-1]
     if not isinstance(node, cst.Call) or not node.args:
         return None, set()
     first = node.args[0]
     callee = dotted_name(node.func)
     if first.keyword is not None or first.star or not isinstance(first.value, cst.Name) or callee is None:
         return None, set()
+    if callee.rsplit(".", 1)[-1] == "is_tensor":
+        return first.value.value, {_TYPE_TESTED}
+    if not _runs_every_time(path, every_time):
+        return None, set()  # `if packed: F.dropout(x.data) else: F.dropout(x)`: each branch its own kind
     return first.value.value, {_PASSED_FIRST_TO + callee}
+
+
+def _statements_run_every_time(scope: cst.CSTNode) -> set[int]:
+    """Ids of the scope's own simple statements that every run of it reaches (none of the
+    statements before them can leave it: no `return`, `raise`, `break` or `continue` inside)."""
+    body = scope.body if isinstance(scope, cst.Module) else getattr(getattr(scope, "body", None), "body", None)
+    found: set[int] = set()
+    for statement in body if isinstance(body, (list, tuple)) else ():
+        if isinstance(statement, cst.SimpleStatementLine):
+            found.add(id(statement))
+        if any(isinstance(node, _EXITS) for node in descendants(statement, outside_nested_scopes)):
+            break
+    return found
+
+
+_EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
+
+
+def _runs_every_time(path: list[cst.CSTNode], every_time: set[int]) -> bool:
+    """The node at the end of `path` is in a statement run every time, and no conditional
+    expression, short-circuit or nested scope stands between."""
+    top = next((index for index, node in enumerate(path) if id(node) in every_time), None)
+    return top is not None and not any(isinstance(node, _CONDITIONAL_EXPRESSIONS) for node in path[top:])
+
+
+_CONDITIONAL_EXPRESSIONS = (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp,
+                            cst.GeneratorExp)
 
 
 def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[str]]:
