@@ -495,6 +495,10 @@ def test_the_state_dict_of_a_module_of_another_file(cli, tmp_path, body, expecte
         pytest.param("s = F.softmax(model(x), -1)\n    for b in x:\n        pick(s)\n        s = model(b)", [],
                      id="rebound-later-in-a-loop"),
         pytest.param("s = model(x)\n    s = F.softmax(s, -1); pick(s)", [], id="two-statements-on-a-line"),
+        pytest.param("s = F.softmax(model(x), -1)\n    from beam import s\n    pick(s)", [],
+                     id="rebound-by-an-import-between"),
+        pytest.param("s = model(x)\n    s = F.softmax(s, -1)\n    def s():\n        pass\n    pick(s)", [],
+                     id="rebound-by-a-def-between"),
     ],
 )
 def test_a_local_passed_after_its_rebinding_takes_the_value_that_reaches(cli, tmp_path, body, expected):

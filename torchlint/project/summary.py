@@ -34,7 +34,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 19  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 20  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -789,7 +789,7 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                         scan(getattr(statement, field, None) or [])
                     for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
                         scan(clause.body)
-                for name in [name for name in last if _stores(statement, name)]:
+                for name in [name for name in last if _binds(statement, name)]:
                     del last[name]
                 continue
             if last and not (walrus and any(isinstance(node, ast.NamedExpr) for node in _walk(statement))):
@@ -797,7 +797,7 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                     if line in found:
                         shared.add(line)
                     found[line] = dict(last)
-            for name in [name for name in last if _stores(statement, name)]:
+            for name in [name for name in last if _binds(statement, name)]:
                 del last[name]
             if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
                     and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id in rebound):
@@ -807,6 +807,16 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
     for line in shared:
         del found[line]
     return found
+
+
+def _binds(statement: ast.stmt, name: str) -> bool:
+    """The statement may bind `name`: an assignment of any form, a `def` or `class` of that
+    name, an import under it."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and statement.name == name:
+        return True
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return any((alias.asname or alias.name.split(".")[0]) == name for alias in statement.names)
+    return _stores(statement, name)
 
 
 def _returned_names(value: ast.expr | None) -> list[ast.Name]:
