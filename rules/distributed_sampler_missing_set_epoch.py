@@ -505,7 +505,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
     def _loader_with_distributed_sampler(self, owner: cst.ClassDef, value: cst.CSTNode | None) -> bool:
         if not isinstance(value, cst.Call) or self.ctx.qualify(value.func) not in DATA_LOADERS:
             return False
-        argument = next((a.value for a in value.args if a.keyword and a.keyword.value == "sampler"), None)
+        argument = _keyword(value, "sampler")
         if argument is not None and self._is_shuffling_sampler(argument):
             return True
         if not (isinstance(argument, cst.Attribute) and isinstance(argument.value, cst.Name)
