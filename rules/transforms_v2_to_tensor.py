@@ -36,7 +36,9 @@ class TransformsV2ToTensor(Rule):
 
     ## Fix safety
     The fix writes `v2.Compose([v2.ToImage(), v2.ToDtype(torch.float32, scale=True)])` and is
-    **unsafe**: the values are the same, but the result is a `tv_tensors.Image` (a Tensor
+    **unsafe**: the values are the same to within float32 rounding (`ToDtype` multiplies by
+    1/255 where `ToTensor` divides by 255, so a value can differ in its last bit; the fixture
+    allows that and no more), but the result is a `tv_tensors.Image` (a Tensor
     subclass) rather than a plain Tensor, which later v2 transforms treat as an image and code
     checking `type(x) is torch.Tensor` does not. It is offered where `ToTensor` is read from the
     `v2` module and `torch` is imported. Without torchvision installed the fixture is skipped.

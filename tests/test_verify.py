@@ -135,6 +135,18 @@ def test_a_fixture_needing_a_missing_module_is_skipped_with_its_reason_but_its_f
     assert [r["verdict"] for r in report["results"]] == ["skip", "fail"]
 
 
+def test_a_cpu_run_sees_no_gpu(tmp_path, demo_rules, monkeypatch):
+    # On a machine with a GPU, a cpu run must still be a CPU run: nn.DataParallel, for one, moves
+    # work to a visible GPU by itself.
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0")
+    program = WRONG_FIX_PROGRAM.replace(
+        "record(value=demo_unsafe(), same=2.0)", "import os\nrecord(seen=os.environ['CUDA_VISIBLE_DEVICES'], value=demo_unsafe())"
+    )
+    _fixture(tmp_path, "hidden", program, '[[expect]]\nrun = "before"\nvalues = { seen = "" }\n')
+    result, report = _verify("--fixtures", str(tmp_path), "--device", "cpu", "--output-format", "json")
+    assert report["results"][0]["verdict"] == "pass" and result.exit_code == 0, report
+
+
 def test_a_fixture_the_rule_no_longer_fires_on_fails(tmp_path, demo_rules):
     _fixture(
         tmp_path, "silent", "from torchlint.verify.harness import record\nrecord(value=1)\n",

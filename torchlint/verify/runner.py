@@ -129,6 +129,12 @@ def run_program(source: str, fixture: Fixture, run: Run, device: str, workdir: P
     return values, error
 
 
+def _device_visibility(device: str) -> dict[str, str]:
+    # A cpu run must see the machine a GPU-less user has: with a GPU visible, code such as
+    # nn.DataParallel moves work to it by itself, and the run would prove nothing about the CPU.
+    return {"CUDA_VISIBLE_DEVICES": ""} if device == "cpu" else {}
+
+
 # How torchrun reports a rank a signal ended.
 _SIGNALLED = re.compile(r"Signal \d+ \(SIG\w+\) received by PID")
 
@@ -142,6 +148,7 @@ def _run_once(source: str, fixture: Fixture, run: Run, device: str, workdir: Pat
     out = folder / "observables.json"
     env = {
         **os.environ,
+        **_device_visibility(device),
         **run.env,
         "TORCHLINT_VERIFY_DEVICE": device,
         "TORCHLINT_VERIFY_OUT": str(out),
