@@ -7,9 +7,11 @@ import re
 import libcst as cst
 
 from torchlint.analysis import calls_in, dotted_name
+from torchlint.diagnostics import Applicability
 from torchlint.project.index import ProjectClass
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
+from torchlint.torch_api import MODULE_BASE_CLASSES
 
 _MESSAGE = "Calling `.forward()` directly skips the module's hooks; call the module itself"
 # Methods through which a module legitimately runs its own forward.
@@ -55,10 +57,13 @@ class DirectForwardCall(Rule):
     ## Fix safety
     The fix is safe: `m.forward(a, b=c)` becomes `m(a, b=c)` with the same arguments. Without
     hooks the two compute the same values; with hooks, running them is the point of the fix.
-    It is offered only where calling the module is known to run `nn.Module.__call__`: there is
+    It is safe only where calling the module is known to run `nn.Module.__call__`: there is
     no fix when the module's class (or a base class in the file) overrides `__call__`, when a
     base class is one the file cannot see, or when the call is in a method that the class's own
-    `forward` calls (the rewrite would run `forward` again from inside it).
+    `forward` calls (the rewrite would run `forward` again from inside it). Where the module's
+    class is not known at all (an element of `net.modules()`, a module chosen from several
+    classes, `if isinstance(m, nn.Module)`), the fix is **unsafe**: a class of the project may
+    override `__call__`.
 
     Not flagged, on purpose: `.forward(...)` inside a function or lambda that the file registers
     as a module hook (`register_forward_hook`, `register_forward_pre_hook`, ...), where calling
@@ -79,7 +84,7 @@ class DirectForwardCall(Rule):
     name = "direct-forward-call"
     summary = "`.forward()` called directly on a module skips its hooks"
     severity = "warning"
-    fix_safety = ("safe",)
+    fix_safety = ("safe", "unsafe")
     trigger_tokens = (".forward",)
     scope_tokens = (".forward",)  # it visits only `.forward(...)` calls
     trigger_attributes = frozenset({"forward"})
@@ -317,25 +322,33 @@ class DirectForwardCall(Rule):
         if not self.ctx.is_module(receiver):
             return
         fix = None
-        if self._call_runs_forward(receiver):
-            fix = self.replace(node, node.with_changes(func=receiver), "Call the module instead of `.forward()`")
+        safety = self._fix_safety(receiver)
+        if safety is not None:
+            fix = self.replace(node, node.with_changes(func=receiver), "Call the module instead of `.forward()`", safety)
         self.report(node, _MESSAGE, fix)
 
-    def _call_runs_forward(self, receiver: cst.CSTNode) -> bool:
-        """Whether `receiver(...)` is known to run `nn.Module.__call__`, which runs `forward`, and
-        not to come back here: the class (or a base defined in this file) overrides no `__call__`,
-        every base is known, and the current method is not one that `forward` itself calls."""
+    def _fix_safety(self, receiver: cst.CSTNode) -> Applicability | None:
+        """Safe where `receiver(...)` is known to run `nn.Module.__call__`, which runs `forward`,
+        and not to come back here: the class (or a base defined in this file) overrides no
+        `__call__`, every base is known, and the current method is not one that `forward` itself
+        calls. Unsafe where the module's class is not known at all (`for m in net.modules()`, a
+        module chosen from several classes): one of the project's may override `__call__`."""
         own = self.ctx.oracle.instance_class(receiver, self.ctx.stack)
         kind = self.ctx.kind(receiver)
         cls = own or (kind.cls if kind is not None else None)
         if cls is None:
-            return True  # a library module: nn.Module.__call__
+            # a module a library builds (torch.nn.Linear, torchvision.models) runs nn.Module.__call__;
+            # one known only as some nn.Module (`isinstance(m, nn.Module)`) may be any class
+            built = kind is not None and kind.origin and kind.origin not in MODULE_BASE_CLASSES
+            return "safe" if built else "unsafe"
         if isinstance(cls, ProjectClass):  # a class of another module of the project
-            return not self.ctx.project.may_override(cls, "__call__")
+            return None if self.ctx.project.may_override(cls, "__call__") else "safe"
         if self.ctx.oracle.may_override(cls, "__call__"):
-            return False
+            return None
         function = self.ctx.enclosing(cst.FunctionDef)
-        return own is None or function is None or function.name.value not in _methods_reached(cls, "forward")
+        if own is None or function is None or function.name.value not in _methods_reached(cls, "forward"):
+            return "safe"
+        return None
 
     def _in_hook(self) -> bool:
         """Inside a function or lambda the file registers as a module hook

@@ -163,7 +163,7 @@ def test_rules_and_rule_commands(cli):
         "severity": "warning",
         "default_enabled": True,
         "state": "stable",
-        "fix": "safe",
+        "fix": "safe/unsafe",
     }
     docs = cli("rule", "tl005").stdout
     for section in ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "References"):

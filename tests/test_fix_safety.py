@@ -223,6 +223,53 @@ def test_tl001_a_receiver_guessed_by_its_parameter_name_gets_an_unsafe_fix():
     assert finding.fix.applicability == "safe"
 
 
+def test_tl005_a_module_of_unknown_class_gets_an_unsafe_fix():
+    """An element of `net.modules()` may be any class of the project, one overriding `__call__`
+    among them (calling it would not run `forward` as written): reported, the call written only
+    with unsafe fixes. A module a library builds keeps its safe fix."""
+    rule = rule_by_code("TL005")
+    source = ("import torch.nn as nn\n\n\nclass Twice(nn.Module):\n    def __call__(self, x):\n"
+              "        return 2 * self.forward(x)\n\n\ndef run(net, x):\n    for m in net.modules():\n"
+              "        if isinstance(m, nn.Module):\n            x = m.forward(x)\n    return x\n")
+    [finding] = lint_text(source, "run.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    assert fix_text(source, "run.py", [rule]).text == source
+    assert "x = m(x)" in fix_text(source, "run.py", [rule], unsafe_fixes=True).text
+    built = "import torch.nn as nn\nm = nn.Linear(2, 2)\ny = m.forward(x)\n"
+    [finding] = lint_text(built, "m.py", [rule]).diagnostics
+    assert finding.fix.applicability == "safe"
+
+
+def test_tl005_a_module_chosen_from_several_classes():
+    """`Net = A if big else B; Net().forward(x)` and `{"a": A, "b": B}[name]()`: every choice is a
+    module class, so the instance is a module; which class is not known, so the fix is unsafe.
+    A choice that may be something else, or a table changed later, says nothing."""
+    rule = rule_by_code("TL005")
+    classes = ("import torch.nn as nn\n\n\nclass A(nn.Module):\n    pass\n\n\nclass B(A):\n    pass\n\n\n"
+               "class Plain:\n    def forward(self, x):\n        return x\n\n\n")
+    flagged = [
+        "def run(big, x):\n    Net = A if big else B\n    net = Net()\n    return net.forward(x)\n",
+        "def run(name, x):\n    return {'a': A, 'b': B}[name]().forward(x)\n",
+        "TABLE = {'a': A, 'b': B}\n\n\ndef run(name, x):\n    cls = TABLE[name]\n    return cls().forward(x)\n",
+        "def run(big, x):\n    Net = A if big else (B if x else nn.Linear)\n    return Net(2, 2).forward(x)\n",
+    ]
+    for body in flagged:
+        [finding] = lint_text(classes + body, "run.py", [rule]).diagnostics
+        assert finding.fix is not None and finding.fix.applicability == "unsafe", body
+    silent = [
+        "def run(big, x):\n    Net = A if big else Plain\n    return Net().forward(x)\n",
+        "def run(big, x, make):\n    Net = A if big else make\n    return Net().forward(x)\n",
+        "def run(name, x):\n    return {'a': A, 'p': Plain}[name]().forward(x)\n",
+        "TABLE = {'a': A, 'b': B}\nTABLE['p'] = Plain\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
+        "def run(name, x, extra):\n    return {'a': A, **extra}[name]().forward(x)\n",
+        "TABLE = {'a': A, 'b': B}\n\n\ndef register(name, cls):\n    TABLE[name] = cls\n\n\n"
+        "def run(name, x):\n    return TABLE[name]().forward(x)\n",
+        "def run(big, x):\n    Net = A\n    for Net in (A, Plain):\n        pass\n    return Net().forward(x)\n",
+    ]
+    for body in silent:
+        assert lint_text(classes + body, "run.py", [rule]).diagnostics == [], body
+
+
 def test_tl001_a_receiver_taken_for_a_tensor_by_its_use_gets_an_unsafe_fix():
     """`trg.size(0)` says `trg` is a tensor only as far as no class of its own answers to `size`:
     reported, `.detach()` only with unsafe fixes; the guess holds through what is computed from it."""

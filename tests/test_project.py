@@ -97,6 +97,25 @@ def test_a_factory_returning_a_module(cli, tmp_path):
     assert _findings(cli, "run.py") == [("TL005", 3)]
 
 
+CHOOSING_FACTORY = (
+    "import torch.nn as nn\nclass A(nn.Module):\n    pass\nclass B(A):\n    pass\nclass Plain:\n    pass\n"
+    "def build(big):\n    Net = A if big else B\n    return Net()\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL005", 3)]),
+    (("    Net = A if big else B\n", "    if big:\n        Net = A\n    else:\n        Net = B\n"), [("TL005", 3)]),
+    (("A if big else B", "A if big else Plain"), []),  # one choice is no module
+    (("A if big else B", "A if big else big"), []),  # one choice is not known
+    (("    return Net()\n", "    Net += 1\n    return Net()\n"), []),
+])
+def test_a_factory_choosing_among_module_classes(cli, tmp_path, change, expected):
+    (tmp_path / "models.py").write_text(CHOOSING_FACTORY.replace(*change))
+    (tmp_path / "run.py").write_text("from models import build\nm = build(True)\nm.forward(1)\n")
+    assert _findings(cli, "run.py") == expected
+
+
 @pytest.mark.parametrize("body", ["    yield 1\n", "    yield from range(2)\n", "    x = yield\n"])
 def test_a_generator_returning_a_module_gives_no_module(cli, tmp_path, body):
     # the call gives a generator; `return` only sets what StopIteration carries

@@ -112,6 +112,8 @@ def guessed_method_result(receiver: Kind | None, method: str) -> Kind | None:
 
 # A classification model built by name from torchvision's or timm's namespace
 # (`models.__dict__[arch]()`): it returns the logits tensor.
+# How many names and choices deep `Net = A if big else B; Net()` is followed.
+CHOICE_DEPTH = 4
 NAMESPACE_MODEL = Kind(MODULE, output=tensor(True), origin="torchvision.models")
 # What `torch.max(x, 1)`, `x.topk(k)`, `x.chunk(2)` give: tensors to unpack or index. Taken without
 # a graph (indices carry none), so no rule reads a graph into them.

@@ -10,13 +10,14 @@ parameter the arguments every call in the project passes (`train(model, ...)`, `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, element_at, walk_statements
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
-    CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_TENSOR_USE, MODEL_OUTPUT, MODULE,
+    CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_TENSOR_USE, MODEL_OUTPUT, MODULE,
     NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, element_kind, guessed_method_result, iterated_kind, layer_tensor_kind,
     library_call_kind, merge, method_call_kind, output_of_forward, public, subscript_kind, tensor, unpacked_kind,
@@ -834,6 +835,10 @@ class TypeOracle:
             if bindings and all(binding.how == "class" for binding in bindings) and len(bindings) == 1:
                 return self._local_instance_kind(bindings[0].value)
         callee = self._kind(func, scope, at)
+        if callee is None or (callee.base == CLASS and callee.cls is None and not callee.origin):
+            chosen = self._chosen_instance(func, scope)
+            if chosen is not None:
+                return chosen
         if callee is not None and callee.base == MODULE:
             return callee.output or Kind(OBJECT, origin=MODEL_OUTPUT)
         if callee is not None and callee.base == FUNCTION and isinstance(callee.cls, cst.FunctionDef):
@@ -852,6 +857,68 @@ class TypeOracle:
                 return guessed_method_result(receiver, func.attr.value)
             return known
         return None
+
+    def _chosen_instance(self, func: cst.CSTNode, scope: Scope) -> Kind | None:
+        """`Net = A if big else B; Net()`, `{"a": A, "b": B}[name]()`: what the instances of the
+        classes that can be chosen agree on (unknown unless every choice is a known class)."""
+        choices = self._class_choices(func, scope, CHOICE_DEPTH)
+        if choices is None or len(choices) < 2:
+            return None
+        return merge(self._instance_of(choice, choice_scope) for choice, choice_scope in choices)
+
+    def _class_choices(self, expr: cst.CSTNode, scope: Scope, depth: int) -> list[tuple[cst.CSTNode, Scope]] | None:
+        if depth == 0:
+            return None
+        if isinstance(expr, cst.IfExp):
+            return self._all_choices([(expr.body, scope), (expr.orelse, scope)], depth)
+        if isinstance(expr, cst.Subscript):
+            table = self._dict_literal_values(expr.value, scope)
+            return None if table is None else self._all_choices([(value, scope) for value in table], depth)
+        if isinstance(expr, cst.Name):
+            bindings = self.scopes.lookup(expr.value, scope) or []
+            if bindings and all(binding.how == "value" and not binding.path and binding.value is not None
+                                for binding in bindings):
+                return self._all_choices([(binding.value, binding.scope) for binding in bindings], depth)
+        return [(expr, scope)]
+
+    def _all_choices(self, options: list[tuple[cst.CSTNode, Scope]], depth: int) -> list[tuple[cst.CSTNode, Scope]] | None:
+        choices = []
+        for option, option_scope in options:
+            found = self._class_choices(option, option_scope, depth - 1)
+            if found is None:
+                return None
+            choices.extend(found)
+        return choices
+
+    def _dict_literal_values(self, expr: cst.CSTNode, scope: Scope) -> list[cst.CSTNode] | None:
+        if isinstance(expr, cst.Name):
+            bindings = self.scopes.lookup(expr.value, scope) or []
+            if (len(bindings) != 1 or bindings[0].how != "value" or bindings[0].path
+                    or self._mutated(expr.value, bindings[0].scope) or self._stored_into_anywhere(expr.value)):
+                return None
+            expr = bindings[0].value
+        if not isinstance(expr, cst.Dict) or not all(isinstance(element, cst.DictElement) for element in expr.elements):
+            return None
+        return [element.value for element in expr.elements]
+
+    def _stored_into_anywhere(self, name: str) -> bool:
+        """`TABLE[k] = v` or `TABLE.update(...)` anywhere in the file's text (a registry filled by a
+        decorator in another function): the table's display is not all it holds."""
+        if not self.text:
+            return True  # (the text is not known: nothing is)
+        escaped = re.escape(name)
+        return re.search(rf"\b{escaped}\s*\[[^\n]*\]\s*=[^=]|\b{escaped}\s*\.\s*(?:update|setdefault|__setitem__)\b",
+                         self.text) is not None
+
+    def _instance_of(self, choice: cst.CSTNode, scope: Scope) -> Kind | None:
+        if isinstance(choice, cst.Name):
+            bindings = self.scopes.lookup(choice.value, scope) or []
+            if len(bindings) == 1 and bindings[0].how == "class":
+                return self._local_instance_kind(bindings[0].value)
+        if isinstance(choice, (cst.Name, cst.Attribute)) and self.imports.qualify(choice) is not None:
+            return self._instance_kind_of_class(choice)
+        kind = self._kind(choice, scope)
+        return self.project.call_result(kind) if kind is not None and kind.base == CLASS else None
 
     def _builtin_iterable(self, call: cst.Call, scope: Scope) -> Kind | None:
         """`list(model.parameters())`, `filter(fn, params)`, `sorted(...)`: an iterable of what the

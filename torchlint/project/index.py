@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from torchlint.kinds import (
-    CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
+    CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
     element_kind, guessed_method_result, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind,
     tensor, unpacked_kind,
 )
@@ -405,7 +405,36 @@ class ProjectIndex(Callers):
             return known
         if callee is not None and callee[0] == "sub" and _is_models_namespace(self, path, callee[1]):
             return NAMESPACE_MODEL
-        return self.call_result(self.kind(path, callee))
+        result = self.call_result(self.kind(path, callee))
+        return result if result is not None else self._chosen_call_result(path, callee)
+
+    def _chosen_call_result(self, path: str, callee: Descriptor) -> Kind | None:
+        """`Net = A if big else B; return Net()`: what calling each value that can be chosen
+        agrees on (as the file's own oracle judges it)."""
+        choices = self._choices(path, callee, CHOICE_DEPTH)
+        if choices is None or len(choices) < 2:
+            return None
+        return merge(self.call_result(self.kind(path, choice)) for choice in choices)
+
+    def _choices(self, path: str, d: Descriptor, depth: int) -> list[Descriptor] | None:
+        if depth == 0:
+            return None
+        if d is not None and d[0] == "either":
+            options = [d[1], d[2]]
+        elif d is not None and d[0] == "local":
+            function = self._function(path, d[1])
+            options = list(function.locals.get(d[2], ())) if function is not None else []
+            if not options or any(option is None or option[0] == "aug" for option in options):
+                return None
+        else:
+            return [d]
+        found: list[Descriptor] = []
+        for option in options:
+            chosen = self._choices(path, option, depth - 1)
+            if chosen is None:
+                return None
+            found.extend(chosen)
+        return found
 
     def _uses_torch(self, path: str) -> bool:
         """Whether the module imports torch (what only tensors answer to says more there)."""
