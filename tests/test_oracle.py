@@ -255,7 +255,7 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "probe(torch.chunk(x, 2))\n", "container", id="tuple-returning-op"),
         pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m(x))\n", "tensor+graph", id="module-call"),
         pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m.forward(x))\n", "tensor+graph", id="forward-call"),
-        pytest.param(HEAD + "m = nn.LSTM(2, 2)\nprobe(m(x))\n", "object", id="lstm-returns-tuple"),
+        pytest.param(HEAD + "m = nn.LSTM(2, 2)\nprobe(m(x))\n", "container", id="lstm-returns-tuple"),
         pytest.param(NET + "probe(Net()(x))\n", "object", id="forward-returns-unknown-input"),
         pytest.param(
             HEAD + "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
@@ -905,3 +905,88 @@ def test_a_list_reordered_or_shrunk_forgets_its_positions(change):
 )
 def test_a_starred_tuple_target_takes_places_from_the_end(assignment, read, expected):
     assert kinds(NET + assignment + f"\nprobe({read})\n") == [expected]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # an LSTM cell returns (h, c); an LSTM (out, (h, c)); a GRU or RNN (out, h)
+        ("cell = nn.LSTMCell(4, 8)\nh, c = cell(x, (h0, c0))\nprobe(c)\n", "tensor+graph"),
+        ("lstm = nn.LSTM(4, 8)\nout, (h, c) = lstm(x)\nprobe(h)\n", "tensor+graph"),
+        ("gru = nn.GRU(4, 8)\nout, h = gru(x)\nprobe(h)\n", "tensor+graph"),
+        ("rnn = nn.RNN(4, 8)\nout, h = rnn(x)\nprobe(h)\n", "tensor+graph"),
+        ("cell = nn.GRUCell(4, 8)\nh = cell(x, h0)\nprobe(h)\n", "tensor+graph"),
+        # the output may be a PackedSequence (whose `.data` is its own): not known
+        ("lstm = nn.LSTM(4, 8)\nout, (h, c) = lstm(packed)\nprobe(out)\n", None),
+        ("gru = nn.GRU(4, 8)\nout, h = gru(packed)\nprobe(out)\n", None),
+        ("attn = nn.MultiheadAttention(8, 2)\nout, w = attn(q, k, v)\nprobe(w)\n", None),
+    ],
+)
+def test_what_recurrent_layers_return(source, expected):
+    assert kinds(HEAD + source) == [expected]
+
+
+OPTIMIZER = HEAD + (
+    "class Shared(BASE):\n    def __init__(self, params, lr=0.1):\n        super().__init__(params, lr)\n"
+    "        for group in self.param_groups:\n            for p in group['params']:\n                probe(p)\n"
+)
+
+
+@pytest.mark.parametrize(("base", "expected"), [
+    ("torch.optim.Adam", "tensor+graph"),
+    ("torch.optim.Optimizer", "tensor+graph"),
+    ("Sched", None),  # a scheduler's own attributes, not parameters
+    ("Mine", None),  # a class of the file's own that is no optimizer
+])
+def test_an_optimizer_subclass_param_groups_hold_parameters(base, expected):
+    source = OPTIMIZER.replace("BASE", base).replace(
+        "class Shared", "from torch.optim.lr_scheduler import StepLR as Sched\nclass Mine:\n    pass\nclass Shared")
+    assert kinds(source) == [expected]
+
+
+UNKNOWN_MODEL = HEAD + "import torch.nn.functional as F\nfrom zoo import build\nnet = build()\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+
+
+@pytest.mark.parametrize(("use", "expected"), [
+    ("loss = F.cross_entropy(out, y)\n", "tensor"),
+    ("n = out.size(0)\n", "tensor"),
+    ("loss = criterion(out, y)\n", "object"),  # a criterion may take a tuple or a dict
+    ("if flag:\n    loss = F.cross_entropy(out, y)\n", "object"),  # not every run
+    ("if isinstance(out, tuple):\n    out = out[0]\nn = out.size(0)\n", None),
+])
+def test_a_model_output_of_unknown_class_used_as_only_a_tensor_is_one(use, expected):
+    """`net` is a module (its parameters go to an optimizer) of a class not seen: what it returns
+    is not known, unless it is used as only a tensor is (a guess)."""
+    assert kinds(UNKNOWN_MODEL + "out = net(x)\n" + use + "probe(out)\n") == [expected]
+
+
+@pytest.mark.parametrize(("helper", "expected"), [
+    ("def hits(s):\n    out = []\n    for k in (1, 5):\n        out.append(s * k)\n    return out\n", "tensor+graph"),
+    ("def hits(s):\n    out = [s]\n    out.extend([s * 2])\n    return out\n", "tensor+graph"),
+    ("def hits(s):\n    out = []\n    out.append(s)\n    out.append(3)\n    return out\n", None),
+    ("def hits(s):\n    return [s, s * 2]\n", "tensor+graph"),
+])
+def test_a_list_a_function_returns_unpacked(helper, expected):
+    source = NET + helper + "scores = nn.Linear(2, 2)(torch.ones(2))\na, b = hits(scores)\nprobe(b)\n"
+    assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(("loop", "expected"), [
+    ("for row in w:\n    probe(row)\n", "tensor+graph"),
+    ("for i, row in enumerate(w):\n    probe(row)\n", "tensor+graph"),
+    ("for i, row in enumerate(w):\n    probe(i)\n", None),
+    ("for a, b in w:\n    probe(a)\n", None),  # unpacked rows: not known
+])
+def test_iterating_a_tensor_gives_its_slices(loop, expected):
+    assert kinds(HEAD + "w = nn.Linear(4, 4)(torch.ones(3, 4))\n" + loop) == [expected]
+
+
+def test_iterating_what_the_class_own_forward_returns():
+    source = HEAD + (
+        "class Multi(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.heads = nn.ModuleList([nn.Conv2d(3, 1, 1) for _ in range(2)])\n"
+        "    def forward(self, x):\n        outs = []\n        for head in self.heads:\n            outs.append(head(x))\n"
+        "        return outs\n"
+        "    def loss(self, x):\n        for o in self.forward(x):\n            probe(o)\n        for o in self(x):\n            probe(o)\n"
+    )
+    assert kinds(source) == ["tensor+graph", "tensor+graph"]

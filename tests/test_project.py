@@ -97,6 +97,50 @@ def test_a_factory_returning_a_module(cli, tmp_path):
     assert _findings(cli, "run.py") == [("TL005", 3)]
 
 
+GROWN_LIST_HELPER = (
+    "def hits(scores, ks=(1,)):\n    out = []\n    for k in ks:\n        out.append(scores.topk(k, 1)[0].sum() * 100.0)\n"
+    "    return out\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL001", 6), ("TL001", 6), ("TL001", 7)]),
+    (("        out.append(", "        out.append(0)\n        out.append("), []),  # a number among them
+    (("    return out\n", "    out[0] = 1\n    return out\n"), []),  # changed otherwise
+    (("    return out\n", "    out.extend(more)\n    return out\n"), []),
+])
+def test_a_list_a_function_of_another_module_grows_and_returns(cli, tmp_path, change, expected):
+    (tmp_path / "helpers.py").write_text(GROWN_LIST_HELPER.replace(*change))
+    (tmp_path / "run.py").write_text(
+        "import torch\nimport torch.nn as nn\nimport helpers\nscores = nn.Linear(8, 5)(torch.randn(4, 8))\n"
+        "h1, h5 = helpers.hits(scores, ks=(1, 5))\nprint(h1.data, h5.data)\nprint(helpers.hits(scores)[0].data)\n"
+    )
+    assert _findings(cli, "run.py") == expected
+
+
+CHAINED_FORWARD = (
+    "import torch.nn as nn\nclass Block(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.conv = nn.Conv2d(4, 4, 3, padding=1)\n    def forward(self, x):\n        return x + self.conv(x)\n"
+    "class Critic(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.b1 = Block()\n"
+    "        self.head = nn.Linear(64, 1)\n    def forward(self, x):\n        out = x.contiguous()\n"
+    "        out = self.b1(out)\n        out = self.head(out.view(-1, 64))\n        return out.float()\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL001", 5)]),
+    # a statement between that may rebind the name: the value returned is not known
+    (("        return out.float()\n", "        for out in x:\n            pass\n        return out.float()\n"), []),
+    (("        out = self.head(out.view(-1, 64))\n", "        out = self.head(out.view(-1, 64))\n        out = Plain()\n"), []),
+])
+def test_a_forward_of_another_module_returning_a_call_on_its_last_value(cli, tmp_path, change, expected):
+    (tmp_path / "nets.py").write_text(CHAINED_FORWARD.replace(*change))
+    (tmp_path / "run.py").write_text(
+        "from nets import Critic\n\n\ndef step(x):\n    print(Critic()(x).cpu().data.numpy())\n"
+    )
+    assert _findings(cli, "run.py") == expected
+
+
 CHOOSING_FACTORY = (
     "import torch.nn as nn\nclass A(nn.Module):\n    pass\nclass B(A):\n    pass\nclass Plain:\n    pass\n"
     "def build(big):\n    Net = A if big else B\n    return Net()\n"

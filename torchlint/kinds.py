@@ -118,6 +118,20 @@ NAMESPACE_MODEL = Kind(MODULE, output=tensor(True), origin="torchvision.models")
 # What `torch.max(x, 1)`, `x.topk(k)`, `x.chunk(2)` give: tensors to unpack or index. Taken without
 # a graph (indices carry none), so no rule reads a graph into them.
 TENSOR_TUPLE = Kind(CONTAINER, element=Kind(TENSOR))
+# What torch's recurrent layers return: `h, c = lstm_cell(x, (h, c))`; `out, (h, c) = lstm(x)` and
+# `out, h = gru(x)`, where `out` is left unknown (a PackedSequence, whose `.data` is its own field,
+# when the input is one) and the final states are tensors.
+_STATES = Kind(CONTAINER, positions=(Kind(TENSOR, graph=True), Kind(TENSOR, graph=True)))
+_RNN_OUTPUTS = {
+    "LSTMCell": _STATES,
+    "LSTM": Kind(CONTAINER, positions=(None, _STATES)),
+    "GRU": Kind(CONTAINER, positions=(None, Kind(TENSOR, graph=True))),
+    "RNN": Kind(CONTAINER, positions=(None, Kind(TENSOR, graph=True))),
+}
+
+
+def _rnn_output(qualified: str) -> Kind | None:
+    return _RNN_OUTPUTS.get(qualified.rpartition(".")[2]) if qualified.startswith("torch.nn.") else None
 NONE = Kind("none")  # the literal None: neutral when merging a name's bindings
 CYCLE = Kind("cycle")  # a binding met again while it is being evaluated
 # What `torch.load` unpickles: whatever was saved. Neutral when merging a name's bindings: `model =
@@ -230,7 +244,7 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     if qualified in ("copy.deepcopy", "copy.copy"):
         return inner if inner is not None and inner.base in (MODULE, TENSOR) else None
     if is_model_constructor(qualified):
-        output = tensor(True) if constructor_returns_tensor_module(qualified, keywords, positional) else None
+        output = tensor(True) if constructor_returns_tensor_module(qualified, keywords, positional) else _rnn_output(qualified)
         container = MODULE_CONTAINERS.get(qualified)
         if container is not None:
             return Kind(MODULE, output=output, origin=qualified, element=Kind(MODULE), mapping=container == "mapping")
@@ -445,6 +459,8 @@ def element_kind(receiver: Kind | None, method: str | None, path: tuple[int, ...
     if method is None:
         if receiver.base in (MODULE, CONTAINER) and receiver.element is not None and not receiver.mapping:
             return receiver.element if path == () else None
+        if receiver.base == TENSOR and path == ():
+            return derived_tensor(receiver.graph, [receiver])  # `for row in weights`: its slices
         if receiver.base == OBJECT and receiver.origin in DATA_LOADERS and receiver.element is not None:
             # a batch: a tuple (or list) of collated tensors, unpacked or kept whole
             batch = Kind(CONTAINER, element=receiver.element)

@@ -26,7 +26,8 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
     DATA_LOADERS, GRAD_DISABLING_CONTEXTS, MODULE_CONTAINERS, MODULE_ONLY_METHODS, MODULE_WRAPPERS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, TENSOR_ATTRIBUTE_NAMES,
-    TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES, is_tensor_class, is_torch_module_class, looks_like_pretrained_model_class,
+    TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES, is_optimizer_class, is_tensor_class, is_torch_module_class,
+    looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
     COMPREHENSION_TYPES, SCOPE_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
@@ -329,6 +330,11 @@ class TypeOracle:
                 return grown  # `layers = []`, then `layers.append(nn.Linear(...))` in a loop
             if merged is not None and (merged.element is not None or merged.positions is not None):
                 return Kind(CONTAINER, mapping=merged.mapping)  # `params["extra"] = stats`: any element may be another
+        if merged is not None and merged.base == OBJECT and merged.origin == MODEL_OUTPUT:
+            # what a module of unknown class returned (a tensor, a tuple, a dict): a tensor where
+            # only a tensor answers to its uses (`F.cross_entropy(out, y)`, `out.size(0)`), a guess
+            evidenced = self._usage_evidence(name, bindings)
+            return evidenced if evidenced is not None and evidenced.base == TENSOR else merged
         if merged is not None:
             return merged
         if all(k in (CYCLE, NONE) for k in kinds):
@@ -401,11 +407,13 @@ class TypeOracle:
                     return handed_back
                 function = self._called_function(binding.value, binding.scope)
                 if function is not None:
-                    return self._returned_element(function, binding.path)
-                element = self._project_returned_element(binding.value, binding.scope, binding.path)
+                    element = self._returned_element(function, binding.path)
+                else:
+                    element = self._project_returned_element(binding.value, binding.scope, binding.path)
                 if element is not None:
                     return element
-                # (judged where it stands when it reads a rebound name: `probs, ix = out.topk(k)`)
+                # else an element of the whole returned value (`return hits`, a list grown by
+                # `append`), judged where it stands when it reads a rebound name (`probs, ix = out.topk(k)`)
                 position = self._rebinding_position(binding, binding.value)
                 return unpacked_kind(self._kind(binding.value, binding.scope, position), binding.path)
             if value is None:
@@ -806,7 +814,10 @@ class TypeOracle:
                 return merge(self._element_kind(value, path, scope) for value in values)
             if isinstance(iterator.func, cst.Attribute):
                 receiver = self._kind(iterator.func.value, scope)
-                return element_kind(receiver, iterator.func.attr.value, path)
+                known = element_kind(receiver, iterator.func.attr.value, path)
+                if known is not None or iterator.func.attr.value != "forward":
+                    return known
+                # `for out in self.forward(x)`: what the call returns, as for `self(x)`
         return element_kind(self._kind(iterator, scope), None, path)
 
     def _call_kind(self, call: cst.Call, scope: Scope, at=None) -> Kind | None:
@@ -1131,6 +1142,8 @@ class TypeOracle:
                 continue  # a base of its own that never sets it: the next base may
             if qualified is not None and is_torch_module_class(qualified):
                 return attribute_kind(Kind(MODULE, origin=qualified), attribute)
+            if qualified is not None and is_optimizer_class(qualified):
+                return attribute_kind(Kind(OBJECT, origin=qualified), attribute)  # `self.param_groups`
             cls = self._imported_kind(qualified)
             if cls is not None and isinstance(cls.cls, ProjectClass):
                 return self.project.class_attribute_kind(cls.cls, attribute)

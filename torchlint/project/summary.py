@@ -34,7 +34,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 20  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 22  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -281,6 +281,7 @@ class _Summarizer:
         for statement in statements:
             for name, value in _bindings(statement, key, local_names, walrus=self.walrus):
                 locals_.setdefault(name, []).append(value)
+        grown = _grow_lists(locals_, statements, key, local_names)
         rebound = frozenset(name for name, values in locals_.items() if len(values) > 1)
         if rebound and self._reaching_known:
             for line, values in _reaching_values(node.body, key, local_names, rebound, self.walrus).items():
@@ -294,7 +295,7 @@ class _Summarizer:
         last = _last_top_level_values(node.body, key, local_names)
         for statement in statements:
             if isinstance(statement, ast.Return):
-                if id(statement) in last:
+                if id(statement) in last and not (isinstance(statement.value, ast.Name) and statement.value.id in grown):
                     returns.append(last[id(statement)])  # `x = layer(x); return x`: the last value
                 else:
                     returns.append(_describe(statement.value, key, local_names) if statement.value else ("none",))
@@ -690,6 +691,63 @@ def _statements(body: list[ast.stmt]):
         pending.extend(reversed(nested))
 
 
+def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt], key: str,
+                local_names: frozenset[str]) -> set[str]:
+    """`hits = []`, then `hits.append(k * 100.0)` in a loop: the local holds a list of what its
+    display and the `append`/`insert`/`extend([...])` calls put in, places unknown (as the file's
+    own oracle judges it). A list changed any other way (`hits[0] = x`, `hits.extend(other)`) is
+    left as its display says. Returns the names of the lists grown."""
+    lists = {name for name, values in locals_.items()
+             if len(values) == 1 and values[0] is not None and values[0][0] == "list"}
+    if not lists:
+        return set()
+    added: dict[str, list[Descriptor]] = {}
+    for statement in statements:
+        for name, values in _list_growth(statement, lists, key, local_names):
+            if values is None:
+                lists.discard(name)
+            else:
+                added.setdefault(name, []).extend(values)
+    for name in lists & added.keys():
+        elements = [*locals_[name][0][1], *added[name]]
+        either = elements[0]
+        for element in elements[1:]:
+            either = ("either", either, element)
+        locals_[name] = [("list", (either,))]
+    return lists & added.keys()
+
+
+def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: frozenset[str]):
+    """(name, the values added, or None when the list changes otherwise) for the statement's
+    changes to the lists named."""
+    if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+        targets = statement.targets if isinstance(statement, (ast.Assign, ast.Delete)) else [statement.target]
+        for target in targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in lists:
+                yield target.value.id, None
+        return
+    if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+        return
+    call = statement.value
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in lists):
+        return
+    describe = lambda value: _describe(value, key, local_names)  # noqa: E731
+    if func.attr == "append" and len(call.args) == 1 and not call.keywords:
+        yield func.value.id, [describe(call.args[0])]
+    elif func.attr == "insert" and len(call.args) == 2 and not call.keywords:
+        yield func.value.id, [describe(call.args[1])]
+    elif (func.attr == "extend" and len(call.args) == 1 and isinstance(call.args[0], (ast.List, ast.Tuple))
+          and not any(isinstance(element, ast.Starred) for element in call.args[0].elts)):
+        yield func.value.id, [describe(element) for element in call.args[0].elts]
+    elif func.attr in _LIST_CHANGES:
+        yield func.value.id, None
+
+
+# List methods that change a list's contents (beside `append`, `insert` and `extend` of a display).
+_LIST_CHANGES = frozenset({"extend", "append", "insert", "__setitem__", "__iadd__"})
+
+
 def _bindings(statement: ast.stmt, key: str | None, local_names: frozenset[str], describe: bool = True,
               walrus: bool = True):
     """(name, descriptor) for each name the statement binds (not entering nested scopes)."""
@@ -736,6 +794,7 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
     `x = self.conv(x); x = self.fc(x); return x` returns the `fc` call (id of the return ->
     descriptor)."""
     returned = {name.id for s in body if isinstance(s, ast.Return) for name in _returned_names(s.value)}
+    returned |= {name for s in body if isinstance(s, ast.Return) for name in _names_read_by_call(s.value)}
     if not returned:
         return {}  # most functions: nothing to work out
     found: dict[int, Descriptor] = {}
@@ -749,6 +808,12 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
             elements = tuple(last.get(e.id) if isinstance(e, ast.Name) and last.get(e.id) is not None
                              else _describe(e, key, local_names) for e in statement.value.elts)
             found[id(statement)] = ("list", elements)
+        elif isinstance(statement, ast.Return) and last and _names_read_by_call(statement.value):
+            # `output = self.head(output); return output.view(-1)`: read at its last value
+            described = _describe(statement.value, key, local_names)
+            at_return = _with_last_values(described, key, last)
+            if at_return != described:
+                found[id(statement)] = at_return
         elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1
               and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id in returned):
             last[statement.targets[0].id] = _describe(statement.value, key, local_names)
@@ -826,6 +891,32 @@ def _returned_names(value: ast.expr | None) -> list[ast.Name]:
     if isinstance(value, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in value.elts):
         return [e for e in value.elts if isinstance(e, ast.Name)]
     return []
+
+
+def _names_read_by_call(value: ast.expr | None) -> list[str]:
+    """`return out.view(-1)`, `return self.fc(out)`: the plain names a returned call reads as its
+    receiver chain or first argument (what decides its kind)."""
+    if not isinstance(value, ast.Call):
+        return []
+    names = []
+    receiver = value.func.value if isinstance(value.func, ast.Attribute) else None
+    while isinstance(receiver, (ast.Attribute, ast.Call, ast.Subscript)):
+        receiver = receiver.func if isinstance(receiver, ast.Call) else receiver.value
+    if isinstance(receiver, ast.Name):
+        names.append(receiver.id)
+    if value.args and isinstance(value.args[0], ast.Name):
+        names.append(value.args[0].id)
+    return names
+
+
+def _with_last_values(descriptor: Descriptor, key: str, last: dict[str, Descriptor]) -> Descriptor:
+    """The descriptor with each of the function's locals read as its last value, where known."""
+    if not isinstance(descriptor, tuple):
+        return descriptor
+    if descriptor[:1] == ("local",) and len(descriptor) == 3 and descriptor[1] == key:
+        value = last.get(descriptor[2])
+        return value if value is not None else descriptor
+    return tuple(_with_last_values(part, key, last) for part in descriptor)
 
 
 def _stores(statement: ast.stmt, name: str) -> bool:
