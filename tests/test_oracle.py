@@ -990,3 +990,12 @@ def test_iterating_what_the_class_own_forward_returns():
         "    def loss(self, x):\n        for o in self.forward(x):\n            probe(o)\n        for o in self(x):\n            probe(o)\n"
     )
     assert kinds(source) == ["tensor+graph", "tensor+graph"]
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("    out = net(x)\n    loss = F.cross_entropy(out, y)\n    probe(out)\n", "tensor"),
+    ("    out = net(x)\n    if flag:\n        loss = F.cross_entropy(out, y)\n    probe(out)\n", "object"),
+    ("    out = net(x)\n    if flag:\n        continue\n    loss = F.cross_entropy(out, y)\n    probe(out)\n", "object"),
+])
+def test_a_loop_pass_reaching_a_functional_call_is_evidence_for_what_it_binds(body, expected):
+    assert kinds(UNKNOWN_MODEL + "for x, y in loader:\n" + body) == [expected]

@@ -118,6 +118,45 @@ def test_a_list_a_function_of_another_module_grows_and_returns(cli, tmp_path, ch
     assert _findings(cli, "run.py") == expected
 
 
+ACCURACY = (
+    "import torch\n\n\ndef accuracy(output, target, topk=(1,)):\n    _, pred = output.topk(max(topk), 1, True, True)\n"
+    "    pred = pred.t()\n    correct = pred.eq(target.view(1, -1).expand_as(pred))\n    res = []\n    for k in topk:\n"
+    "        res.append(correct[:k].reshape(-1).float().sum(0).mul_(100.0 / target.size(0)))\n    return res\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL001", 6)]),
+    (("    pred = pred.t()\n", "    pred = pred.tolist()\n"), []),  # rebound to something else
+])
+def test_the_common_accuracy_helper_of_another_module_returns_tensors(cli, tmp_path, change, expected):
+    """`_, pred = output.topk(...)`, `pred = pred.t()`: the rebinding reshapes what its other
+    binding holds; `topk` is a tensor's method only (a guess)."""
+    (tmp_path / "utils.py").write_text(ACCURACY.replace(*change))
+    (tmp_path / "train.py").write_text(
+        "import utils\n\n\ndef step(model, x, y):\n    prec1, prec5 = utils.accuracy(model(x), y, topk=(1, 5))\n"
+        "    print(prec1.data[0])\n"
+    )
+    assert _findings(cli, "train.py") == expected
+
+
+CODER = (
+    "import torch.nn as nn\nclass Coder(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.enc = nn.Linear(8, 8)\n        self.dec = nn.Linear(4, 8)\n"
+    "    def draw(self, mean, logv):\n        sd = logv.mul(0.5).exp()\n        noise = sd.data.new(sd.size()).normal_()\n"
+    "        return noise.mul(sd).add_(mean)\n"
+    "    def forward(self, x):\n        h = self.enc(x)\n        mean, logv = h[:, :4], h[:, 4:]\n"
+    "        code = self.draw(mean, logv)\n        return self.dec(code), mean, logv\n"
+)
+
+
+def test_a_method_parameter_met_again_in_what_its_callers_return(cli, tmp_path):
+    """Typing `logv` asks for the caller's `logv`, which leads through `self` to `forward`'s
+    return, which calls `draw` again: what was worked out meanwhile is not kept as the answer."""
+    (tmp_path / "vae.py").write_text(CODER)
+    assert _findings(cli, ".") == [("TL001", 9)]
+
+
 CHAINED_FORWARD = (
     "import torch.nn as nn\nclass Block(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
     "        self.conv = nn.Conv2d(4, 4, 3, padding=1)\n    def forward(self, x):\n        return x + self.conv(x)\n"
@@ -129,6 +168,7 @@ CHAINED_FORWARD = (
 
 @pytest.mark.parametrize(("change", "expected"), [
     (("", ""), [("TL001", 5)]),
+    (("        return out.float()\n", "        out = out.float()\n        return out\n"), [("TL001", 5)]),
     # a statement between that may rebind the name: the value returned is not known
     (("        return out.float()\n", "        for out in x:\n            pass\n        return out.float()\n"), []),
     (("        out = self.head(out.view(-1, 64))\n", "        out = self.head(out.view(-1, 64))\n        out = Plain()\n"), []),

@@ -110,10 +110,14 @@ def guessed_method_result(receiver: Kind | None, method: str) -> Kind | None:
     return Kind(TENSOR, origin=GUESSED_TENSOR_USE) if tensor_only else None
 
 
-# A classification model built by name from torchvision's or timm's namespace
-# (`models.__dict__[arch]()`): it returns the logits tensor.
+# A tensor's methods that give the same values (and graph) in another shape: on a name being
+# worked out (`pred = pred.t()`), what its other bindings are.
+_RESHAPING_METHODS = frozenset({"t", "transpose", "view", "reshape", "squeeze", "unsqueeze", "flatten", "permute",
+                                "expand", "expand_as", "view_as", "narrow"})
 # How many names and choices deep `Net = A if big else B; Net()` is followed.
 CHOICE_DEPTH = 4
+# A classification model built by name from torchvision's or timm's namespace
+# (`models.__dict__[arch]()`): it returns the logits tensor.
 NAMESPACE_MODEL = Kind(MODULE, output=tensor(True), origin="torchvision.models")
 # What `torch.max(x, 1)`, `x.topk(k)`, `x.chunk(2)` give: tensors to unpack or index. Taken without
 # a graph (indices carry none), so no rule reads a graph into them.
@@ -343,8 +347,9 @@ def method_call_kind(receiver: Kind | None, method: str, without_arguments: bool
     whether it is given arguments). `parameters()` and `buffers()` of a module, or of a value not
     known to be anything else, are iterables of tensors (so `params = model.parameters()` then
     `zip(params, ...)` yields tensors)."""
-    if receiver is CYCLE and method in SELF_RETURNING_METHODS:
-        return CYCLE  # `criterion = criterion.cuda()`: the name's other bindings decide
+    if receiver is CYCLE and (method in SELF_RETURNING_METHODS or method in _RESHAPING_METHODS):
+        # `criterion = criterion.cuda()`, `pred = pred.t()`: the name's other bindings decide
+        return CYCLE
     if method in ELEMENT_KIND_OF_ITERATOR and method in TENSOR_ITERATORS and (receiver is None or receiver.base == MODULE):
         return Kind(CONTAINER, element=ELEMENT_KIND_OF_ITERATOR[method])
     if receiver is None:

@@ -1405,12 +1405,16 @@ def _first_argument_use(path: list[cst.CSTNode], every_time: set[int]) -> tuple[
 
 def _statements_run_every_time(scope: cst.CSTNode) -> set[int]:
     """Ids of the scope's own simple statements that every run of it reaches (none of the
-    statements before them can leave it: no `return`, `raise`, `break` or `continue` inside)."""
+    statements before them can leave it: no `return`, `raise`, `break` or `continue` inside), and
+    of a loop's or `with` block's that every pass of it reaches (`for x, y in loader: out =
+    net(x); loss = F.cross_entropy(out, y)`: whenever `out` is bound there, it is passed on)."""
     body = scope.body if isinstance(scope, cst.Module) else getattr(getattr(scope, "body", None), "body", None)
     found: set[int] = set()
     for statement in body if isinstance(body, (list, tuple)) else ():
         if isinstance(statement, cst.SimpleStatementLine):
             found.add(id(statement))
+        elif isinstance(statement, (cst.For, cst.While, cst.With)):
+            found |= _statements_run_every_time(statement)
         if any(isinstance(node, _EXITS) for node in descendants(statement, outside_nested_scopes)):
             break
     return found

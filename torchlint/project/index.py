@@ -35,6 +35,7 @@ _RESULT_KEEPING_DECORATORS = _GRAD_DISABLING | {"staticmethod", "classmethod", "
                                                  "functools.lru_cache", "lru_cache", "functools.cache"}
 
 _MAX_DEPTH = 40
+_NO_CYCLE = 1 << 30
 # A key of a cached result's dependencies: every module's content, as it was (see dependencies).
 _PROJECT_STATE = "\0project"
 
@@ -48,7 +49,11 @@ class ProjectIndex(Callers):
         self.module_bases = module_bases
         self._folders = search_folders(root)
         self._memo: dict[tuple, Kind | None] = {}
-        self._in_progress: set[tuple] = set()
+        # keys being worked out, by how deep in the work each is; answers that rest on one of them
+        # (met again while it is worked out) are kept only until that key's own answer is known
+        self._in_progress: dict[tuple, int] = {}
+        self._provisional: dict[tuple, Kind | None] = {}
+        self._cycle_floor = _NO_CYCLE
         self._displays: dict[str, str] = {}
         self._module_files: dict[tuple[str, int, str], str | None] = {}  # (importer's folder, level, name)
         self._by_last_part: dict[str, list[Path]] | None = None  # module name -> the project's modules of that name
@@ -266,16 +271,30 @@ class ProjectIndex(Callers):
 
     # ---- kinds ------------------------------------------------------------------------------
     def _memoised(self, key: tuple, compute: Callable[[], Kind | None]) -> Kind | None:
+        """`compute()` once per key. A key met again while it is being worked out gives CYCLE, and
+        what is worked out meanwhile rests on that: it is kept only until the key's own answer is
+        known, then asked afresh (a parameter first met inside its own function's return would
+        otherwise stay unknown for the whole run)."""
         if key in self._memo:
             return self._memo[key]
-        if key in self._in_progress or len(self._in_progress) > _MAX_DEPTH:
+        if key in self._provisional:
+            return self._provisional[key]
+        outer = self._in_progress.get(key)
+        if outer is not None or len(self._in_progress) > _MAX_DEPTH:
+            self._cycle_floor = min(self._cycle_floor, outer if outer is not None else 0)
             return CYCLE
-        self._in_progress.add(key)
+        depth = self._in_progress[key] = len(self._in_progress)
         try:
             value = compute()
         finally:
-            self._in_progress.discard(key)
-        self._memo[key] = value
+            del self._in_progress[key]
+        if self._cycle_floor < depth:
+            self._provisional[key] = value
+        else:
+            self._memo[key] = value
+            if self._cycle_floor == depth:
+                self._provisional.clear()
+                self._cycle_floor = _NO_CYCLE
         return value
 
     def symbol_kind(self, symbol: Symbol | None) -> Kind | None:

@@ -34,7 +34,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 22  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 23  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -816,7 +816,11 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
                 found[id(statement)] = at_return
         elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1
               and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id in returned):
-            last[statement.targets[0].id] = _describe(statement.value, key, local_names)
+            # the names it reads at their own last values (`x = self.fc(x); x = x.view(-1)`), while
+            # the description stays small (a forward of a hundred `x = layer(x)` keeps the last few)
+            described = _describe(statement.value, key, local_names)
+            chained = _with_last_values(described, key, last)
+            last[statement.targets[0].id] = chained if _depth(chained) <= _CHAIN_DEPTH else described
         elif isinstance(statement, ast.If) and any(_stores(statement, name) for name in returned):
             # `if arch == "a": arch = A() elif ...: arch = B() else: raise ...`: every branch binds
             for name in returned:
@@ -907,6 +911,15 @@ def _names_read_by_call(value: ast.expr | None) -> list[str]:
     if value.args and isinstance(value.args[0], ast.Name):
         names.append(value.args[0].id)
     return names
+
+
+_CHAIN_DEPTH = 24  # how deeply nested a descriptor of chained last values may grow
+
+
+def _depth(descriptor: Descriptor) -> int:
+    if not isinstance(descriptor, tuple):
+        return 0
+    return 1 + max((_depth(part) for part in descriptor), default=0)
 
 
 def _with_last_values(descriptor: Descriptor, key: str, last: dict[str, Descriptor]) -> Descriptor:
