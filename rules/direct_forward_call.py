@@ -62,8 +62,8 @@ class DirectForwardCall(Rule):
     base class is one the file cannot see, or when the call is in a method that the class's own
     `forward` calls (the rewrite would run `forward` again from inside it). Where the module's
     class is not known at all (an element of `net.modules()`, a module chosen from several
-    classes, `if isinstance(m, nn.Module)`), the fix is **unsafe**: a class of the project may
-    override `__call__`.
+    classes, a module known by a type test such as `if isinstance(m, nn.Linear)`, which a subclass
+    passes too), the fix is **unsafe**: a class of the project may override `__call__`.
 
     Not flagged, on purpose: `.forward(...)` inside a function or lambda that the file registers
     as a module hook (`register_forward_hook`, `register_forward_pre_hook`, ...), where calling
@@ -338,8 +338,10 @@ class DirectForwardCall(Rule):
         cls = own or (kind.cls if kind is not None else None)
         if cls is None:
             # a module a library builds (torch.nn.Linear, torchvision.models) runs nn.Module.__call__;
-            # one known only as some nn.Module (`isinstance(m, nn.Module)`) may be any class
-            built = kind is not None and kind.origin and kind.origin not in MODULE_BASE_CLASSES
+            # one known only as some nn.Module, or by a type test any subclass passes
+            # (`isinstance(m, nn.Linear)`), may be a class of the project's
+            built = (kind is not None and kind.origin and kind.origin not in MODULE_BASE_CLASSES
+                     and not self.ctx.oracle.narrowed_by_type_test(receiver, self.ctx.stack))
             return "safe" if built else "unsafe"
         if isinstance(cls, ProjectClass):  # a class of another module of the project
             return None if self.ctx.project.may_override(cls, "__call__") else "safe"

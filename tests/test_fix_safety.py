@@ -235,6 +235,9 @@ def test_tl005_a_module_of_unknown_class_gets_an_unsafe_fix():
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
     assert fix_text(source, "run.py", [rule]).text == source
     assert "x = m(x)" in fix_text(source, "run.py", [rule], unsafe_fixes=True).text
+    narrowed = source.replace("class Twice(nn.Module)", "class Twice(nn.Linear)").replace("nn.Module)", "nn.Linear)")
+    [finding] = lint_text(narrowed, "run.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"  # a subclass passes the type test
     built = "import torch.nn as nn\nm = nn.Linear(2, 2)\ny = m.forward(x)\n"
     [finding] = lint_text(built, "m.py", [rule]).diagnostics
     assert finding.fix.applicability == "safe"
@@ -250,7 +253,7 @@ def test_tl005_a_module_chosen_from_several_classes():
     flagged = [
         "def run(big, x):\n    Net = A if big else B\n    net = Net()\n    return net.forward(x)\n",
         "def run(name, x):\n    return {'a': A, 'b': B}[name]().forward(x)\n",
-        "TABLE = {'a': A, 'b': B}\n\n\ndef run(name, x):\n    cls = TABLE[name]\n    return cls().forward(x)\n",
+        "def run(name, x):\n    table = {'a': A, 'b': B}\n    cls = table[name]\n    return cls().forward(x)\n",
         "def run(big, x):\n    Net = A if big else (B if x else nn.Linear)\n    return Net(2, 2).forward(x)\n",
     ]
     for body in flagged:
@@ -262,6 +265,12 @@ def test_tl005_a_module_chosen_from_several_classes():
         "def run(name, x):\n    return {'a': A, 'p': Plain}[name]().forward(x)\n",
         "TABLE = {'a': A, 'b': B}\nTABLE['p'] = Plain\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
         "def run(name, x, extra):\n    return {'a': A, **extra}[name]().forward(x)\n",
+        # a module-level table is a registry that other modules may fill
+        "TABLE = {'a': A, 'b': B}\n\n\ndef run(name, x):\n    cls = TABLE[name]\n    return cls().forward(x)\n",
+        # a local table handed on or aliased may be filled there
+        "def run(name, x):\n    table = {'a': A, 'b': B}\n    fill(table)\n    return table[name]().forward(x)\n",
+        "def run(name, x):\n    table = {'a': A, 'b': B}\n    alias = table\n    alias['p'] = Plain\n    return table[name]().forward(x)\n",
+        "def run(name, x):\n    table = {'a': A, 'b': B}\n    dict.update(table, p=Plain)\n    return table[name]().forward(x)\n",
         "TABLE = {'a': A, 'b': B}\n\n\ndef register(name, cls):\n    TABLE[name] = cls\n\n\n"
         "def run(name, x):\n    return TABLE[name]().forward(x)\n",
         "def run(big, x):\n    Net = A\n    for Net in (A, Plain):\n        pass\n    return Net().forward(x)\n",

@@ -965,6 +965,10 @@ def test_a_model_output_of_unknown_class_used_as_only_a_tensor_is_one(use, expec
     ("def hits(s):\n    out = [s]\n    out.extend([s * 2])\n    return out\n", "tensor+graph"),
     ("def hits(s):\n    out = []\n    out.append(s)\n    out.append(3)\n    return out\n", None),
     ("def hits(s):\n    return [s, s * 2]\n", "tensor+graph"),
+    # grown out of sight: by a helper it is handed to, or a closure
+    ("def hits(s):\n    out = []\n    out.append(s)\n    more(out)\n    return out\n", None),
+    ("def hits(s):\n    out = []\n    out.append(s)\n    def add(v):\n        out.append(v)\n    add(3)\n    return out\n", None),
+    ("def hits(s):\n    out = []\n    out.append(s)\n    print(len(out), *out)\n    return out\n", "tensor+graph"),
 ])
 def test_a_list_a_function_returns_unpacked(helper, expected):
     source = NET + helper + "scores = nn.Linear(2, 2)(torch.ones(2))\na, b = hits(scores)\nprobe(b)\n"
@@ -999,3 +1003,15 @@ def test_iterating_what_the_class_own_forward_returns():
 ])
 def test_a_loop_pass_reaching_a_functional_call_is_evidence_for_what_it_binds(body, expected):
     assert kinds(UNKNOWN_MODEL + "for x, y in loader:\n" + body) == [expected]
+
+
+@pytest.mark.parametrize(("classes", "expected"), [
+    ("class Head(nn.Module):\n    FORWARD", "tensor+graph"),
+    ("class Head(nn.Module):\n    FORWARD    def __call__(self, x):\n        return {'out': self.forward(x)}\n", "object"),
+    ("class Base(nn.Module):\n    def __call__(self, x):\n        return [self.forward(x)]\n"
+     "class Head(Base):\n    FORWARD", "object"),
+])
+def test_a_class_defining_call_returns_what_call_returns(classes, expected):
+    forward = "def forward(self, x):\n        return nn.Linear(2, 2)(x)\n"
+    source = HEAD + classes.replace("FORWARD", forward) + "probe(Head()(torch.ones(2)))\n"
+    assert kinds(source) == [expected]

@@ -95,6 +95,7 @@ class TypeOracle:
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
         self._registered: dict[str, tuple[str, tuple[Kind | None, ...]]] | None = None
         self._defined_methods: frozenset[str] | None = None
+        self._stored_into: dict[str, bool] = {}
         classes.project_status = self._project_base_status
 
     @property
@@ -152,6 +153,11 @@ class TypeOracle:
         return self.scopes.at(stack)
 
     # ---- narrowing: `isinstance` and class-name checks around a use -----------------------------
+    def narrowed_by_type_test(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> bool:
+        """`if isinstance(m, nn.Linear): m...`: the name's kind here comes from a type test, which
+        any subclass passes (a class of the project deriving from `nn.Linear` too)."""
+        return isinstance(expr, cst.Name) and self._narrowed(expr.value, self.scope_at(stack), stack) is not None
+
     def _narrowed(self, name: str, scope: Scope, at: Sequence[cst.CSTNode]) -> Kind | None:
         for depth in range(len(at) - 1, 0, -1):
             node, parent = at[depth], at[depth - 1]
@@ -353,6 +359,8 @@ class TypeOracle:
                 isinstance(value, cst.List) and not any(isinstance(e, cst.StarredElement) for e in value.elements)
                 for value in displays):
             return None
+        if _handed_on(name, scope.node):
+            return None  # `add_records(items, raw)`, `rows = items`, a closure: grown out of sight
         added = []
         for marks, path in scope.uses.get(name, ()):
             if marks & _MUTATIONS and not marks & _LIST_GROWTH:
@@ -607,9 +615,27 @@ class TypeOracle:
 
     def _forward_output(self, cls: cst.ClassDef) -> Kind | None:
         """What a local module's `forward` returns: a tensor (carrying a graph), or a tuple of
-        tensors, when every `return` agrees."""
+        tensors, when every `return` agrees; not read when the class or a base of the file
+        defines `__call__` (calling an instance runs that instead)."""
+        if self._defines_call(cls, set()):
+            return None
         forward = _method_named(cls, "forward")
         return output_of_forward(self._method_returns(forward)) if forward is not None else None
+
+    def _defines_call(self, cls: cst.ClassDef, seen: set[str]) -> bool:
+        if cls.name.value in seen:
+            return False
+        seen.add(cls.name.value)
+        if any(_defines(item, "__call__") for item in cls.body.body):
+            return True
+        for base in cls.bases:
+            local = self.classes.by_name.get(dotted_name(base.value) or "") if self.imports.qualify(base.value) is None else None
+            if local and any(self._defines_call(definition, seen) for definition in local):
+                return True
+            imported = self._imported_kind(self.imports.qualify(base.value))
+            if imported is not None and isinstance(imported.cls, ProjectClass) and self.project.defines_call(imported.cls):
+                return True
+        return False
 
     def _method_returns(self, method: cst.FunctionDef) -> Kind | None:
         """What a method of a class of the file returns when every `return` agrees on a tensor, a
@@ -902,10 +928,14 @@ class TypeOracle:
         return choices
 
     def _dict_literal_values(self, expr: cst.CSTNode, scope: Scope) -> list[cst.CSTNode] | None:
+        """The classes a dict display offers: written in place, or bound to a function's local
+        that is only ever looked up (a module-level table is a registry others may fill)."""
         if isinstance(expr, cst.Name):
             bindings = self.scopes.lookup(expr.value, scope) or []
             if (len(bindings) != 1 or bindings[0].how != "value" or bindings[0].path
-                    or self._mutated(expr.value, bindings[0].scope) or self._stored_into_anywhere(expr.value)):
+                    or not isinstance(bindings[0].scope.node, cst.FunctionDef)
+                    or not _only_looked_up(expr.value, bindings[0].scope.node)
+                    or self._stored_into_anywhere(expr.value)):
                 return None
             expr = bindings[0].value
         if not isinstance(expr, cst.Dict) or not all(isinstance(element, cst.DictElement) for element in expr.elements):
@@ -917,6 +947,12 @@ class TypeOracle:
         decorator in another function): the table's display is not all it holds."""
         if not self.text:
             return True  # (the text is not known: nothing is)
+        known = self._stored_into.get(name)
+        if known is None:
+            known = self._stored_into[name] = self._search_stores(name)
+        return known
+
+    def _search_stores(self, name: str) -> bool:
         escaped = re.escape(name)
         return re.search(rf"\b{escaped}\s*\[[^\n]*\]\s*=[^=]|\b{escaped}\s*\.\s*(?:update|setdefault|__setitem__)\b",
                          self.text) is not None
@@ -1364,6 +1400,43 @@ def _collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cs
             if name is not None and not _comprehension_binds(path, name):
                 uses.setdefault(name, []).append((marks, tuple(path)))
     return uses
+
+
+def _handed_on(name: str, scope: cst.CSTNode) -> bool:
+    """Whether the scope lets the list `name` be changed out of its sight: passes it to a call
+    other than a reading builtin (`nn.Sequential(*layers)` passes its elements), aliases it, or
+    uses it in a nested function, lambda or comprehension that grows it."""
+    for node in descendants(scope.body if isinstance(scope, cst.FunctionDef) else scope):
+        if isinstance(node, cst.Call) and dotted_name(node.func) not in _READING_CALLS and any(
+                isinstance(arg.value, cst.Name) and arg.value.value == name and arg.star != "*" for arg in node.args):
+            return True
+        if isinstance(node, (cst.Assign, cst.AnnAssign)) and isinstance(node.value, cst.Name) and node.value.value == name:
+            return True
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)) and any(
+                isinstance(inner, cst.Name) and inner.value == name for inner in descendants(node)):
+            if isinstance(node, (cst.FunctionDef, cst.Lambda)) or any(
+                    isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute)
+                    and isinstance(inner.func.value, cst.Name) and inner.func.value.value == name
+                    for inner in descendants(node)):
+                return True
+    return False
+
+
+# Calls that read a list they are given without keeping or changing it.
+_READING_CALLS = frozenset({"len", "enumerate", "zip", "sorted", "reversed", "iter", "list", "tuple", "sum", "print",
+                            "torch.stack", "torch.cat", "min", "max", "any", "all"})
+
+
+def _only_looked_up(name: str, function: cst.FunctionDef) -> bool:
+    """Every use of `name` in the function (nested scopes too) but its one binding is `name[...]`:
+    never passed on, aliased, extended or stored into."""
+    uses = sum(1 for node in descendants(function.body) if isinstance(node, cst.Name) and node.value == name)
+    lookups = sum(1 for node in descendants(function.body)
+                  if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == name)
+    return uses - 1 == lookups and not any(
+        isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.Del)) and isinstance(node.target, cst.Subscript)
+        and isinstance(node.target.value, cst.Name) and node.target.value.value == name
+        for node in descendants(function.body))
 
 
 def _only_true(args: Sequence[cst.Arg]) -> bool:

@@ -35,7 +35,6 @@ _RESULT_KEEPING_DECORATORS = _GRAD_DISABLING | {"staticmethod", "classmethod", "
                                                  "functools.lru_cache", "lru_cache", "functools.cache"}
 
 _MAX_DEPTH = 40
-_NO_CYCLE = 1 << 30
 # A key of a cached result's dependencies: every module's content, as it was (see dependencies).
 _PROJECT_STATE = "\0project"
 
@@ -49,11 +48,7 @@ class ProjectIndex(Callers):
         self.module_bases = module_bases
         self._folders = search_folders(root)
         self._memo: dict[tuple, Kind | None] = {}
-        # keys being worked out, by how deep in the work each is; answers that rest on one of them
-        # (met again while it is worked out) are kept only until that key's own answer is known
-        self._in_progress: dict[tuple, int] = {}
-        self._provisional: dict[tuple, Kind | None] = {}
-        self._cycle_floor = _NO_CYCLE
+        self._in_progress: set[tuple] = set()
         self._displays: dict[str, str] = {}
         self._module_files: dict[tuple[str, int, str], str | None] = {}  # (importer's folder, level, name)
         self._by_last_part: dict[str, list[Path]] | None = None  # module name -> the project's modules of that name
@@ -271,30 +266,16 @@ class ProjectIndex(Callers):
 
     # ---- kinds ------------------------------------------------------------------------------
     def _memoised(self, key: tuple, compute: Callable[[], Kind | None]) -> Kind | None:
-        """`compute()` once per key. A key met again while it is being worked out gives CYCLE, and
-        what is worked out meanwhile rests on that: it is kept only until the key's own answer is
-        known, then asked afresh (a parameter first met inside its own function's return would
-        otherwise stay unknown for the whole run)."""
         if key in self._memo:
             return self._memo[key]
-        if key in self._provisional:
-            return self._provisional[key]
-        outer = self._in_progress.get(key)
-        if outer is not None or len(self._in_progress) > _MAX_DEPTH:
-            self._cycle_floor = min(self._cycle_floor, outer if outer is not None else 0)
+        if key in self._in_progress or len(self._in_progress) > _MAX_DEPTH:
             return CYCLE
-        depth = self._in_progress[key] = len(self._in_progress)
+        self._in_progress.add(key)
         try:
             value = compute()
         finally:
-            del self._in_progress[key]
-        if self._cycle_floor < depth:
-            self._provisional[key] = value
-        else:
-            self._memo[key] = value
-            if self._cycle_floor == depth:
-                self._provisional.clear()
-                self._cycle_floor = _NO_CYCLE
+            self._in_progress.discard(key)
+        self._memo[key] = value
         return value
 
     def symbol_kind(self, symbol: Symbol | None) -> Kind | None:
@@ -563,12 +544,25 @@ class ProjectIndex(Callers):
         return Kind(MODULE, output=self._forward_output(cls), origin=cls.display, cls=cls)
 
     def _forward_output(self, cls: ProjectClass) -> Kind | None:
+        """What calling an instance returns: its `forward`'s returns, unless the class or a base of
+        the project defines `__call__` (then what that returns is not read)."""
+        if self.defines_call(cls):
+            return None
         key = self.summaries[cls.path].classes[cls.name].methods.get("forward")
         function = self._function(cls.path, key) if key else None
         if function is None or not function.returns:
             return None
         kind = self._memoised(("forward", cls), lambda: merge(self.kind(cls.path, r) for r in function.returns))
         return output_of_forward(kind)
+
+    def defines_call(self, cls: ProjectClass) -> bool:
+        """Whether the class or a base of the project defines `__call__`."""
+        return any(self._defines_method(member, "__call__") for member in {cls} | self._project_ancestors(cls))
+
+    def _defines_method(self, cls: ProjectClass, method: str) -> bool:
+        summary = self.summaries.get(cls.path)
+        own = summary.classes.get(cls.name) if summary is not None else None
+        return own is not None and method in own.methods
 
     def _returned_element(self, path: str, value: Descriptor, positions: tuple[int, ...]) -> Kind | None:
         """`loss, n = evaluate(batch)`: the element at `positions` of each tuple display the called

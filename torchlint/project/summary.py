@@ -281,7 +281,7 @@ class _Summarizer:
         for statement in statements:
             for name, value in _bindings(statement, key, local_names, walrus=self.walrus):
                 locals_.setdefault(name, []).append(value)
-        grown = _grow_lists(locals_, statements, key, local_names)
+        grown = _grow_lists(locals_, statements, key, local_names, node)
         rebound = frozenset(name for name, values in locals_.items() if len(values) > 1)
         if rebound and self._reaching_known:
             for line, values in _reaching_values(node.body, key, local_names, rebound, self.walrus).items():
@@ -692,13 +692,16 @@ def _statements(body: list[ast.stmt]):
 
 
 def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt], key: str,
-                local_names: frozenset[str]) -> set[str]:
+                local_names: frozenset[str], function: ast.AST) -> set[str]:
     """`hits = []`, then `hits.append(k * 100.0)` in a loop: the local holds a list of what its
     display and the `append`/`insert`/`extend([...])` calls put in, places unknown (as the file's
     own oracle judges it). A list changed any other way (`hits[0] = x`, `hits.extend(other)`) is
     left as its display says. Returns the names of the lists grown."""
     lists = {name for name, values in locals_.items()
              if len(values) == 1 and values[0] is not None and values[0][0] == "list"}
+    if not lists:
+        return set()
+    lists -= _handed_on(function, lists)
     if not lists:
         return set()
     added: dict[str, list[Descriptor]] = {}
@@ -715,6 +718,37 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
             either = ("either", either, element)
         locals_[name] = [("list", (either,))]
     return lists & added.keys()
+
+
+def _handed_on(function: ast.AST, names: set[str]) -> set[str]:
+    """The names that may be changed out of sight: passed to a call (`add_records(items, raw)`),
+    aliased (`rows = items`), or read by a nested function, lambda or comprehension. Growing
+    through `items.append(...)`, looking up `items[i]`, iterating and returning are not."""
+    parents: dict[int, ast.AST] = {}
+    for parent in ast.walk(function):
+        for child in ast.iter_child_nodes(parent):
+            parents[id(child)] = parent
+    found = set()
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load)):
+            continue
+        parent = parents.get(id(node))
+        if _inside_nested_scope(node, parents, function):
+            found.add(node.id)
+        elif not (isinstance(parent, (ast.Attribute, ast.Return, ast.For, ast.Starred))  # (changes through methods: apart)
+                  or (isinstance(parent, ast.Subscript) and parent.value is node)
+                  or (isinstance(parent, ast.Call) and _called_name(parent.func) == "len")):
+            found.add(node.id)
+    return found
+
+
+def _inside_nested_scope(node: ast.AST, parents: dict[int, ast.AST], function: ast.AST) -> bool:
+    current = parents.get(id(node))
+    while current is not None and current is not function:
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, *_INNER_SCOPES)):
+            return True
+        current = parents.get(id(current))
+    return False
 
 
 def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: frozenset[str]):
@@ -820,7 +854,7 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
             # the description stays small (a forward of a hundred `x = layer(x)` keeps the last few)
             described = _describe(statement.value, key, local_names)
             chained = _with_last_values(described, key, last)
-            last[statement.targets[0].id] = chained if _depth(chained) <= _CHAIN_DEPTH else described
+            last[statement.targets[0].id] = chained if _size_within(chained, _CHAIN_SIZE) else described
         elif isinstance(statement, ast.If) and any(_stores(statement, name) for name in returned):
             # `if arch == "a": arch = A() elif ...: arch = B() else: raise ...`: every branch binds
             for name in returned:
@@ -913,13 +947,22 @@ def _names_read_by_call(value: ast.expr | None) -> list[str]:
     return names
 
 
-_CHAIN_DEPTH = 24  # how deeply nested a descriptor of chained last values may grow
+_CHAIN_SIZE = 120  # how many tuples a descriptor of chained last values may hold, counted as a tree
 
 
-def _depth(descriptor: Descriptor) -> int:
-    if not isinstance(descriptor, tuple):
-        return 0
-    return 1 + max((_depth(part) for part in descriptor), default=0)
+def _size_within(descriptor: Descriptor, limit: int) -> bool:
+    """Whether the descriptor, read as a tree (its shared parts counted each time they appear:
+    hashing and evaluating it does so), holds at most `limit` tuples; stops counting past it."""
+    count = 0
+    pending = [descriptor]
+    while pending:
+        part = pending.pop()
+        if isinstance(part, tuple):
+            count += 1
+            if count > limit:
+                return False
+            pending.extend(part)
+    return True
 
 
 def _with_last_values(descriptor: Descriptor, key: str, last: dict[str, Descriptor]) -> Descriptor:
