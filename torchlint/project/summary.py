@@ -34,7 +34,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 23  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 24  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
