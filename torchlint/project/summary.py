@@ -723,32 +723,48 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
 def _handed_on(function: ast.AST, names: set[str]) -> set[str]:
     """The names that may be changed out of sight: passed to a call (`add_records(items, raw)`),
     aliased (`rows = items`), or read by a nested function, lambda or comprehension. Growing
-    through `items.append(...)`, looking up `items[i]`, iterating and returning are not."""
-    parents: dict[int, ast.AST] = {}
-    for parent in ast.walk(function):
-        for child in ast.iter_child_nodes(parent):
-            parents[id(child)] = parent
+    through `items.append(...)`, looking up `items[i]`, iterating and returning are not.
+    One walk of every node, each with its parent and whether it lies in a nested scope."""
     found = set()
-    for node in ast.walk(function):
-        if not (isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load)):
+    pending: list[tuple[ast.AST, ast.AST | None, bool]] = [(function, None, False)]
+    while pending:
+        node, parent, nested = pending.pop()
+        if type(node) is ast.Name:
+            if node.id in names and type(node.ctx) is ast.Load and (nested or not _kept_in_place(node, parent)):
+                found.add(node.id)
             continue
-        parent = parents.get(id(node))
-        if _inside_nested_scope(node, parents, function):
-            found.add(node.id)
-        elif not (isinstance(parent, (ast.Attribute, ast.Return, ast.For, ast.Starred))  # (changes through methods: apart)
-                  or (isinstance(parent, ast.Subscript) and parent.value is node)
-                  or (isinstance(parent, ast.Call) and _called_name(parent.func) == "len")):
-            found.add(node.id)
+        inner = nested or (node is not function and type(node) in _NESTED_SCOPES)
+        for child in _all_children(node):
+            pending.append((child, node, inner))
     return found
 
 
-def _inside_nested_scope(node: ast.AST, parents: dict[int, ast.AST], function: ast.AST) -> bool:
-    current = parents.get(id(node))
-    while current is not None and current is not function:
-        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, *_INNER_SCOPES)):
-            return True
-        current = parents.get(id(current))
-    return False
+_NESTED_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, *_INNER_SCOPES})
+
+
+def _kept_in_place(name: ast.Name, parent: ast.AST | None) -> bool:
+    """`items.append(x)`, `items[i]`, `for x in items`, `return items`, `*items`, `len(items)`."""
+    return (isinstance(parent, (ast.Attribute, ast.Return, ast.For, ast.Starred))  # (changes through methods: apart)
+            or (isinstance(parent, ast.Subscript) and parent.value is name)
+            or (isinstance(parent, ast.Call) and _called_name(parent.func) == "len"))
+
+
+_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _all_children(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)`, without a generator per node."""
+    fields = _ALL_FIELDS.get(type(node))
+    if fields is None:
+        fields = _ALL_FIELDS[type(node)] = tuple(node._fields)
+    found = []
+    for field in fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            found.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            found.append(value)
+    return found
 
 
 def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: frozenset[str]):
@@ -1053,19 +1069,18 @@ def _place(elements: list[ast.expr], index: int) -> int:
 
 
 def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str]) -> Descriptor:
-    if expr is None:
-        return None
-    if isinstance(expr, ast.Constant):
+    kind = type(expr)  # exact types: every argument of every call of every file is described
+    if kind is ast.Constant:
         return ("none",) if expr.value is None else None
-    if isinstance(expr, ast.Name):
+    if kind is ast.Name:
         return ("local", key, expr.id) if key is not None and expr.id in local_names else ("ref", expr.id)
-    if isinstance(expr, ast.Attribute):
+    if kind is ast.Attribute:
         dotted = _dotted(expr)
         head = dotted.split(".")[0] if dotted else None
         if dotted and not (key is not None and head in local_names):
             return ("ref", dotted)
         return ("attr", _describe(expr.value, key, local_names), expr.attr)
-    if isinstance(expr, ast.Call):
+    if kind is ast.Call:
         first = expr.args[0] if expr.args and not isinstance(expr.args[0], ast.Starred) else None
         keywords = tuple(sorted(k.arg for k in expr.keywords if k.arg))
         # a Sequential's last module too: it returns what that module returns (only for calls
@@ -1074,7 +1089,9 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
         if len(expr.args) > 1 and _called_name(expr.func) == "Sequential" and not isinstance(expr.args[-1], ast.Starred):
             last = _describe(expr.args[-1], key, local_names)
         return ("call", _describe(expr.func, key, local_names), _describe(first, key, local_names), keywords, last)
-    if isinstance(expr, ast.BinOp):
+    if expr is None:
+        return None
+    if kind is ast.BinOp:
         return ("arith", (_describe(expr.left, key, local_names), _describe(expr.right, key, local_names)))
     if isinstance(expr, ast.UnaryOp) and not isinstance(expr.op, ast.Not):
         return ("arith", (_describe(expr.operand, key, local_names),))
@@ -1149,11 +1166,14 @@ def _mentions_locals(descriptor: Descriptor, names: set[str]) -> bool:
 
 
 def _dotted(expr: ast.AST) -> str | None:
+    # exact types: called for every call, attribute and argument of every file summarised
+    if type(expr) is ast.Name:
+        return expr.id
     parts = []
-    while isinstance(expr, ast.Attribute):
+    while type(expr) is ast.Attribute:
         parts.append(expr.attr)
         expr = expr.value
-    if not isinstance(expr, ast.Name):
+    if type(expr) is not ast.Name:
         return None
     parts.append(expr.id)
     return ".".join(reversed(parts))
