@@ -32,7 +32,7 @@ from torchlint.torch_api import (
 from torchlint.scopes import (
     COMPREHENSION_TYPES, SCOPE_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
 )
-from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes, path_to, paths
+from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes, paths
 
 # Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
@@ -460,7 +460,7 @@ class TypeOracle:
         rebound = [name for name in names if len(scope_bindings.get(name, ())) > 1]
         if not rebound:
             return None
-        path = path_to(binding.scope.node, value)
+        path = self.scopes.parents.path_to(binding.scope.node, value)
         if path is None:
             return None
         if any(isinstance(node, (cst.For, cst.While)) for node in path) and any(
@@ -484,7 +484,7 @@ class TypeOracle:
         unknown (a sum started at a number is judged with all its terms: see `_accumulated`)."""
         if not isinstance(statement.target, cst.Name):
             return None
-        at = path_to(scope.node, statement.target) or [None]
+        at = self.scopes.parents.path_to(scope.node, statement.target) or [None]
         held = self._kind(statement.target, scope, at[:-1] or None)  # what reaches the statement
         # (an unknown value plus a tensor is not one: a list extended by a tensor stays a list)
         return augmented_kind(held, [self._kind(statement.value, scope)] if held is not None and held.base == TENSOR else [])
@@ -664,7 +664,7 @@ class TypeOracle:
         for value in returns:
             # Each returned value judged where it is returned: `out = self.conv(x); ...; out =
             # self.fc(out); return out` is what the last binding before the `return` made.
-            path = path_to(method, value) or [None]
+            path = self.scopes.parents.path_to(method, value) or [None]
             kind = self._kind(value, scope, path[:-1] or None)
             if self._grad_disabled_on(method, path):
                 kind = _without_graph(kind)  # computed under no_grad: no graph leaves the function
@@ -734,7 +734,7 @@ class TypeOracle:
             element = element_at(value, path) if value is not None else None
             if element is None:
                 return None
-            at = path_to(function, element) or [None]
+            at = self.scopes.parents.path_to(function, element) or [None]
             kind = self._kind(element, scope, at[:-1] or None)
             kinds.append(_without_graph(kind) if self._grad_disabled_on(function, at) else kind)
         return merge(kinds) if kinds else None
@@ -744,7 +744,7 @@ class TypeOracle:
         a nested function's through the path down to it (rarely needed)."""
         if function in self.classes.method_owner or any(statement is function for statement in self.module.body):
             return self.scopes.method_scope(function)
-        path = path_to(self.module, function)
+        path = self.scopes.parents.path_to(self.module, function)
         return self.scopes.at(path) if path is not None else self.scopes.method_scope(function)
 
     def _keeps_result(self, decorator: cst.CSTNode) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from torchlint.analysis import dotted_name, walk_statements
-from torchlint.walk import ElidedBlock, children, descendants, path_to
+from torchlint.walk import ElidedBlock, Parents, children, descendants
 
 SCOPE_TYPES = (cst.FunctionDef, cst.Lambda, cst.Module)
 COMPREHENSION_TYPES = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
@@ -52,6 +52,7 @@ class ScopeTable:
 
     def __init__(self, module: cst.Module, text: str):
         self.module = module
+        self.parents = Parents(module)  # where a node stands, for the questions that need its path
         self._scopes: dict[cst.CSTNode, Scope] = {}
         # Looked up once: asking the whole text per statement is quadratic in the file's size.
         self._words = {word: word in text for word in ("global", "nonlocal", ":=")}
@@ -67,6 +68,7 @@ class ScopeTable:
     def release(self) -> None:
         """Scopes and their bindings refer to each other: emptying them lets reference counting
         free the file's tree at once."""
+        self.parents = Parents(self.module)
         for scope in self._scopes.values():
             scope.bindings.clear()
             scope.uses = scope.evidence = None
@@ -231,7 +233,7 @@ class ScopeTable:
 
     def scope_of_node(self, target: cst.CSTNode) -> Scope | None:
         """The scope holding `target`, found by walking down from the module (rarely needed)."""
-        path = path_to(self.module, target)
+        path = self.parents.path_to(self.module, target)
         return self.at(path) if path is not None else None
 
 

@@ -170,3 +170,45 @@ def path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
         if path[-1] is target:
             return path
     return None
+
+
+class Parents:
+    """Each node's parent in one tree, from one walk made the first time a path is asked for:
+    `path_to` from the module costs a walk of the tree per question, and the oracle asks many."""
+
+    def __init__(self, module: cst.Module):
+        self.module = module
+        self._parents: dict[int, cst.CSTNode] | None = None
+
+    def path_to(self, root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
+        """What `path_to(root, target)` gives. A node the map does not place under `root` (one
+        in a body parsed after the map was made) is looked for by the walk."""
+        if self._parents is None:
+            self._parents = self._map()
+        parents = self._parents
+        path = [target]
+        node = target
+        while node is not root:
+            node = parents.get(id(node))
+            if node is None:
+                return path_to(root, target)
+            path.append(node)
+        if _unparsed(root) and root is not target:
+            return None
+        path.reverse()
+        return path
+
+    def _map(self) -> dict[int, cst.CSTNode]:
+        """In the order `paths` walks, so a node met twice keeps the parent the walk finds first."""
+        found: dict[int, cst.CSTNode] = {}
+        pending: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(self.module, None)]
+        while pending:
+            node, parent = pending.pop()
+            if parent is not None:
+                if id(node) in found:
+                    continue
+                found[id(node)] = parent
+                if _unparsed(node):
+                    continue
+            pending.extend((child, node) for child in reversed(children(node)))
+        return found
