@@ -1011,7 +1011,21 @@ def test_a_loop_pass_reaching_a_functional_call_is_evidence_for_what_it_binds(bo
     ("class Base(nn.Module):\n    def __call__(self, x):\n        return [self.forward(x)]\n"
      "class Head(Base):\n    FORWARD", "object"),
 ])
-def test_a_class_defining_call_returns_what_call_returns(classes, expected):
+@pytest.mark.parametrize("call", ["Head()(torch.ones(2))", "Head().__call__(torch.ones(2))"], ids=["call", "dunder-call"])
+def test_a_class_defining_call_returns_what_call_returns(classes, expected, call):
     forward = "def forward(self, x):\n        return nn.Linear(2, 2)(x)\n"
-    source = HEAD + classes.replace("FORWARD", forward) + "probe(Head()(torch.ones(2)))\n"
+    source = HEAD + classes.replace("FORWARD", forward) + f"probe({call})\n"
+    assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(("receiver", "expected"), [
+    ("nn.Linear(2, 2)", "tensor+graph"),
+    ("Scorer()", None),
+    ("nn.Linear", None),
+    ("Scorer", None),
+    ("F.relu", None),  # a library function as a value is not judged
+])
+def test_calling_dunder_call_is_calling_the_value(receiver, expected):
+    source = (HEAD + "import torch.nn.functional as F\nclass Scorer:\n    def __call__(self, x):\n        return x\n"
+              f"probe({receiver}.__call__(torch.ones(2)))\n")
     assert kinds(source) == [expected]

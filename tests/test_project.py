@@ -201,8 +201,9 @@ def test_a_generator_returning_a_module_gives_no_module(cli, tmp_path, body):
     [
         # a tensor added to in place stays a tensor
         ("    err = crit(out, y)\n    if extra:\n        err += crit(out * 2, y)\n    return err\n", [("TL001", 3)]),
-        # started at a number (unknown to a summary) or at an unknown value: nothing said
-        ("    err = 0\n    err += crit(out, y)\n    return err\n", []),
+        # started at a number and only added to: the sum of its terms
+        ("    err = 0\n    err += crit(out, y)\n    return err\n", [("TL001", 3)]),
+        # started at an unknown value: nothing said
         ("    err = start(out)\n    err += crit(out, y)\n    return err\n", []),
     ],
 )
@@ -771,6 +772,7 @@ def test_a_module_wrapped_on_one_branch_keeps_its_outputs(cli, tmp_path, rebindi
 
 
 _MODULE_POOL = ("class Pool:", "import torch.nn as nn\nclass Pool(nn.Module):")
+_STATIC_QUERY = ("    def query(self, images)", "    @staticmethod\n    def query(images)")
 
 
 @pytest.mark.parametrize(
@@ -792,7 +794,13 @@ _MODULE_POOL = ("class Pool:", "import torch.nn as nn\nclass Pool(nn.Module):")
                      id="a-library-base-may-call-it"),
         pytest.param([], "from lightning.pytorch import Callback\nclass Hooked(Pool, Callback):\n    pass\n", [],
                      id="a-subclass-with-a-library-base"),
-        pytest.param([("    def query", "    @staticmethod\n    def query")], "", [], id="a-static-method"),
+        pytest.param([("    def query", "    @staticmethod\n    def query")], "", [],
+                     id="a-static-method-whose-second-parameter-no-call-passes"),
+        pytest.param([_STATIC_QUERY], "", [("TL001", 9)], id="a-static-method-every-call-passes-a-tensor"),
+        pytest.param([_STATIC_QUERY], "Pool().query([1, 2])\n", [], id="a-static-method-another-call-passes-a-list"),
+        pytest.param([_STATIC_QUERY], "Pool.query([1, 2])\n", [], id="a-static-method-called-through-the-class"),
+        pytest.param([_STATIC_QUERY, ("class Pool:", "def wrap(f):\n    return f\nclass Pool:"),
+                      ("    @staticmethod", "    @staticmethod\n    @wrap")], "", [], id="a-static-method-with-another-decorator"),
         pytest.param([], "class Mixin:\n    def ask(self):\n        return self.query('k')\nclass Both(Mixin, Pool):\n    pass\n",
                      [], id="a-call-from-a-mixin-of-a-subclass"),
         pytest.param([("        return images.data\n", "        return images.data\n\n    def on(self, name, x):\n"
@@ -826,6 +834,54 @@ def test_a_method_parameter_takes_the_kind_every_call_of_the_method_passes(cli, 
     (tmp_path / "pool.py").write_text(pool)
     (tmp_path / "run.py").write_text(trainer)
     assert _findings(cli, "pool.py") == expected
+    assert _findings(cli, ".") == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("    loss = 0\n    for m in masks:\n        loss += F.binary_cross_entropy(m, m.detach())\n",
+                     [("TL001", 6)], id="a-sum-started-at-zero"),
+        pytest.param("    loss = 0\n    for m in masks:\n        loss += len(m)\n", [], id="a-count"),
+        pytest.param("    loss = 0\n    for m in masks:\n        loss += F.mse_loss(m, m.detach())\n        loss += 1\n",
+                     [], id="terms-of-two-kinds"),
+        pytest.param("    loss = 0\n    for m in masks:\n        loss += weigh(m)\n", [], id="terms-of-unknown-kind"),
+        pytest.param("    loss = []\n    for m in masks:\n        loss += [F.mse_loss(m, m.detach())]\n", [],
+                     id="a-list-extended"),
+        pytest.param("    loss = '0'\n    for m in masks:\n        loss += F.mse_loss(m, m.detach())\n", [],
+                     id="started-at-a-string"),
+    ],
+)
+def test_a_sum_a_function_of_another_module_returns_is_a_tensor_when_its_terms_are(cli, tmp_path, body, expected):
+    (tmp_path / "penalties.py").write_text("import torch.nn.functional as F\n\ndef penalty(masks):\n" + body + "    return loss\n")
+    (tmp_path / "fit.py").write_text(
+        "import torch\nfrom penalties import penalty\n\nout = torch.sigmoid(torch.randn(2, 4, requires_grad=True))\n"
+        "term = penalty([out])\nprint(term.data)\n"
+    )
+    assert _findings(cli, "fit.py") == expected
+
+
+DETECTOR = (
+    "import torch.nn as nn\n\nclass Detector(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.head = nn.Linear(8, 4)\n\n    def forward(self, x):\n        return self.head(x).softmax(1), self.head(x)\n\n"
+    "    def detect(self, x):\n        probs, boxes = CALL\n        return self.decode(probs)\n\n"
+    "    def decode(self, probs):\n        return probs.data.max(1)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        pytest.param("self(x)", [("TL001", 16)], id="called"),
+        pytest.param("self.__call__(x)", [("TL001", 16)], id="dunder-call"),
+        pytest.param("Detector.__call__(self, x)", [], id="through-the-class"),
+        pytest.param("self.head.__call__(x), None", [("TL001", 16)], id="a-submodule-s-dunder-call"),
+        pytest.param("str.__call__(x), None", [], id="a-builtin-class-s-dunder-call"),
+        pytest.param("self.scorer.__call__(x)", [], id="an-attribute-of-unknown-kind"),
+    ],
+)
+def test_calling_dunder_call_passes_what_calling_the_module_does(cli, tmp_path, call, expected):
+    (tmp_path / "det.py").write_text(DETECTOR.replace("CALL", call))
     assert _findings(cli, ".") == expected
 
 

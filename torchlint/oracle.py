@@ -871,6 +871,10 @@ class TypeOracle:
             bindings = self.scopes.lookup(func.value, scope) or []
             if bindings and all(binding.how == "class" for binding in bindings) and len(bindings) == 1:
                 return self._local_instance_kind(bindings[0].value)
+        if isinstance(func, cst.Attribute) and func.attr.value == "__call__":
+            # `self.__call__(x)` is `self(x)`; `Net.__call__(net, x)` is not `Net(...)`
+            callee = self._kind(func.value, scope, at)
+            return None if callee is None or callee.base == CLASS else self._call_kind(cst.Call(func.value, call.args), scope, at)
         callee = self._kind(func, scope, at)
         if callee is None or (callee.base == CLASS and callee.cls is None and not callee.origin):
             chosen = self._chosen_instance(func, scope)

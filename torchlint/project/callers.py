@@ -123,8 +123,12 @@ class Callers:
         function = self._function(path, key)
         if (function is None or "." in method or method.startswith("__")
                 or (self.installable and not method.startswith("_"))  # (through a public subclass, a returned instance)
-                or any(d not in _SIGNATURE_KEEPING for d in function.decorators)):
+                or any(d not in _SIGNATURE_KEEPING and d != "staticmethod" for d in function.decorators)):
             return None
+        static = "staticmethod" in function.decorators
+        if static and method == "forward":
+            return None
+        offset = 0 if static else 1  # a bound method's instance is its first parameter; a static one has none
         owner = self.project_class(path, owner_name)
         family = {owner} | self._project_ancestors(owner)
         if method == "forward" and not self._escapes_as_attribute(method) and not self._dispatched_by_name(family):
@@ -138,7 +142,7 @@ class Callers:
             if target is None:
                 return None
             if target:
-                found.append((caller, site, 1))  # a bound method: the instance is its first parameter
+                found.append((caller, site, offset))
         return found
 
     def _forward_calls(self, owner: ProjectClass, family: set[ProjectClass]) -> list[tuple[str, CallSite, int]] | None:

@@ -360,7 +360,12 @@ class ProjectIndex(Callers):
         held = merge(self.kind(path, value) for value in assigned) if assigned else None
         if len(assigned) == len(values):
             return held
-        return augmented_kind(held, (self.kind(path, value[1]) for value in values if value not in assigned))
+        added = [self.kind(path, value[1]) for value in values if value not in assigned]
+        if assigned and all(value == ("number",) for value in assigned):
+            # `loss = 0`, then only `loss += criterion(out, y)`: the sum, a tensor when its terms are
+            summed = merge(added)
+            return summed if summed is not None and summed.base == TENSOR else None
+        return augmented_kind(held, added)
 
     def _as_method(self, path: str, callee: Descriptor) -> Descriptor:
         """`criterion.cuda` at module level (a dotted name that resolves to nothing the module
@@ -372,6 +377,12 @@ class ProjectIndex(Callers):
 
     def _call_kind(self, path: str, d: tuple) -> Kind | None:
         _, callee, first, keywords, last = d
+        through = _called_through_dunder_call(callee)
+        if through is not callee:  # `self.__call__(x)` is `self(x)`; `Net.__call__(net, x)` is not `Net(...)`
+            receiver = self.kind(path, through)
+            if receiver is None or receiver.base == CLASS:
+                return None
+            callee = through
         callee = self._as_method(path, callee)
         if callee is not None and callee[0] == "ref":
             symbol = self.resolve(path, callee[1])
@@ -700,6 +711,15 @@ def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
     if positions is not None and any(kind is not None and kind.base in (MODULE, TENSOR, CONTAINER) for kind in kinds):
         return Kind(CONTAINER, positions=positions)  # `(out, None, 0)`: only its positions known
     return None
+
+
+def _called_through_dunder_call(callee: Descriptor) -> Descriptor:
+    """`self.__call__`, `net.__call__`: what is called (`self`, `net`); other callees as they are."""
+    if callee is not None and callee[0] == "attr" and callee[2] == "__call__" and callee[1] is not None:
+        return callee[1]
+    if callee is not None and callee[0] == "ref" and callee[1].endswith(".__call__"):
+        return ("ref", callee[1][: -len(".__call__")])
+    return callee
 
 
 def _is_models_namespace(index: ProjectIndex, path: str, value: Descriptor) -> bool:

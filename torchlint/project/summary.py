@@ -17,6 +17,7 @@ A value is described by a small tuple (a descriptor):
     ("list", (elements...))          a list, tuple or set display, or a comprehension's element
     ("either", a, b)                 `a if cond else b`
     ("none",)                        None
+    ("number",)                      an int or float literal (unknown, but starts a sum: `loss = 0`)
     None                             anything else
 """
 
@@ -34,7 +35,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 24  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 25  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -1071,7 +1072,8 @@ def _place(elements: list[ast.expr], index: int) -> int:
 def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str]) -> Descriptor:
     kind = type(expr)  # exact types: every argument of every call of every file is described
     if kind is ast.Constant:
-        return ("none",) if expr.value is None else None
+        value = expr.value
+        return ("none",) if value is None else ("number",) if type(value) in (int, float) else None
     if kind is ast.Name:
         return ("local", key, expr.id) if key is not None and expr.id in local_names else ("ref", expr.id)
     if kind is ast.Attribute:
