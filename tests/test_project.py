@@ -505,6 +505,15 @@ def test_a_module_written_for_python_3_6_still_tells_its_importers_what_it_defin
     assert ("TL000", 4) in _findings(cli, ".")
 
 
+def test_a_python2_module_still_tells_its_importers_what_it_defines(cli, tmp_path):
+    (tmp_path / "models.py").write_text(
+        "import torch.nn as nn\nclass Net(nn.Module):\n    def forward(self, x):\n        print 'x', x\n        return x\n"
+    )
+    (tmp_path / "run.py").write_text("from models import Net\nNet().forward(1)\n")
+    assert _findings(cli, "run.py") == [("TL005", 2)]
+    assert ("TL000", 4) in _findings(cli, ".")
+
+
 @pytest.mark.parametrize(
     ("setup", "expected"),
     [

@@ -164,10 +164,29 @@ def test_code_using_async_as_a_name_is_tl000_and_still_linted_without_fixes(cli,
     assert (tmp_path / "old.py").read_text() == LEGACY
 
 
+PYTHON2 = (
+    "import torch.nn as nn\nmodel = nn.DataParallel(nn.Linear(2, 2))\nfor x in batches:\n    out = model(x)\n"
+    "    print 'loss', out.data[0]\n"
+)
+
+
+def test_python2_code_is_tl000_and_still_linted_without_fixes(cli, tmp_path):
+    (tmp_path / "old.py").write_text(PYTHON2)
+    result = _concise(cli, "old.py")
+    assert result.exit_code == 1
+    found = [line.split(" ", 2)[:2] for line in result.stdout.splitlines() if line.startswith("old.py")]
+    # `print x` is read as `print(x`...`)`: the space becomes the parenthesis, so columns hold
+    assert found == [["old.py:2:9:", "TL002"], ["old.py:5:5:", "TL000"], ["old.py:5:19:", "TL001"]]
+    assert "Python 2 code (linted as Python 2 read it, without fixes)" in result.stdout
+    assert cli("check", "--no-cache", "--fix", "--unsafe-fixes", "old.py").exit_code == 1
+    assert (tmp_path / "old.py").read_text() == PYTHON2
+
+
 @pytest.mark.parametrize(
     "source",
     [
         pytest.param(LEGACY + "def broken(:\n    pass\n", id="another-error-too"),
+        pytest.param(PYTHON2 + "def broken(:\n    pass\n", id="python2-with-another-error"),
         pytest.param("import torch.nn as nn\nm = nn.Linear(2, 2)\ny = m.forward(1) +\n", id="no-async-at-all"),
         pytest.param("import torch.nn as nn\nasync = nn.Linear(2, 2)\nawait async.forward(1)\n", id="await-as-keyword-too"),
     ],

@@ -278,15 +278,15 @@ def _lint_checked(text: str, path: str, rules: list[type[Rule]], settings: LintS
 
 def _lint_legacy(text: str, path: str, rules: list[type[Rule]], settings: LintSettings, prefilter: bool,
                  project: ProjectIndex | None, python_error: Diagnostic) -> LintResult:
-    """A file written for Python 3.6 that uses `async` as a name (`x.cuda(async=True)`) is still
-    reported as a syntax error, and linted as Python 3.6 read it: its findings are reported
+    """A file written for an older Python (`x.cuda(async=True)`, `print loss.data[0]`) is still
+    reported as a syntax error, and linted as that Python read it: its findings are reported
     without fixes (the file cannot be written back parsed)."""
-    respelled = legacy.respelled(text)
-    if respelled is None:
+    reading = legacy.readable(text)
+    if reading is None:
         return LintResult([python_error])
-    notice = replace(python_error, message=f"{python_error.message}: `async`/`await` as names, keywords since "
-                     "Python 3.7 (linted as 3.6 code, without fixes)")
-    result = _lint_checked(respelled, path, rules, settings, prefilter, project)
+    readable_text, how = reading
+    notice = replace(python_error, message=f"{python_error.message}: {how}")
+    result = _lint_checked(readable_text, path, rules, settings, prefilter, project)
     result.diagnostics = [notice] + [replace(diagnostic, fix=None) for diagnostic in result.diagnostics]
     return result
 

@@ -35,7 +35,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 25  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 26  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -146,11 +146,13 @@ def summarize_and_outline(text: str, filename: str = "<module>") -> tuple[Module
 
 
 def _legacy_summary(text: str, rejected: tuple[str, int, int]) -> ModuleSummary | None:
-    """A module written for Python 3.6 with `async` as a name is summarised as Python 3.6 read it
-    (its classes still tell other files what they import); it stays rejected for the engine."""
-    text = legacy.respelled(text)
-    if text is None:
+    """A module written for an older Python (`async` as a name, Python 2) is summarised as that
+    Python read it (its classes still tell other files what they import); it stays rejected for
+    the engine."""
+    reading = legacy.readable(text)
+    if reading is None:
         return None
+    text = reading[0]
     try:
         summary = _Summarizer(text).module(ast.parse(text))
     except RecursionError:
