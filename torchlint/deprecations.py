@@ -189,7 +189,7 @@ def rewrite_range(call: cst.Call, func: cst.BaseExpression, name: str) -> cst.Ca
     values = [_int_literal(arg.value) for arg in positional]
     if any(value is None for value in values):
         return None
-    start, end, step = values[0], values[1], values[2] if len(values) == 3 else 1
+    end, step = values[1], values[2] if len(values) == 3 else 1
     if step == 0:
         return None
     has_dtype = any(arg.keyword.value == "dtype" for arg in keywords)

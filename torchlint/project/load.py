@@ -17,7 +17,7 @@ from torchlint.project.index import ProjectIndex
 from torchlint.project.roots import is_installable, project_root
 from torchlint.outline import Outline
 from torchlint.project.summary import (
-    FORMAT, ModuleSummary, content_digest, lookup_names, summarize, summarize_and_outline, uses_digest,
+    FORMAT, ModuleSummary, content_digest, lookup_names, summarize_and_outline, uses_digest,
 )
 
 PARALLEL_FROM = 64  # summarise in a process pool when at least this many files are new
