@@ -1029,3 +1029,97 @@ def test_calling_dunder_call_is_calling_the_value(receiver, expected):
     source = (HEAD + "import torch.nn.functional as F\nclass Scorer:\n    def __call__(self, x):\n        return x\n"
               f"probe({receiver}.__call__(torch.ones(2)))\n")
     assert kinds(source) == [expected]
+
+
+EITHER = HEAD + (
+    "class Disp(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = nn.Linear(2, 2)\n"
+    "    def forward(self, x):\n        d = self.a(x)\n        if self.training:\n            return TRAINING\n"
+    "        return d\n"
+    "out = Disp()(torch.ones(2))\n"
+)
+
+
+@pytest.mark.parametrize(("training", "use", "expected"), [
+    ("d, d * 2", "for e in out:\n    probe(e)\n", "tensor+graph"),
+    ("d, d * 2", "probe(out[0])\n", "tensor+graph"),
+    ("[d, d * 2]", "a, b = out\nprobe(b)\n", "tensor+graph"),
+    ("d, d * 2", "probe(out)\n", "container"),  # a tensor or a tuple: `.data` on it is not judged
+    ("d, None", "probe(out[0])\n", None),
+    ("d, 3", "for e in out:\n    probe(e)\n", None),
+    ("{'d': d}", "probe(out[0])\n", None),
+    ("d, self.a", "probe(out[1])\n", None),
+])
+def test_a_tensor_or_a_tuple_of_tensors_yields_tensors(training, use, expected):
+    assert kinds(EITHER.replace("TRAINING", training) + use) == [expected]
+
+
+STATIC = HEAD + (
+    "class Gan(nn.Module):\n    def forward(self, x):\n        return x\n"
+    "    DECORATOR\n    def loss(a, b):\n        return torch.mean((a - b) ** 2), nn.BCELoss()(a, b)\n"
+)
+
+
+@pytest.mark.parametrize(("decorator", "call", "expected"), [
+    ("@staticmethod", "Gan.loss(x, y)", "tensor+graph"),
+    ("@staticmethod", "Gan().loss(x, y)", "tensor+graph"),
+    ("@classmethod", "Gan.loss(x, y)", None),  # its first parameter is the class
+    ("", "Gan.loss(x, y)", None),  # `x` is handed in as the instance: not judged
+    ("@staticmethod", "Other.loss(x, y)", None),
+])
+def test_a_static_method_called_through_its_class_returns_what_it_returns(decorator, call, expected):
+    source = STATIC.replace("DECORATOR", decorator) + "class Other:\n    pass\nx = y = torch.ones(2)\n"
+    assert kinds(source + f"nle, bce = {call}\nprobe(bce)\n") == [expected]
+
+
+@pytest.mark.parametrize(("element", "iterated", "expected"), [
+    ("p.grad", "net.parameters()", "tensor"),
+    ("p.data", "net.parameters()", "tensor"),
+    ("p.grad.clone()", "net.parameters()", "tensor"),
+    ("p.grad", "things", None),  # what `things` holds is not known
+    ("p.name", "net.parameters()", None),
+    ("m.weight", "net.modules()", None),  # a module's attribute by name alone is not judged here
+])
+def test_a_comprehension_reading_an_attribute_of_its_variable(element, iterated, expected):
+    source = HEAD + f"net = nn.Linear(2, 2)\nthings = load()\ngrads = [{element} for p in {iterated}]\n"
+    assert kinds(source.replace("for p in net.modules()", "for m in net.modules()") + "for g in grads:\n    probe(g)\n") == [expected]
+
+
+ARCH = HEAD + (
+    "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.alpha = nn.Parameter(torch.zeros(3))\n"
+    "        self._arch = [self.alpha]\n        self._names = ['alpha']\n"
+    "    def arch_parameters(self):\n        return self._arch\n    def arch_names(self):\n        return self._names\n"
+    "    def forward(self, x):\n        return x\n"
+)
+
+
+@pytest.mark.parametrize(("loop", "expected"), [
+    ("for a in Net().arch_parameters():\n    probe(a)\n", "tensor+graph"),
+    ("for a, b in zip(Net().arch_parameters(), Net().arch_parameters()):\n    probe(b)\n", "tensor+graph"),
+    ("for a in Net().arch_names():\n    probe(a)\n", None),
+    ("for a in load().arch_parameters():\n    probe(a)\n", None),
+])
+def test_iterating_what_a_method_of_the_class_returns(loop, expected):
+    assert kinds(ARCH + loop) == [expected]
+
+
+LOOP_REBINDS = HEAD + "batches = load()\nfor epoch in range(3):\n    for batch in batches:\n        img = batch\nBODY    probe(img)\n"
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("        img = torch.ones(2) * img\n", "tensor"),  # every pass ends by rebinding it
+    ("        if img is None:\n            continue\n        img = torch.ones(2) * img\n", None),  # a pass can end early
+    ("        if img is None:\n            break\n        img = torch.ones(2) * img\n", None),
+    ("        if flag:\n            img = torch.ones(2) * img\n", None),  # only some passes rebind it
+    ("        try:\n            img = torch.ones(2) * img\n        except RuntimeError:\n            pass\n", None),
+    ("        img = torch.ones(2) * img\n    else:\n        img = batches\n", None),
+    ("        for _ in range(2):\n            img = torch.ones(2) * img\n", None),  # the inner loop may not run
+    ("        for _ in range(2):\n            pass\n        img = torch.ones(2)\n", "tensor"),
+])
+def test_after_a_loop_what_every_pass_ends_with(body, expected):
+    assert kinds(LOOP_REBINDS.replace("BODY", body)) == [expected]
+
+
+def test_the_next_pass_of_a_loop_starts_with_what_the_last_one_ended_with():
+    source = HEAD + "for batch in load():\n    probe(img)\n    img = batch\n    img = torch.ones(2) * img\n"
+    assert kinds(source) == ["tensor"]
+    assert kinds(source.replace("    img = torch.ones(2) * img\n", "    if flag:\n        img = torch.ones(2) * img\n")) == [None]

@@ -1279,3 +1279,42 @@ def test_a_function_rebinding_a_wide_value_keeps_its_summary_small():
     summary = summarize("def f(feats):\n" + body + "    return feats\n", "f.py")
     [returned] = summary.functions["f"].returns
     assert len(repr(returned)) < 20_000
+
+
+_DISP_MODELS = (
+    "import torch.nn as nn\nclass DispNet(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.a = nn.Conv2d(3, 1, 3)\n        self.b = nn.Conv2d(3, 1, 3)\n"
+    "    def forward(self, x):\n        d1 = self.a(x)\n        if self.training:\n            return d1, SECOND\n"
+    "        return d1\n"
+)
+
+
+@pytest.mark.parametrize(("second", "expected"), [
+    ("self.b(x)", [("TL001", 5), ("TL001", 6)]),
+    ("None", []),  # iterating may meet None
+    ("self.b", []),
+])
+def test_a_model_of_another_module_returning_a_tensor_or_a_tuple_of_them(cli, tmp_path, second, expected):
+    (tmp_path / "models.py").write_text(_DISP_MODELS.replace("SECOND", second))
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom models import DispNet\nnet = DispNet()\nfor d in net(torch.ones(1, 3, 8, 8)):\n"
+        "    print(d.data)\n    print(d.data.abs())\n"
+    )
+    assert _findings(cli, "train.py") == expected
+
+
+@pytest.mark.parametrize(("decorator", "call", "expected"), [
+    ("@staticmethod", "Gan.loss(x, x)", [("TL001", 4)]),
+    ("@staticmethod", "models.Gan.loss(x, x)", [("TL001", 4)]),
+    ("", "Gan.loss(Gan(), x)", []),  # a method called through its class is handed its instance by the caller
+    ("@classmethod", "Gan.loss(x)", []),
+])
+def test_a_static_method_of_another_module_called_through_its_class(cli, tmp_path, decorator, call, expected):
+    (tmp_path / "models.py").write_text(
+        "import torch\nimport torch.nn as nn\nclass Gan(nn.Module):\n    def forward(self, x):\n        return x\n"
+        f"    {decorator}\n    def loss(a, b):\n        return torch.mean(b), nn.BCELoss()(b, b)\n"
+    )
+    (tmp_path / "train.py").write_text(
+        f"import torch\nimport models\nfrom models import Gan\nx = torch.ones(2); nle, bce = {call}; print(bce.data)\n"
+    )
+    assert _findings(cli, "train.py") == expected

@@ -181,7 +181,7 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         return None
     first = found[0]
     if any(kind.base != first.base for kind in found):
-        return None
+        return _tensor_or_tensors(found)
     return Kind(
         first.base,
         graph=all(kind.graph for kind in found),
@@ -202,6 +202,25 @@ def _merged_positions(kinds: list[Kind]) -> tuple[Kind | None, ...] | None:
     if len(lengths) != 1 or None in lengths or len({kind.keys for kind in kinds}) != 1:
         return None
     return tuple(merge(column) for column in zip(*(kind.positions for kind in kinds)))
+
+
+def _tensor_or_tensors(kinds: list[Kind]) -> Kind | None:
+    """A tensor in some bindings and a tuple or list of tensors in the others (`return disp` when
+    evaluating, `return disp1, disp2` when training): what iterating, unpacking or indexing it by a
+    number gives is a tensor either way (a tensor's rows, or the sequence's tensors), so it is a
+    sequence of tensors of unknown length. Nothing else is known of it (`.data` on it is silent)."""
+    tensors: list[Kind] = []
+    for kind in kinds:
+        if kind.base == CONTAINER and not kind.mapping and kind.keys is None:
+            parts = kind.positions if kind.positions is not None else (kind.element,)
+            tensors += parts
+        elif kind.base == TENSOR:
+            tensors.append(kind)
+        else:
+            return None
+    if any(part is None or part.base != TENSOR for part in tensors):
+        return None
+    return Kind(CONTAINER, element=merge(tensors))
 
 
 def _merged_elements(kinds: list[Kind]) -> Kind | None:

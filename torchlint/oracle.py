@@ -296,8 +296,13 @@ class TypeOracle:
                 # `[p for p in params if p.requires_grad]`: some of what `params` holds;
                 # `[p.clone() for p in net.parameters()]`: what those methods make of it
                 element = self._element_kind(comp_for.iter, (), scope)
-                for method, without_arguments in methods:
-                    element = method_call_kind(element, method, without_arguments) if element is not None else None
+                for step, without_arguments in methods:
+                    if element is None:
+                        break
+                    if without_arguments is None:  # `[p.grad for p in net.parameters()]`: a tensor's attributes only
+                        element = attribute_kind(element, step) if element.base == TENSOR else None
+                    else:
+                        element = method_call_kind(element, step, without_arguments)
                 if element is None or (methods and element.base not in (MODULE, TENSOR)):
                     return None
                 return Kind(CONTAINER, element=element)
@@ -810,14 +815,19 @@ class TypeOracle:
         return False
 
     def _own_method_result(self, receiver: Kind | None, method: str) -> Kind | None:
-        """`agent.act(obs)`: what a method the receiver's class defines itself returns."""
-        if receiver is None or receiver.base not in (MODULE, OBJECT) or method == "forward":
+        """`agent.act(obs)`: what a method the receiver's class defines itself returns. Through
+        the class itself (`VaeGan.loss(a, b)`), only a static method's: another method called so
+        is handed its instance by the caller, which may be anything."""
+        if receiver is None or receiver.base not in (MODULE, OBJECT, CLASS) or method == "forward":
             return None
+        static_only = receiver.base == CLASS
         if isinstance(receiver.cls, cst.ClassDef):
             function = _method_named(receiver.cls, method)
-            return self._method_returns(function) if function is not None else None
+            if function is None or (static_only and not _is_staticmethod(function)):
+                return None
+            return self._method_returns(function)
         if isinstance(receiver.cls, ProjectClass):
-            return self.project.method_result(receiver.cls, method)
+            return self.project.method_result(receiver.cls, method, static_only=static_only)
         return None
 
     def _method_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
@@ -840,9 +850,13 @@ class TypeOracle:
                 return merge(self._element_kind(value, path, scope) for value in values)
             if isinstance(iterator.func, cst.Attribute):
                 receiver = self._kind(iterator.func.value, scope)
-                known = element_kind(receiver, iterator.func.attr.value, path)
-                if known is not None or iterator.func.attr.value != "forward":
+                method = iterator.func.attr.value
+                known = element_kind(receiver, method, path)
+                if known is not None:
                     return known
+                if method != "forward":
+                    # `for a in net.arch_parameters()`: what a method the class defines itself returns
+                    return element_kind(self._own_method_result(receiver, method), None, path)
                 # `for out in self.forward(x)`: what the call returns, as for `self(x)`
         return element_kind(self._kind(iterator, scope), None, path)
 
@@ -862,7 +876,11 @@ class TypeOracle:
             known = self._library_call_kind(qualified, call, scope)
             if known is not None or is_torch_module_class(qualified) or qualified.startswith("torch."):
                 return known
-            return self.project.call_result(self._imported_kind(qualified))
+            result = self.project.call_result(self._imported_kind(qualified))
+            if result is None and isinstance(func, cst.Attribute):  # `VaeGan.loss(a, b)` of an imported class
+                owner = self._imported_kind(self.imports.qualify(func.value))
+                return self._own_method_result(owner, func.attr.value) if owner is not None and owner.base == CLASS else None
+            return result
         if isinstance(func, cst.Name) and func.value in _ITERABLE_BUILTINS:
             iterated = self._builtin_iterable(call, scope)
             if iterated is not None:
@@ -1540,16 +1558,23 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
     return None, set()
 
 
-def _methods_called_on(expr: cst.CSTNode, name: str) -> list[tuple[str, bool]] | None:
+def _methods_called_on(expr: cst.CSTNode, name: str) -> list[tuple[str, bool | None]] | None:
     """For `name.clone().cuda()`, the methods called in turn on `name`, each with whether it is
-    called without arguments (empty for `name` itself); None for any other expression."""
-    methods = []
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+    called without arguments (empty for `name` itself), and the attributes read on the way (`name.grad`:
+    None in place of the arguments); None for any other expression."""
+    steps: list[tuple[str, bool | None]] = []
+    while isinstance(expr, (cst.Call, cst.Attribute)):
+        if isinstance(expr, cst.Attribute):
+            steps.append((expr.attr.value, None))
+            expr = expr.value
+            continue
+        if not isinstance(expr.func, cst.Attribute):
+            return None
         if any(isinstance(n, cst.Name) and n.value == name for arg in expr.args for n in descendants(arg)):
             return None  # `p.add(p)`: the variable elsewhere in the element
-        methods.append((expr.func.attr.value, not expr.args))
+        steps.append((expr.func.attr.value, not expr.args))
         expr = expr.func.value
-    return methods[::-1] if isinstance(expr, cst.Name) and expr.value == name else None
+    return steps[::-1] if isinstance(expr, cst.Name) and expr.value == name else None
 
 
 def _grown_by(call: cst.CSTNode) -> list[cst.BaseExpression] | None:
@@ -1609,6 +1634,10 @@ def _requests_grad(call: cst.Call) -> bool:
         and isinstance(arg.value, cst.Name) and arg.value.value == "True"
         for arg in call.args
     )
+
+
+def _is_staticmethod(function: cst.FunctionDef) -> bool:
+    return any(dotted_name(decorator.decorator) == "staticmethod" for decorator in function.decorators)
 
 
 def _is_static_or_classmethod(function: cst.FunctionDef) -> bool:

@@ -272,6 +272,7 @@ def reaching(bindings: list[Binding], scope: Scope, at: Sequence[cst.CSTNode],
             if own and isinstance(parent, cst.For):
                 return reaching + own  # the loop target, rebound at each iteration's start
             previous = [b for b in bindings if id(parent) in b.chain]  # the previous iteration's
+            previous = _left_by_loop(parent, previous) if previous else previous
             if previous and within_iteration:
                 return None
             reaching += previous
@@ -289,13 +290,48 @@ def reaching(bindings: list[Binding], scope: Scope, at: Sequence[cst.CSTNode],
         if isinstance(parent, _BLOCKS):
             siblings = list(parent.body)
             position = next((i for i, s in enumerate(siblings) if s is node), None)
-            for statement in reversed(siblings[:position] if position is not None else []):
-                hits = [b for b in bindings if id(statement) in b.chain]
-                reaching += hits
-                if hits and always_binds(statement, hits):
-                    return reaching
+            found, surely = _walked_back(siblings[:position] if position is not None else [], bindings)
+            reaching += found
+            if surely:
+                return reaching
     reaching += [b for b in bindings if b.how == "param"]
     return reaching or None
+
+
+def _left_by_loop(loop: cst.For | cst.While, hits: list[Binding]) -> list[Binding]:
+    """Of a loop's bindings of a name, those that can still hold after it: where every pass ends by
+    rebinding the name (`img = batch` then `img = Variable(img.cuda())`), the earlier ones of a pass
+    are overwritten before the loop can end. All of them when a pass can leave early (`break`,
+    `continue`) or the loop has an `else`."""
+    if loop.orelse is not None or not isinstance(loop.body, cst.IndentedBlock) or _jumps(loop.body):
+        return hits
+    left, surely = _walked_back(loop.body.body, hits)
+    if surely:
+        return left
+    # no statement of a pass surely rebinds: what a pass starts with holds too (the loop target,
+    # a walrus in the header, or what the previous pass left: `left` again)
+    return left + [b for b in hits if b.chain and b.chain[-1] == id(loop)]
+
+
+def _walked_back(statements: Sequence[cst.CSTNode], bindings: list[Binding]) -> tuple[list[Binding], bool]:
+    """Walking back from the end of `statements`: the bindings that can hold past the last one,
+    and whether one of them surely happens (then nothing before it can)."""
+    found: list[Binding] = []
+    for statement in reversed(statements):
+        hits = [b for b in bindings if id(statement) in b.chain]
+        if hits and isinstance(statement, (cst.For, cst.While)):
+            hits = _left_by_loop(statement, hits)
+        found += hits
+        if hits and always_binds(statement, hits):
+            return found, True
+    return found, False
+
+
+def _jumps(block: cst.CSTNode) -> bool:
+    """A `break` or `continue` of this loop's body (not of a loop or function inside it)."""
+    inner = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)
+    return any(isinstance(node, (cst.Break, cst.Continue))
+               for node in descendants(block, prune=lambda node: isinstance(node, inner)))
 
 
 def always_binds(statement: cst.CSTNode, hits: list[Binding]) -> bool:

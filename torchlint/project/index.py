@@ -616,12 +616,14 @@ class ProjectIndex(Callers):
             return Kind(TENSOR, graph=False)
         return kind
 
-    def method_result(self, cls: ProjectClass, method: str) -> Kind | None:
+    def method_result(self, cls: ProjectClass, method: str, static_only: bool = False) -> Kind | None:
         """What a method a project class defines itself returns, when every `return` agrees on a
-        tensor, a module or a tuple of tensors."""
+        tensor, a module or a tuple of tensors (`static_only`: only a static method's)."""
         summary = self.summaries.get(cls.path)
         key = summary.classes[cls.name].methods.get(method) if summary and cls.name in summary.classes else None
         if key is None:
+            return None
+        if static_only and "staticmethod" not in self._function(cls.path, key).decorators:
             return None
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
