@@ -70,3 +70,18 @@ def test_a_whole_python2_file_keeps_every_line_where_it_was():
     reading = legacy.from_python2(source)
     assert reading == 'import torch\nprint("a", \\\n    x.data)\ntry:\n    pass\nexcept E as e:\n    print(e)\nprint()\n'
     ast.parse(reading)
+
+
+@pytest.mark.parametrize("source", ["x = 1;;\n", "x = 1\n; y = 2\n", ";\n", "if a:; print x\n"])
+def test_empty_statements_do_not_crash_the_reading(source):
+    assert legacy.from_python2(source) is None
+
+
+def test_mixed_tabs_alone_are_read_as_python2():
+    source = "def f(x):\n        y = x\n\treturn y\n"  # a tab reaches column 8, as Python 2 read it
+    assert legacy.from_python2(source) == "def f(x):\n        y = x\n        return y\n"
+
+
+def test_a_long_line_of_python2_numbers_is_read_in_linear_time():
+    source = "x = [" + "0L, " * 50000 + "]\n"
+    assert legacy.from_python2(source) == "x = [" + "0 , " * 50000 + "]\n"

@@ -1123,3 +1123,13 @@ def test_the_next_pass_of_a_loop_starts_with_what_the_last_one_ended_with():
     source = HEAD + "for batch in load():\n    probe(img)\n    img = batch\n    img = torch.ones(2) * img\n"
     assert kinds(source) == ["tensor"]
     assert kinds(source.replace("    img = torch.ones(2) * img\n", "    if flag:\n        img = torch.ones(2) * img\n")) == [None]
+
+
+@pytest.mark.parametrize(("loop", "expected"), [
+    # the `while` test runs again after the last pass: what it bound is what holds
+    ("while (img := load()).size > 0:\n    img = torch.ones(2) * img\n", None),
+    ("for batch in load():\n    img = batch\n    ok = flag and (img := torch.ones(2))\n", None),
+    ("for batch in load():\n    img = batch\n    [img := torch.ones(2) for _ in range(n)]\n", None),
+])
+def test_a_walrus_is_never_a_sure_rebinding(loop, expected):
+    assert kinds(HEAD + loop + "probe(img)\n") == [expected]

@@ -83,7 +83,9 @@ def from_python2(text: str) -> str | None:
     parse (another error, or a Python 2 form this does not know)."""
     if _LONE_CARRIAGE_RETURN.search(text):
         return None  # lines counted differently by the tokenizer and by CPython: not worth the risk
-    text = _expand_mixed_tabs(text)
+    expanded_text = _expand_mixed_tabs(text)
+    expanded = expanded_text != text  # mixed tabs alone are Python 2 too (Python 3 rejects them)
+    text = expanded_text
     try:
         tokens = [token for token in tokenize.generate_tokens(io.StringIO(text).readline)
                   if token.type not in (tokenize.NL, tokenize.COMMENT)]
@@ -93,11 +95,18 @@ def from_python2(text: str) -> str | None:
     for statement in _statements(tokens):
         edits += _statement_edits(statement)
     edits += _token_edits(tokens)
-    if not edits:
+    if not edits and not expanded:
         return None
     lines = _LINES.findall(text)
-    for line, start, end, replacement in sorted(edits, reverse=True):
-        lines[line - 1] = lines[line - 1][:start] + replacement + lines[line - 1][end:]
+    by_line: dict[int, list[tuple[int, int, str]]] = {}
+    for line, start, end, replacement in edits:
+        by_line.setdefault(line, []).append((start, end, replacement))
+    for line, line_edits in by_line.items():  # each line rebuilt once, however many edits it has
+        original, parts, position = lines[line - 1], [], 0
+        for start, end, replacement in sorted(line_edits):
+            parts += [original[position:start], replacement]
+            position = end
+        lines[line - 1] = "".join(parts) + original[position:]
     repaired = "".join(lines)
     try:
         with warnings.catch_warnings():
@@ -141,7 +150,8 @@ def _statements(tokens: list[tokenize.TokenInfo]) -> list[list[tokenize.TokenInf
         if depth == 0 and token.type == tokenize.OP and (token.string == ";" or ends_header):
             if ends_header and current[0].string == "except":
                 current.append(token)  # `except E, e:` is judged with its colon
-            statements.append(current)
+            if current:  # (`x = 1;;`: nothing between the two)
+                statements.append(current)
             current = []
             continue
         current.append(token)

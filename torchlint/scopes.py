@@ -30,6 +30,9 @@ class Binding:
     # ids of the statements around the binding, outermost first, its own statement last; empty for
     # bindings made from another scope (`global`, `nonlocal`), which flow analysis cannot place.
     chain: tuple[int, ...] = ()
+    # a walrus: it may sit under `and`/`or`, a conditional expression or a comprehension that does
+    # not run it, so it never counts as surely binding the name
+    maybe: bool = False
 
 
 @dataclass(eq=False)
@@ -163,7 +166,7 @@ class ScopeTable:
         for part in parts:
             for node in descendants(part, lambda n: isinstance(n, (cst.Lambda, cst.BaseSuite))):
                 if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
-                    scope.add(node.target.value, Binding("value", scope, node.value, (), chain))
+                    scope.add(node.target.value, Binding("value", scope, node.value, (), chain, maybe=True))
 
     def _bind_from_inner_scopes(self, scope: Scope, declaration: type) -> None:
         """Assignments in nested functions that declare the name `global` (for the module scope)
@@ -306,11 +309,10 @@ def _left_by_loop(loop: cst.For | cst.While, hits: list[Binding]) -> list[Bindin
     if loop.orelse is not None or not isinstance(loop.body, cst.IndentedBlock) or _jumps(loop.body):
         return hits
     left, surely = _walked_back(loop.body.body, hits)
-    if surely:
-        return left
-    # no statement of a pass surely rebinds: what a pass starts with holds too (the loop target,
-    # a walrus in the header, or what the previous pass left: `left` again)
-    return left + [b for b in hits if b.chain and b.chain[-1] == id(loop)]
+    # a walrus in the header runs before any pass (and a `while` test after every pass): it holds
+    # too; without a sure rebinding, so does the loop target (or what the previous pass left: `left`)
+    header = [b for b in hits if b.chain and b.chain[-1] == id(loop) and (b.how != "for" or not surely)]
+    return left + header
 
 
 def _walked_back(statements: Sequence[cst.CSTNode], bindings: list[Binding]) -> tuple[list[Binding], bool]:
@@ -339,7 +341,7 @@ def always_binds(statement: cst.CSTNode, hits: list[Binding]) -> bool:
     the statement's own small statements, or every branch of an `if`/`elif`/`else` binds or leaves
     (`if arch == "a": net = A() elif ...: net = B() else: raise ValueError(arch)`)."""
     if isinstance(statement, cst.SimpleStatementLine):
-        return any(binding.chain[-1] == id(statement) for binding in hits)
+        return any(binding.chain[-1] == id(statement) and not binding.maybe for binding in hits)
     if isinstance(statement, cst.If) and statement.orelse is not None:
         rest = statement.orelse if isinstance(statement.orelse, cst.If) else statement.orelse.body
         return _block_always_binds(statement.body, hits) and (
@@ -349,7 +351,8 @@ def always_binds(statement: cst.CSTNode, hits: list[Binding]) -> bool:
 
 def _block_always_binds(block: cst.CSTNode, hits: list[Binding]) -> bool:
     if isinstance(block, cst.SimpleStatementSuite):  # `else: raise ValueError(arch)` on one line
-        return _leaves(block.body) or any(binding.chain[-1] == id(small) for small in block.body for binding in hits)
+        return _leaves(block.body) or any(binding.chain[-1] == id(small) and not binding.maybe
+                                          for small in block.body for binding in hits)
     return any(always_binds(statement, hits) or (isinstance(statement, cst.SimpleStatementLine)
                                                   and _leaves(statement.body))
                for statement in block.body)

@@ -360,12 +360,9 @@ class ProjectIndex(Callers):
         held = merge(self.kind(path, value) for value in assigned) if assigned else None
         if len(assigned) == len(values):
             return held
-        added = [self.kind(path, value[1]) for value in values if value not in assigned]
-        if assigned and all(value == ("number",) for value in assigned):
-            # `loss = 0`, then only `loss += criterion(out, y)`: the sum, a tensor when its terms are
-            summed = merge(added)
-            return summed if summed is not None and summed.base == TENSOR else None
-        return augmented_kind(held, added)
+        # `loss = 0`, then only `loss += criterion(out, y)` is not judged: where the additions are
+        # in a loop or under a condition the sum may still be the number (a fix on it would break)
+        return augmented_kind(held, [self.kind(path, value[1]) for value in values if value not in assigned])
 
     def _as_method(self, path: str, callee: Descriptor) -> Descriptor:
         """`criterion.cuda` at module level (a dotted name that resolves to nothing the module
