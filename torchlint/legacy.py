@@ -60,13 +60,18 @@ def respelled(text: str) -> str | None:
             line = line[:column] + _LEGACY_NAMES[name].encode() + line[column + len(name) :]
         lines[number - 1] = line.decode()
     respelled = "".join(lines)
+    return respelled if _parses(respelled) else None
+
+
+def _parses(text: str) -> bool:
+    """Whether today's CPython accepts the text."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ast.parse(respelled)
+            ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    return respelled
+        return False
+    return True
 
 
 # Python 2 statements and tokens that Python 3 rejects, and how each is read instead. Every edit
@@ -108,13 +113,8 @@ def from_python2(text: str) -> str | None:
             position = end
         lines[line - 1] = "".join(parts) + original[position:]
     repaired = "".join(lines)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(repaired)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return respelled(repaired)  # Python 2 code of PyTorch's first years also wrote `x.cuda(async=True)`
-    return repaired
+    # Python 2 code of PyTorch's first years also wrote `x.cuda(async=True)`
+    return repaired if _parses(repaired) else respelled(repaired)
 
 
 def _expand_mixed_tabs(text: str) -> str:
