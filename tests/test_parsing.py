@@ -251,3 +251,26 @@ def test_a_body_without_the_called_name_stays_unparsed():
     source = "import torch\ndef f(path):\n" + FILLER + "    return torch.load(path)\n" \
              "def g(url):\n" + FILLER + "    return fetch(url)\n"
     assert _elided_unparsed(parse_elided(source, frozenset(call_tokens("load")))) == ["g"]
+
+
+def test_what_the_engine_holds_for_its_file_belongs_to_one_thread():
+    # `verify` and the language server lint on several threads: another thread finishing its
+    # file must not take away (or swap) the tree this thread's file was checked with.
+    import ast
+    import threading
+
+    text = "import torch\nw = p.data\n"
+    tree = ast.parse(text)
+    torchlint.parsing.remember_python_tree(text, tree)
+    try:
+        other = threading.Thread(target=torchlint.parsing.forget_python_tree)
+        other.start()
+        other.join()
+        assert torchlint.parsing.python_tree(text) is tree
+        seen = []
+        other = threading.Thread(target=lambda: seen.append(torchlint.parsing.python_tree(text)))
+        other.start()
+        other.join()
+        assert seen[0] is not tree and ast.dump(seen[0]) == ast.dump(tree)
+    finally:
+        torchlint.parsing.forget_python_tree()

@@ -159,6 +159,21 @@ def test_a_fixture_the_rule_no_longer_fires_on_fails(tmp_path, demo_rules):
     assert "the TL990 fix did not change the fixture program" in problems
 
 
+def test_a_crash_inside_the_fixer_is_named_among_the_problems(tmp_path, demo_rules, monkeypatch):
+    from tests.conftest import UnsafeDemo
+
+    def crash(self, node):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(UnsafeDemo, "make_fix", crash)
+    _fixture(tmp_path, "crash", WRONG_FIX_PROGRAM, '[[equal]]\nobservables = ["value"]\n')
+    result, report = _verify("--fixtures", str(tmp_path), "--device", "cpu", "--output-format", "json")
+    problems = report["results"][0]["problems"]
+    assert result.exit_code == 1
+    assert "the TL990 fix did not change the fixture program" in problems
+    assert any(p.startswith("internal error in TL990: ") and "boom" in p for p in problems), problems
+
+
 def test_expectations_and_crashes_are_failures(tmp_path, demo_rules):
     _fixture(
         tmp_path, "expect", WRONG_FIX_PROGRAM + "if demo_unsafe() == 1.5:\n    raise SystemExit(3)\n",

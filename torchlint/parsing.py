@@ -173,24 +173,27 @@ def parse_elided(text: str, tokens: frozenset[str]) -> cst.Module | None:
 
 # What the engine knows of the file it lints, so that the same text is not parsed again: the
 # tree CPython built when it checked that the file parses, or the outline the project index made
-# of the same text. Held for one file only (`forget_python_tree`).
-_checked_tree: tuple[str, ast.Module] | None = None
-_known_outline: tuple[str, Outline] | None = None
+# of the same text. Held for one file only (`forget_python_tree`), and per thread: `verify` and
+# the language server lint files on several threads at once, and one thread's file must never
+# see another's tree (or lose its own halfway through a look-up).
+class _HeldForFile(threading.local):
+    tree: tuple[str, ast.Module] | None = None
+    outline: tuple[str, Outline] | None = None
+
+
+_held = _HeldForFile()
 
 
 def remember_python_tree(text: str, tree: ast.Module) -> None:
-    global _checked_tree
-    _checked_tree = (text, tree)
+    _held.tree = (text, tree)
 
 
 def remember_outline(text: str, outline: Outline) -> None:
-    global _known_outline
-    _known_outline = (text, outline)
+    _held.outline = (text, outline)
 
 
 def forget_python_tree() -> None:
-    global _checked_tree, _known_outline
-    _checked_tree = _known_outline = None
+    _held.tree = _held.outline = None
 
 
 def python_tree(text: str) -> ast.Module | None:
@@ -202,20 +205,21 @@ def python_tree(text: str) -> ast.Module | None:
 def outline_of(text: str) -> Outline | None:
     """The outline of `text` the engine was given or made before, else made now from CPython's
     tree; None when CPython rejects the text."""
-    global _known_outline
-    if _known_outline is not None and _known_outline[0] is text:
-        return _known_outline[1]
+    known = _held.outline
+    if known is not None and known[0] is text:
+        return known[1]
     tree = _python_tree(text)
     if tree is None:
         return None
     outline = Outline.of(tree)
-    _known_outline = (text, outline)
+    _held.outline = (text, outline)
     return outline
 
 
 def _python_tree(text: str) -> ast.Module | None:
-    if _checked_tree is not None and _checked_tree[0] is text:
-        return _checked_tree[1]
+    checked = _held.tree
+    if checked is not None and checked[0] is text:
+        return checked[1]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

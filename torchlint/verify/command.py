@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from torchlint import __version__
-from torchlint.verify.runner import CaseResult, discover, verify_fixture
+from torchlint.verify.runner import CaseResult, discover, timed_fix, verify_fixture
 
 INSTALL_HINT = "torchlint verify needs torch: pip install 'torchlint[verify]' (or pip install torch)"
 
@@ -53,13 +53,20 @@ def default_jobs() -> int:
 
 
 def run_all(root: Path, codes: set[str] | None, devices: list[str], jobs: int, keep: Path | None, progress) -> list[CaseResult]:
+    from torchlint.runner import use_projects
+
     fixtures = discover(root, codes)
+    use_projects(None)  # each fixture program is a project of its own, whatever ran before in this process
     workroot = Path(tempfile.mkdtemp(prefix="torchlint-verify-"))
     try:
+        # The fixes take milliseconds and are made here, one after another, as `check --fix` makes
+        # them; only the fixture programs, which take seconds, run side by side.
+        folders = [workroot / fixture.code / fixture.case for fixture in fixtures]
+        fixes = [timed_fix(fixture, folder) for fixture, folder in zip(fixtures, folders)]
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = {
-                pool.submit(verify_fixture, fixture, devices, workroot / fixture.code / fixture.case): fixture
-                for fixture in fixtures
+                pool.submit(verify_fixture, fixture, devices, folder, *fix): fixture
+                for fixture, folder, fix in zip(fixtures, folders, fixes)
             }
             results = []
             for future in as_completed(futures):

@@ -80,6 +80,12 @@ class FixedProgram:
     problems: list[str]
 
 
+def timed_fix(fixture: Fixture, workdir: Path) -> tuple[FixedProgram, float]:
+    started = time.monotonic()
+    fixed = fix_with_torchlint(fixture, workdir)
+    return fixed, time.monotonic() - started
+
+
 def fix_with_torchlint(fixture: Fixture, workdir: Path) -> FixedProgram:
     """Run the real fixer (`check --fix --unsafe-fixes --preview --select CODE`) on a copy of the program."""
     from torchlint.config import CliOverrides, ConfigResolver
@@ -97,7 +103,10 @@ def fix_with_torchlint(fixture: Fixture, workdir: Path) -> FixedProgram:
     if not any(d.code == fixture.code for d in lint_text(before, PROGRAM, settings.rules_for(copy), settings.lint_settings()).diagnostics):
         problems.append(f"{fixture.code} does not fire on the fixture program")
     outcome = process_file(PROGRAM, copy, settings, Mode(fix=True, unsafe_fixes=True))
-    problems.extend(outcome.failures)
+    problems.extend(outcome.failures + outcome.errors)
+    # A crash inside the fixer leaves the program unchanged: say why, not only that it did not change.
+    problems.extend(f"internal error{f' in {error.code}' if error.code else ''}: {error.message}"
+                    for error in outcome.internal_errors)
     if outcome.fixed_source is None:
         problems.append(f"the {fixture.code} fix did not change the fixture program")
         return FixedProgram(before, None, problems)
@@ -209,12 +218,11 @@ def _missing_requirement(contract: Contract) -> str | None:
     return f"skipped: {', '.join(missing)} not installed (the fix was made and checked)" if missing else None
 
 
-def verify_fixture(fixture: Fixture, devices: list[str], workdir: Path) -> list[CaseResult]:
-    """Every applicable device for one fixture; the fix is made once and shared."""
-    started = time.monotonic()
+def verify_fixture(fixture: Fixture, devices: list[str], workdir: Path, fixed: FixedProgram,
+                   fix_seconds: float) -> list[CaseResult]:
+    """Every applicable device for one fixture, running the programs before and after `fixed` (the
+    fix made beforehand, once for all devices, in `fix_seconds`)."""
     contract = fixture.contract
-    fixed = fix_with_torchlint(fixture, workdir)
-    fix_seconds = time.monotonic() - started
     results = []
     for device in devices:
         if device not in contract.devices:
