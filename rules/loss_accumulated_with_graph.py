@@ -8,6 +8,7 @@ import libcst as cst
 
 from torchlint.analysis import dotted_name, walk_statements
 from torchlint.codemod import method_call, names_used
+from torchlint.kinds import GUESSED
 from torchlint.scopes import all_params
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
@@ -60,7 +61,11 @@ class LossAccumulatedWithGraph(Rule):
     The fix wraps the added value in `.detach()` and is **safe**: the accumulator gets the same
     value, dtype and device, there is no host synchronisation (unlike `.item()`), and later
     `.item()` or `dist.all_reduce(total)` calls keep working. The only difference is that the old
-    graphs are freed.
+    graphs are freed. It is **unsafe** when the added value is taken for a tensor by a guess (as
+    TL001 says: a layer's parameter by its name alone, an element of a DataLoader's batch, a value
+    taken for a tensor because only tensors have what is called on it, a method's parameter typed
+    by the calls the project shows, or a value computed from such guesses alone): were it a
+    number, `.detach()` would not exist on it.
 
     The rule follows every value derived from the accumulator in its scope (`mean = total / n`,
     `torch.stack(losses)`, `for item in losses`, containers and comprehensions of them) to where
@@ -102,7 +107,7 @@ class LossAccumulatedWithGraph(Rule):
     name = "loss-accumulated-with-graph"
     summary = "A graph-carrying loss accumulated across loop iterations keeps every graph alive"
     severity = "warning"
-    fix_safety = ("safe",)
+    fix_safety = ("safe", "unsafe")
     trigger_tokens = ("loss", "criterion", "logit", ".backward(")
     # It visits `+=`, `x = x + ...` and `.append(...)`, and reports only a statement that names a
     # loss (`_LOSS_WORD`, any case) or adds a value backpropagated in the loop: a body without one
@@ -375,7 +380,11 @@ class LossAccumulatedWithGraph(Rule):
             return  # the total goes where the linter cannot see whether it is backpropagated
         fix = None
         if OBSERVES_GRAPH not in fates:
-            fix = self.replace(value, method_call(value, "detach"), "Accumulate `.detach()`")
+            # A value taken for a tensor by a guess (see TL001): were it a number, `.detach()`
+            # would not exist on it.
+            guessed = self.ctx.kind(value).origin in GUESSED
+            fix = self.replace(value, method_call(value, "detach"), "Accumulate `.detach()`",
+                               "unsafe" if guessed else "safe")
         self.report(report_at, _MESSAGE, fix)
 
     def _fates(self, scope_body: cst.CSTNode) -> _Fates:

@@ -340,3 +340,26 @@ def test_tl001_a_read_on_another_line_of_an_assignment_to_data_keeps_its_own_fin
               "        l.weight.data, p=2, dim=0, maxnorm=1.0\n    )\n")
     assignment, read = lint_text(source, "renorm.py", [rule]).diagnostics
     assert (assignment.line, assignment.fix, read.line, read.fix.applicability) == (5, None, 6, "safe")
+
+
+def test_tl003_a_value_taken_for_a_tensor_by_a_guess_gets_an_unsafe_fix():
+    """The added value is a method's parameter typed by the calls the project shows: were it a
+    number, `.detach()` would not exist on it. The same accumulation of a loss built in the loop
+    keeps its safe fix."""
+    rule = rule_by_code("TL003")
+    head = "import torch\nimport torch.nn as nn\n\ncriterion = nn.MSELoss()\nmodel = nn.Linear(2, 2)\n\n\n"
+    guessed = head + (
+        "class Runner:\n    def run(self, loss, steps):\n        total_loss = 0\n"
+        "        for _ in range(steps):\n            total_loss += loss\n        print(total_loss)\n\n\n"
+        "Runner().run(criterion(model(torch.ones(2)), torch.zeros(2)), 3)\n"
+    )
+    [finding] = lint_text(guessed, "run.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    assert fix_text(guessed, "run.py", [rule]).text == guessed
+    assert "total_loss += loss.detach()" in fix_text(guessed, "run.py", [rule], unsafe_fixes=True).text
+    built = head + (
+        "def run(steps):\n    total_loss = 0\n    for _ in range(steps):\n"
+        "        loss = criterion(model(torch.ones(2)), torch.zeros(2))\n        total_loss += loss\n    print(total_loss)\n"
+    )
+    [finding] = lint_text(built, "run.py", [rule]).diagnostics
+    assert finding.fix.applicability == "safe"

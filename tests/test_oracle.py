@@ -1133,3 +1133,36 @@ def test_the_next_pass_of_a_loop_starts_with_what_the_last_one_ended_with():
 ])
 def test_a_walrus_is_never_a_sure_rebinding(loop, expected):
     assert kinds(HEAD + loop + "probe(img)\n") == [expected]
+
+
+SEARCH = HEAD + (
+    "import numpy as np\n"
+    "class Search(nn.Module):\n"
+    "    def __init__(self):\n        super().__init__()\n        self.alpha = nn.Parameter(torch.zeros(3))\n"
+    "    def arch(self):\n        return [self.alpha]\n"
+    "    def weights(self):\n        return self.alpha * 2\n"
+    "    def report(self):\n        for a in self.arch():\n            probe(a)\n        probe(self.weights())\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("subclasses", "expected"),
+    [
+        pytest.param("", ["tensor+graph", "tensor+graph"], id="no-subclass"),
+        pytest.param("class Wide(Search):\n    pass\n", ["tensor+graph", "tensor+graph"], id="subclass-not-overriding"),
+        pytest.param("class Wide(Search):\n    def arch(self):\n        return [self.alpha, self.alpha]\n"
+                     "    def weights(self):\n        return self.alpha * 3\n",
+                     ["tensor+graph", "tensor+graph"], id="overrides-agree"),
+        pytest.param("class Frozen(Search):\n    def arch(self):\n        return [np.zeros(3)]\n"
+                     "    def weights(self):\n        return np.ones(3)\n", [None, None], id="overrides-return-arrays"),
+        pytest.param("class Mid(Search):\n    pass\nclass Leaf(Mid):\n    def weights(self):\n        return load()\n",
+                     ["tensor+graph", None], id="override-two-levels-down"),
+        pytest.param("def make():\n    class Local(Search):\n        def arch(self):\n            return records()\n"
+                     "    return Local()\n", [None, "tensor+graph"], id="override-in-a-function"),
+    ],
+)
+def test_a_method_called_on_self_answers_for_every_override_a_subclass_may_run(subclasses, expected):
+    # `self.arch()` in Search's methods runs Frozen.arch when self is a Frozen: a `.data` the
+    # base's own return would call a tensor's may be a numpy array's (`.detach()` then crashes).
+    assert kinds(SEARCH + subclasses) == expected
+

@@ -1318,3 +1318,57 @@ def test_a_static_method_of_another_module_called_through_its_class(cli, tmp_pat
         f"import torch\nimport models\nfrom models import Gan\nx = torch.ones(2); nle, bce = {call}; print(bce.data)\n"
     )
     assert _findings(cli, "train.py") == expected
+
+
+SEARCH_MODULE = (
+    "import torch\nimport torch.nn as nn\n\nclass Search(nn.Module):\n"
+    "    def __init__(self):\n        super().__init__()\n        self.alpha = nn.Parameter(torch.zeros(3))\n\n"
+    "    def arch(self):\n        return [self.alpha]\n\n"
+    "    def report(self):\n        for a in self.arch():\n            print(a.data)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("subclass", "expected"),
+    [
+        pytest.param(None, [("TL001", 14)], id="no-subclass"),
+        pytest.param("    def arch(self):\n        return [torch.ones(3, requires_grad=True)]\n", [("TL001", 14)],
+                     id="override-returns-tensors"),
+        pytest.param("    def arch(self):\n        return [np.zeros(3)]\n", [], id="override-returns-arrays"),
+        pytest.param("    def arch(self):\n        return self.load()\n", [], id="override-returns-unknown"),
+        pytest.param("    def step(self):\n        return 1\n", [("TL001", 14)], id="no-override"),
+    ],
+)
+def test_a_method_on_self_answers_for_overrides_in_other_files(cli, tmp_path, subclass, expected):
+    (tmp_path / "search.py").write_text(SEARCH_MODULE)
+    if subclass is not None:
+        (tmp_path / "frozen.py").write_text(
+            f"import numpy as np\nimport torch\nfrom search import Search\n\nclass Frozen(Search):\n{subclass}"
+        )
+    assert _findings(cli, "search.py") == expected
+
+
+def test_a_method_of_an_imported_class_answers_for_overrides_anywhere(cli, tmp_path):
+    (tmp_path / "search.py").write_text(SEARCH_MODULE)
+    (tmp_path / "run.py").write_text("from search import Search\n\nfor a in Search().arch():\n    print(a.data)\n")
+    assert _findings(cli, "run.py") == [("TL001", 4)]
+    (tmp_path / "frozen.py").write_text(
+        "import numpy as np\nfrom search import Search\n\nclass Frozen(Search):\n"
+        "    def arch(self):\n        return [np.zeros(3)]\n"
+    )
+    assert _findings(cli, "run.py") == []
+
+
+def test_a_cached_result_is_redone_when_another_file_starts_overriding_the_method(cli, tmp_path):
+    (tmp_path / "search.py").write_text(SEARCH_MODULE)
+    frozen = tmp_path / "frozen.py"
+    frozen.write_text("import numpy as np\nfrom search import Search\n\nclass Frozen(Search):\n    def step(self):\n        return 1\n")
+
+    def cached_findings():
+        result = cli("check", "--output-format", "json", "search.py")
+        return [(d["code"], d["line"]) for d in json.loads(result.output)]
+
+    assert cached_findings() == [("TL001", 14)]
+    frozen.write_text("import numpy as np\nfrom search import Search\n\nclass Frozen(Search):\n"
+                      "    def arch(self):\n        return [np.zeros(3)]\n")
+    assert cached_findings() == []

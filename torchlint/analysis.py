@@ -185,6 +185,23 @@ class ClassIndex:
                     if isinstance(item, cst.FunctionDef):
                         self.method_owner[item] = statement
 
+    def subclasses(self, cls: cst.ClassDef) -> list[cst.ClassDef]:
+        """The file's classes deriving from `cls` at any depth (a base names it, not an import)."""
+        found: list[cst.ClassDef] = []
+        parents = [cls]
+        while parents:
+            parent = parents.pop()
+            for definitions in self.by_name.values():
+                for candidate in definitions:
+                    if candidate is not cls and candidate not in found and self._names_base(candidate, parent):
+                        found.append(candidate)
+                        parents.append(candidate)
+        return found
+
+    def _names_base(self, cls: cst.ClassDef, base_class: cst.ClassDef) -> bool:
+        return any(dotted_name(base.value) == base_class.name.value and self.imports.qualify(base.value) is None
+                   for base in cls.bases)
+
     def is_module_class(self, name: str) -> bool:
         return self.module_class_status(name) is True
 

@@ -825,10 +825,28 @@ class TypeOracle:
             function = _method_named(receiver.cls, method)
             if function is None or (static_only and not _is_staticmethod(function)):
                 return None
-            return self._method_returns(function)
-        if isinstance(receiver.cls, ProjectClass):
-            return self.project.method_result(receiver.cls, method, static_only=static_only)
-        return None
+            result = self._method_returns(function)
+        elif isinstance(receiver.cls, ProjectClass):
+            result = self.project.method_result(receiver.cls, method, static_only=static_only)
+        else:
+            return None
+        if result is None or static_only:
+            return result  # through the class itself, the class's own method runs
+        # The instance may be of a subclass defining the method again (`self.m()` in the base's
+        # methods, above all): what every definition it may run returns must agree.
+        overriding = self._overriding_results(receiver.cls, method)
+        return merge([result, *overriding]) if overriding else result
+
+    def _overriding_results(self, cls: cst.ClassDef | ProjectClass, method: str) -> list[Kind | None]:
+        if isinstance(cls, ProjectClass):
+            return self.project.overriding_results(cls, method)
+        local = [self._method_returns(function) for subclass in self.classes.subclasses(cls)
+                 if (function := _method_named(subclass, method)) is not None]
+        summary = self.project.summaries.get(self._project_path)
+        if summary is None or cls.name.value not in summary.classes:
+            return local  # a class inside a function: only this file can derive from it
+        own = self.project.project_class(self._project_path, cls.name.value)
+        return local + self.project.overriding_results(own, method, elsewhere_than=self._project_path)
 
     def _method_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
         if not isinstance(node, cst.FunctionDef) or _is_static_or_classmethod(node):

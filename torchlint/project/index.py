@@ -625,6 +625,18 @@ class ProjectIndex(Callers):
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
 
+    def overriding_results(self, cls: ProjectClass, method: str, elsewhere_than: str = "") -> list[Kind | None]:
+        """What `method` returns in each project class deriving from `cls` that defines it again
+        (outside the module `elsewhere_than`, whose own classes its linter reads better): `self.m()`
+        in a method of `cls` runs the override when `self` is such an instance."""
+        overriding = []
+        for subclass in self._project_subclasses(cls):
+            summary = self.summaries.get(subclass.path)
+            if subclass.path != elsewhere_than and summary is not None and method in summary.classes[subclass.name].methods:
+                self.consulted.add(subclass.path)
+                overriding.append(self.method_result(subclass, method))
+        return overriding
+
     def class_attribute_kind(self, cls: ProjectClass, attribute: str) -> Kind | None:
         summary = self.summaries.get(cls.path)
         values = summary.classes[cls.name].attributes.get(attribute, ()) if summary and cls.name in summary.classes else ()
