@@ -131,9 +131,10 @@ class DataParallelRule(Rule):
     fix_safety = ("unsafe",)
     trigger_tokens = ("DataParallel", "data_parallel")
     scope_tokens = ("DataParallel", "data_parallel")  # calls of them, by these names or aliases
-    # a call, or an import under another name; not DistributedDataParallel, not isinstance checks
+    # a call, or an import under another name; not DistributedDataParallel, not isinstance checks;
+    # a call of a class named after it (`DataParallelWithCallback(model)`, a subclass)
     trigger_patterns = (
-        re.compile(r"DataParallel(?<!DistributedDataParallel)\s*(?:\(|as\b)"),
+        re.compile(r"DataParallel(?<!DistributedDataParallel)\w*\s*(?:\(|as\b)"),
         re.compile(r"data_parallel\s*\("),
     )
 

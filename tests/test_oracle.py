@@ -1166,3 +1166,120 @@ def test_a_method_called_on_self_answers_for_every_override_a_subclass_may_run(s
     # base's own return would call a tensor's may be a numpy array's (`.detach()` then crashes).
     assert kinds(SEARCH + subclasses) == expected
 
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(HEAD + "def f(batch):\n    return [probe(x) if isinstance(x, torch.Tensor) else x for x in batch]\n",
+                     "tensor", id="conditional-expression-isinstance"),
+        pytest.param(HEAD + "from torch.autograd import Variable\ndef f(batch):\n"
+                     "    return [probe(x) for x in batch if isinstance(x, Variable)]\n", "tensor", id="comprehension-if"),
+        pytest.param(HEAD + "def f(batch):\n    return [x if isinstance(x, torch.Tensor) else probe(x) for x in batch]\n",
+                     None, id="the-other-branch"),
+        pytest.param(HEAD + "import numpy as np\ndef f(batch):\n"
+                     "    return [probe(x) if isinstance(x, np.ndarray) else x for x in batch]\n", None, id="not-torch"),
+        pytest.param(HEAD + "def f(batch, x):\n    return [probe(x) for x in batch if isinstance(x, float)]\n",
+                     None, id="non-tensor-class"),
+        pytest.param(HEAD + "def f(rows, x):\n    return [probe(x) for x in rows if isinstance(y, torch.Tensor) for y in x]\n",
+                     None, id="test-on-another-name"),
+        pytest.param(HEAD + "def f(rows):\n    return [probe(x) for x in rows if isinstance(x, torch.Tensor) for x in x.items]\n",
+                     None, id="rebound-by-a-later-for"),
+    ],
+)
+def test_type_tests_inside_conditional_expressions_and_comprehensions(source, expected):
+    assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("use", "expected"),
+    [
+        pytest.param("for w in self.ws:\n            probe(w)\n", "tensor+graph", id="parameter-list-iterated"),
+        pytest.param("probe(self.ws[0])\n", "tensor+graph", id="parameter-list-indexed"),
+        pytest.param("probe(self.pd['scale'])\n", "tensor+graph", id="parameter-dict-indexed"),
+        pytest.param("for name in self.pd:\n            probe(name)\n", None, id="parameter-dict-yields-names"),
+        pytest.param("for w in self.pd.values():\n            probe(w)\n", "tensor+graph", id="parameter-dict-values"),
+        pytest.param("probe(self.fc._parameters['weight'])\n", "tensor+graph", id="module-own-parameters"),
+        pytest.param("probe(self.fc._buffers['running_mean'])\n", "tensor", id="module-own-buffers"),
+        pytest.param("probe(self.meter._parameters['w'])\n", None, id="not-a-module"),
+    ],
+)
+def test_parameters_a_module_keeps_in_its_containers(use, expected):
+    source = HEAD + (
+        "class Meter:\n    def __init__(self):\n        self._parameters = {'w': [1.0]}\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.ws = nn.ParameterList([nn.Parameter(torch.ones(2)) for _ in range(2)])\n"
+        "        self.pd = nn.ParameterDict({'scale': nn.Parameter(torch.ones(1))})\n"
+        "        self.fc = nn.Linear(2, 2)\n        self.meter = Meter()\n"
+        f"    def forward(self, x):\n        {use}"
+    )
+    assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("losses = [torch.mean(v) for v in outputs]\nprobe(losses[0])\n", "tensor", id="torch-function-of-each"),
+        pytest.param("losses = [torch.mean(v) for v in net.parameters()]\nprobe(losses[0])\n", "tensor+graph",
+                     id="graph-from-what-is-iterated"),
+        pytest.param("pairs = [torch.max(v, 1) for v in outputs]\nprobe(pairs[0])\n", None, id="a-tuple-per-element"),
+        pytest.param("rows = [np.mean(v) for v in outputs]\nprobe(rows[0])\n", None, id="numpy-function"),
+        pytest.param("rows = [mean(v) for v in outputs]\nprobe(rows[0])\n", None, id="unknown-function"),
+    ],
+)
+def test_a_comprehension_of_a_torch_function_holds_tensors(source, expected):
+    assert kinds(HEAD + "import numpy as np\nnet = nn.Linear(2, 2)\n" + source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("    f = torch.relu(a)\n    return mse(f, target=f * 2)\n", ["tensor", "tensor"], id="every-call-a-tensor"),
+        pytest.param("    f = torch.relu(a)\n    run(mse)\n    return mse(f, f)\n", [None, None], id="handed-on"),
+        pytest.param("    return mse(torch.relu(a), 1), mse([1], 2)\n", [None, None], id="calls-disagree"),
+        pytest.param("    pass\n", [None, None], id="never-called"),
+        pytest.param("    return mse(*a)\n", [None, None], id="starred-call"),
+        pytest.param("    mse = print\n    return mse(torch.relu(a), a)\n", [None, None], id="rebound"),
+    ],
+)
+def test_a_function_defined_inside_another_takes_what_its_calls_pass(body, expected):
+    source = HEAD + "def outer(net, a):\n    def mse(input, target):\n        probe(input)\n        probe(target)\n" + body
+    assert kinds(source) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(HEAD + "def swap(opt):\n    for g in opt.groups:\n        for p in g:\n"
+                     "            if not p.requires_grad:\n                continue\n            probe(p)\n",
+                     "tensor", id="requires-grad-read"),
+        pytest.param(HEAD + "def freeze(p):\n    p.requires_grad = False\n    probe(p)\n", None, id="only-written"),
+        pytest.param(HEAD + "class Value:\n    def __init__(self, data):\n        self.data = data\n"
+                     "        self.requires_grad = True\n"
+                     "def step(v):\n    if v.requires_grad:\n        probe(v)\n", None, id="a-class-of-the-file-keeps-one"),
+        pytest.param("def step(v):\n    if v.requires_grad:\n        probe(v)\n", None, id="file-without-torch"),
+        pytest.param(HEAD + "def step(v):\n    if hasattr(v, 'x'):\n        return\n    if v.requires_grad:\n        probe(v)\n",
+                     None, id="type-tested"),
+    ],
+)
+def test_a_read_requires_grad_is_a_guess_of_a_tensor(source, expected):
+    assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("block", "expected"),
+    [
+        pytest.param("    with torch.no_grad():\n        out = net(x)\n        out = torch.clamp(out, 0, 1)\n", "tensor",
+                     id="rebound-inside-no-grad"),
+        pytest.param("    with open(path) as fh:\n        out = load(fh)\n        out = torch.zeros(2)\n", "tensor",
+                     id="rebound-inside-open"),
+        pytest.param("    with open(path) as out:\n        pass\n", None, id="the-as-target"),
+        pytest.param("    out = torch.zeros(2)\n    with torch.no_grad():\n        if flag:\n            out = load(x)\n", None,
+                     id="conditional-rebinding-inside"),
+        pytest.param("    out = torch.zeros(2)\n    with contextlib.suppress(KeyError):\n        out = cache[key]\n"
+                     "        out = torch.ones(2)\n", None, id="a-context-that-swallows-exceptions"),
+        pytest.param("    with torch.no_grad():\n        out = torch.zeros(2)\n    out = load(x)\n", None, id="rebound-after"),
+    ],
+)
+def test_a_with_block_runs_its_body_through(block, expected):
+    source = HEAD + "import contextlib\nnet = load_model()\ndef f(x, path, flag, cache, key):\n" + block + "    probe(out)\n"
+    assert kinds(source) == [expected]

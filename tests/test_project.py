@@ -1372,3 +1372,27 @@ def test_a_cached_result_is_redone_when_another_file_starts_overriding_the_metho
     frozen.write_text("import numpy as np\nfrom search import Search\n\nclass Frozen(Search):\n"
                       "    def arch(self):\n        return [np.zeros(3)]\n")
     assert cached_findings() == []
+
+
+@pytest.mark.parametrize(
+    ("replicate", "call", "expected"),
+    [
+        pytest.param("from torch.nn.parallel.data_parallel import DataParallel\n\n"
+                     "class DataParallelWithCallback(DataParallel):\n    pass\n",
+                     "DataParallelWithCallback(model, device_ids=[0])", [("TL002", 5)], id="base-from-the-submodule"),
+        pytest.param("import torch.nn as nn\n\nclass DataParallelWithCallback(nn.DataParallel):\n    pass\n",
+                     "DataParallelWithCallback(model)", [("TL002", 5)], id="base-from-nn"),
+        pytest.param("class DataParallelWithCallback:\n    def __init__(self, model):\n        self.model = model\n",
+                     "DataParallelWithCallback(model)", [], id="not-a-data-parallel"),
+        pytest.param("import torch.nn as nn\n\nclass DataParallelWithCallback(nn.DataParallel):\n    pass\n",
+                     "isinstance(model, DataParallelWithCallback)", [], id="only-tested"),
+    ],
+)
+def test_a_data_parallel_subclass_of_another_module(cli, tmp_path, replicate, call, expected):
+    (tmp_path / "sync").mkdir()
+    (tmp_path / "sync" / "__init__.py").write_text("from .replicate import DataParallelWithCallback\n")
+    (tmp_path / "sync" / "replicate.py").write_text(replicate)
+    (tmp_path / "train.py").write_text(
+        f"import torch\nfrom sync import DataParallelWithCallback\n\ndef wrap(model):\n    return {call}\n"
+    )
+    assert _findings(cli, "train.py") == expected

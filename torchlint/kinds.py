@@ -20,11 +20,13 @@ from torchlint.torch_api import (
     MODEL_OUTPUT_TENSOR_METHODS,
     MODULE_CONTAINERS,
     MODULE_CONVERTERS,
+    MODULE_TENSOR_DICTS,
     MODULE_WRAPPERS,
     NON_TENSOR_METHODS,
     PACKED_SEQUENCE,
     PACKING_FUNCTIONS,
     PARAMETER_CLASSES,
+    PARAMETER_CONTAINERS,
     SELF_RETURNING_METHODS,
     TENSOR_ATTRIBUTE_NAMES,
     TENSOR_ONLY_METHODS,
@@ -271,6 +273,9 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         container = MODULE_CONTAINERS.get(qualified)
         if container is not None:
             return Kind(MODULE, output=output, origin=qualified, element=Kind(MODULE), mapping=container == "mapping")
+        container = PARAMETER_CONTAINERS.get(qualified)
+        if container is not None:
+            return Kind(MODULE, output=output, origin=qualified, element=tensor(True), mapping=container == "mapping")
         return Kind(MODULE, output=output, origin=qualified)
     if is_tensor_function(qualified):
         return tensor(graph)
@@ -430,6 +435,8 @@ def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
         held = layer_tensor_kind(attribute)
         if held is not None:
             return held
+        if attribute in MODULE_TENSOR_DICTS:  # `module._parameters["weight"]`
+            return Kind(CONTAINER, element=tensor(MODULE_TENSOR_DICTS[attribute]), mapping=True)
     if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and attribute in MODEL_OUTPUT_TENSOR_FIELDS:
         return tensor(True)
     if receiver.base == OBJECT and attribute == "param_groups" and is_optimizer_class(receiver.origin or ""):

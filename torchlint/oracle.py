@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, element_at, walk_statements
+from torchlint.codemod import names_used
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_TENSOR_USE, MODEL_OUTPUT, MODULE,
     NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
@@ -64,6 +65,7 @@ _TENSOR_ONLY_METHODS = frozenset({"backward()"})
 _TYPE_TESTED = "<type tested>"  # in a scope's evidence: the name is given to isinstance/type/hasattr
 _TYPE_TESTS = frozenset({"isinstance", "type", "hasattr", "getattr", "callable"})
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
+_REQUIRES_GRAD_READ = ".requires_grad"  # in a scope's evidence: the name's `.requires_grad` is read
 _PASSED_FIRST_TO = "<first argument of> "  # in a scope's evidence: a call the name is passed to first
 _ITEM_STORED = "[]="  # in a scope's evidence: an item of the name is assigned
 _TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES
@@ -117,7 +119,8 @@ class TypeOracle:
         if isinstance(expr, cst.Name):
             bindings = list(self.scopes.comprehension_bindings(expr.value, stack, scope))
             if bindings:
-                return public(merge(self._binding_kind(b) for b in bindings))
+                narrowed = self._narrowed(expr.value, scope, stack)
+                return public(narrowed if narrowed is not None else merge(self._binding_kind(b) for b in bindings))
         return public(self._kind(expr, scope, stack))
 
     def instance_class(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> cst.ClassDef | None:
@@ -161,9 +164,15 @@ class TypeOracle:
     def _narrowed(self, name: str, scope: Scope, at: Sequence[cst.CSTNode]) -> Kind | None:
         for depth in range(len(at) - 1, 0, -1):
             node, parent = at[depth], at[depth - 1]
+            if isinstance(parent, _COMPREHENSIONS) and node is not parent.for_in:
+                # `[x.data for x in xs if isinstance(x, Variable)]`: the element is made only
+                # for the items the conditions let through
+                tests = _conditions_on(parent.for_in, name)
+                return next((kind for test in tests if (kind := self._narrowing_test(test, name, scope)) is not None), None)
             if isinstance(parent, SCOPE_TYPES):
                 return None
-            if isinstance(parent, cst.If) and node is parent.body:
+            if isinstance(parent, (cst.If, cst.IfExp)) and node is parent.body:
+                # `if isinstance(m, nn.Linear): m...`, `x.data if isinstance(x, Variable) else x`
                 kind = self._narrowing_test(parent.test, name, scope)
                 if kind is not None:
                     return kind
@@ -286,6 +295,29 @@ class TypeOracle:
             return Kind(CONTAINER, element=element, mapping=True, positions=tuple(values), keys=tuple(keys))
         return Kind(CONTAINER, element=element, mapping=True) if element is not None else None
 
+    def _torch_made_element(self, expr, scope: Scope) -> Kind | None:
+        """`[torch.mean(v) for v in outputs]`: a torch function that returns a tensor whatever
+        it is given (judged as if given what iterating `outputs` yields)."""
+        call, variable = expr.elt, expr.for_in.target.value
+        if not isinstance(call, cst.Call) or any(arg.star for arg in call.args):
+            return None
+        qualified = self.imports.qualify(call.func)
+        if qualified is None or not qualified.startswith("torch."):
+            return None
+        iterated = self._element_kind(expr.for_in.iter, (), scope)
+
+        def given(value: cst.CSTNode) -> Kind | None:
+            if isinstance(value, cst.Name) and value.value == variable:
+                return iterated
+            return None if variable in names_used(value) else self._kind(value, scope)
+
+        arguments = [given(arg.value) for arg in call.args]
+        inner = arguments[0] if arguments else None
+        graph = any(kind is not None and kind.base == TENSOR and kind.graph for kind in arguments)
+        keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+        kind = library_call_kind(qualified, inner, keywords, graph, sum(1 for arg in call.args if arg.keyword is None))
+        return kind if kind is not None and kind.base == TENSOR else None
+
     def _comprehension_kind(self, expr, scope: Scope) -> Kind | None:
         """`[Block(d) for d in dims]`: a container of what the element is, when the element does not
         depend on the comprehension's own variables (which the scope does not bind)."""
@@ -306,6 +338,9 @@ class TypeOracle:
                 if element is None or (methods and element.base not in (MODULE, TENSOR)):
                     return None
                 return Kind(CONTAINER, element=element)
+            made = self._torch_made_element(expr, scope)
+            if made is not None:
+                return Kind(CONTAINER, element=made)
         bound: set[str] = set()
         while comp_for is not None:
             probe = Scope(expr, scope)
@@ -538,7 +573,63 @@ class TypeOracle:
             if 0 <= position < len(kinds) and kinds[position] is not None:
                 return with_evidence(kinds[position], f"`{param.name.value}` is what `.{method}()` passes it")
         key = self._function_key(function)
-        return self.project.call_site_kind(self._project_path, key, index) if key else None
+        if key is None:
+            return self._enclosing_call_site_kind(function, param, index, scope)
+        return self.project.call_site_kind(self._project_path, key, index)
+
+    def _enclosing_call_site_kind(self, function: cst.FunctionDef, param: cst.Param, index: int,
+                                  scope: Scope) -> Kind | None:
+        """A function defined inside another function (`def mse(a, b)` inside `forward`): its
+        parameter takes what every call of it passes, when its name is only ever called there
+        (never handed on, returned, decorated or rebound: no other caller can exist)."""
+        outer = scope.parent
+        if function.decorators or outer is None or not isinstance(outer.node, (cst.FunctionDef, cst.Lambda)):
+            return None
+        name = function.name.value
+        definitions = outer.bindings.get(name, [])
+        if len(definitions) != 1 or definitions[0].how != "def" or name in outer.declared_nonlocal | outer.declared_global:
+            return None
+        calls = self._calls_of_local_function(outer, name)
+        if not calls:
+            return None
+        kinds = [self._argument_kind(call, call_scope, param, index) for call, call_scope in calls]
+        kind = merge(kinds)
+        return with_evidence(kind, f"`{param.name.value}` is what every call of `{name}()` passes it")
+
+    def _calls_of_local_function(self, outer: Scope, name: str) -> list[tuple[cst.Call, Scope]] | None:
+        """Every call of the function `name` bound in scope `outer`; None when the name is used
+        otherwise (handed on, returned, stored), so calls the file does not show may exist."""
+        start = self.scopes.parents.path_to(self.module, outer.node)
+        if start is None:
+            return None
+        calls = []
+        prune = lambda node: type(node) is ElidedBlock and not node.mentions(name)  # noqa: E731
+        for path in paths(outer.node, prune):
+            node = path[-1]
+            if not (isinstance(node, cst.Name) and node.value == name) or len(path) < 2:
+                continue
+            parent = path[-2]
+            if isinstance(parent, cst.FunctionDef) and parent.name is node:
+                continue  # the definition itself
+            stack = [*start[:-1], *path]
+            use_scope = self.scopes.at(stack[:-1])
+            bindings = self.scopes.lookup(name, use_scope)
+            if bindings is None or bindings is not outer.bindings.get(name):
+                continue  # another `name`, bound in a scope of its own
+            if not (isinstance(parent, cst.Call) and parent.func is node):
+                return None
+            calls.append((parent, use_scope))
+        return calls
+
+    def _argument_kind(self, call: cst.Call, scope: Scope, param: cst.Param, index: int) -> Kind | None:
+        """What `call` passes to the parameter at `index` (named `param`): positional or keyword."""
+        if any(arg.star for arg in call.args):
+            return None
+        positional = [arg.value for arg in call.args if arg.keyword is None]
+        if index < len(positional):
+            return self._kind(positional[index], scope)
+        named = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == param.name.value), None)
+        return self._kind(named, scope) if named is not None else None
 
     def _annotation_kind(self, annotation: cst.CSTNode) -> Kind | None:
         """What a parameter annotated `annotation` is: `Module`, `Optional[Module]`, `Module | None`,
@@ -1292,7 +1383,8 @@ class TypeOracle:
         modules have, `.backward()` only tensors in a graph (`loss = self.compute(batch)` then
         `loss.backward()`; a class of the project with its own `backward` is a known kind), a
         read `.grad` in a file that uses torch (`for p in group["params"]: if p.grad is None: ...`),
-        and what only tensors answer to (`x.size(0)`, `x.permute(...)`: a guess). A use says so
+        and what only tensors answer to (`x.size(0)`, `x.permute(...)`, a read `.requires_grad`:
+        a guess). A use says so
         only of the bindings that reach it (`loss.backward(); loss = loss.item()`: the float is
         not a tensor). An instance of a class not seen (`n = Node()`) may have any of these: no
         evidence."""
@@ -1314,7 +1406,9 @@ class TypeOracle:
             return tensor(True)  # its gradient is read: a leaf that requires grad (a Parameter)
         own = self._own_method_names()
         uses = {use for use in said_of_all & _TENSOR_USES if use.split("(")[0] not in own}
-        if (uses or self._passed_to_functional(said_of_all)) and _TYPE_TESTED not in said_of_any:
+        # (not when a class of the file keeps a `requires_grad` of its own: an autograd of its own)
+        requires_grad = _REQUIRES_GRAD_READ in said_of_all and "self.requires_grad" not in self.text
+        if (uses or self._passed_to_functional(said_of_all) or requires_grad) and _TYPE_TESTED not in said_of_any:
             # `def forward(self, src, trg): max_len = trg.size(0) ... trg.data[0]`: only a tensor
             # answers so. Not when the scope tests what the name is (`if isinstance(x,
             # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
@@ -1372,6 +1466,21 @@ def _without_graph(kind: Kind | None) -> Kind | None:
         positions = tuple(map(_without_graph, kind.positions)) if kind.positions is not None else None
         return Kind(CONTAINER, element=_without_graph(kind.element), mapping=kind.mapping, positions=positions)
     return kind
+
+
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+def _conditions_on(first: cst.CompFor, name: str) -> list[cst.BaseExpression]:
+    """The `if` tests of a comprehension made after its last `for` binding `name`."""
+    tests: list[cst.BaseExpression] = []
+    current: cst.CompFor | None = first
+    while current is not None:
+        if name in names_used(current.target):
+            tests = []
+        tests.extend(condition.test for condition in current.ifs)
+        current = current.inner_for_in
+    return tests
 
 
 def _method_named(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
@@ -1570,10 +1679,13 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
         not_reads.add(id(node.target))
         if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
             return node.target.value.value, {_ITEM_STORED}  # `params["extra"] = stats`, `del items[0]`
-    elif (isinstance(node, cst.Attribute) and node.attr.value == "grad" and isinstance(node.value, cst.Name)
+    elif (isinstance(node, cst.Attribute) and node.attr.value in _READ_MARKS and isinstance(node.value, cst.Name)
           and id(node) not in not_reads):
-        return node.value.value, {_GRAD_READ}
+        return node.value.value, {_READ_MARKS[node.attr.value]}
     return None, set()
+
+
+_READ_MARKS = {"grad": _GRAD_READ, "requires_grad": _REQUIRES_GRAD_READ}
 
 
 def _methods_called_on(expr: cst.CSTNode, name: str) -> list[tuple[str, bool | None]] | None:

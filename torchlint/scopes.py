@@ -321,12 +321,45 @@ def _walked_back(statements: Sequence[cst.CSTNode], bindings: list[Binding]) -> 
     found: list[Binding] = []
     for statement in reversed(statements):
         hits = [b for b in bindings if id(statement) in b.chain]
+        if hits and isinstance(statement, cst.With) and _runs_through(statement):
+            inner, surely = _with_walked_back(statement, hits)
+            found += inner
+            if surely:
+                return found, True
+            continue
         if hits and isinstance(statement, (cst.For, cst.While)):
             hits = _left_by_loop(statement, hits)
         found += hits
         if hits and always_binds(statement, hits):
             return found, True
     return found, False
+
+
+def _with_walked_back(statement: cst.With, hits: list[Binding]) -> tuple[list[Binding], bool]:
+    """A `with` block runs its body through, as straight-line code: what the body binds last
+    overwrites what it bound before (`out = model(x)`, then `out = out.clamp(0, 1)`), and the
+    `as` targets hold when the body does not rebind them."""
+    inner, surely = _walked_back(statement.body.body, hits)
+    if surely:
+        return inner, True
+    header = [b for b in hits if b.chain[-1] == id(statement)]
+    return inner + header, any(not b.maybe for b in header)
+
+
+# Context managers that may swallow an exception raised in their body, so that its last
+# statements may not run while the code after the block does.
+_SWALLOWING_CONTEXTS = frozenset({"suppress", "raises", "assertRaises", "assertRaisesRegex", "ExitStack", "nullcontext"})
+
+
+def _runs_through(statement: cst.With) -> bool:
+    if not isinstance(statement.body, cst.IndentedBlock):
+        return False
+    for item in statement.items:
+        manager = item.item.func if isinstance(item.item, cst.Call) else item.item
+        name = manager.attr.value if isinstance(manager, cst.Attribute) else getattr(manager, "value", "")
+        if name in _SWALLOWING_CONTEXTS:
+            return False
+    return True
 
 
 def _jumps(block: cst.CSTNode) -> bool:

@@ -178,6 +178,15 @@ MODULE_CONTAINERS = {
     "torch.nn.modules.container.ModuleList": "sequence", "torch.nn.modules.container.Sequential": "sequence",
     "torch.nn.modules.container.ModuleDict": "mapping",
 }
+# torch.nn containers of parameters: a sequence (iterating yields parameters) or a mapping
+# (iterating yields names; `.values()` and `[name]` give parameters).
+PARAMETER_CONTAINERS = {
+    "torch.nn.ParameterList": "sequence", "torch.nn.ParameterDict": "mapping",
+    "torch.nn.modules.container.ParameterList": "sequence", "torch.nn.modules.container.ParameterDict": "mapping",
+}
+# What a module keeps its own parameters and buffers in (`module._parameters["weight"]`): dicts
+# of name to tensor (or None, for one registered as None: `.data` on it fails before a fix too).
+MODULE_TENSOR_DICTS = {"_parameters": True, "_buffers": False}  # -> whether the tensors carry a graph
 # Callables whose result is the module passed as their first argument, wrapped or compiled.
 # Calls that hand back the module they are given, converted in place (its class and what it
 # returns unchanged): `model = nn.SyncBatchNorm.convert_sync_batchnorm(model)`, weight norm.
