@@ -6,6 +6,7 @@ import libcst as cst
 import pytest
 
 from torchlint.engine import lint_text
+from torchlint.rules.registry import rule_by_code
 from torchlint.rule import Rule
 
 HEAD = "import torch\nimport torch.nn as nn\n"
@@ -1283,3 +1284,41 @@ def test_a_read_requires_grad_is_a_guess_of_a_tensor(source, expected):
 def test_a_with_block_runs_its_body_through(block, expected):
     source = HEAD + "import contextlib\nnet = load_model()\ndef f(x, path, flag, cache, key):\n" + block + "    probe(out)\n"
     assert kinds(source) == [expected]
+
+
+STORING = HEAD + (
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n        self.losses = {}\n"
+    "    def add_losses(self, x, y):\n        out = self.fc(x)\n"
+    "        self.losses['ce'] = nn.functional.cross_entropy(out, y)\n        self.losses['total'] = self.losses['ce'] * 2\n"
+    "{extra}"
+    "    def report(self):\n        probe(self.losses['total'])\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("extra", "after", "expected"),
+    [
+        pytest.param("", "", "tensor+graph", id="filled-by-the-class"),
+        pytest.param("    def clear(self):\n        for d in [self.losses]:\n            for k in list(d.keys()):\n"
+                     "                del d[k]\n        return len(self.losses), self.losses.get('ce')\n", "", "tensor+graph",
+                     id="read-cleared-and-counted"),
+        pytest.param("    def more(self):\n        self.losses['n'] = np.zeros(2)\n", "", None, id="an-array-stored-too"),
+        pytest.param("    def more(self):\n        log(self.losses)\n", "", None, id="handed-on"),
+        pytest.param("    def more(self, extra):\n        self.losses.update(extra)\n", "", None, id="updated"),
+        pytest.param("", "class Wide(Net):\n    pass\n", None, id="a-subclass-may-store"),
+        pytest.param("", "net = Net()\nnet.losses['n'] = 'x'\n", None, id="stored-from-outside"),
+        pytest.param("    def more(self, k):\n        a, self.losses[k] = load()\n", "", None, id="unpacked-into"),
+    ],
+)
+def test_a_dict_kept_on_self_holds_what_the_class_stores(extra, after, expected):
+    source = "import numpy as np\n" + STORING.replace("{extra}", extra) + after
+    assert kinds(source) == [expected]
+
+
+def test_a_dict_kept_on_self_is_a_guess_for_fixes():
+    rule = rule_by_code("TL001")
+    source = "import numpy as np\n" + STORING.replace("{extra}", "").replace(
+        "probe(self.losses['total'])", "return self.losses['total'].data")
+    [finding] = lint_text(source, "net.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"

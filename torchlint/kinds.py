@@ -60,7 +60,11 @@ GUESSED_TENSOR_USE = "guessed-tensor-use"
 # method can also be reached by names computed at run time on other objects (`getattr(self.head,
 # hook)(b)`), which no summary shows.
 GUESSED_METHOD_CALLERS = "guessed-method-callers"
-GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT, GUESSED_TENSOR_USE, GUESSED_METHOD_CALLERS})
+# Origin of an item of a dict kept on an instance, from what the class's own item assignments store
+# (`self.losses["ce"] = loss`): code outside the file could store something else under another key.
+GUESSED_STORED_ITEM = "guessed-stored-item"
+GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT, GUESSED_TENSOR_USE, GUESSED_METHOD_CALLERS,
+                     GUESSED_STORED_ITEM})
 
 
 @dataclass(frozen=True)

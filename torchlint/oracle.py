@@ -17,6 +17,7 @@ import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, element_at, walk_statements
 from torchlint.codemod import names_used
+from torchlint.stored_items import StoredItems
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_TENSOR_USE, MODEL_OUTPUT, MODULE,
     NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
@@ -77,7 +78,7 @@ _LIST_GROWTH = frozenset({"append", "extend", "insert"})
 _NEUTRAL_ANNOTATION_MODULES = frozenset({"torch", "typing", "typing_extensions", "builtins"})
 
 
-class TypeOracle:
+class TypeOracle(StoredItems):
     def __init__(self, module: cst.Module, imports: ImportTable, classes: ClassIndex, text: str = "",
                  path: str = "<module>", project: ProjectIndex | None = None):
         self.module = module
@@ -1286,7 +1287,8 @@ class TypeOracle:
         assigned = [binding for binding in bindings if binding.how != "augmented"]
         held = merge(self._binding_kind(binding) for binding in assigned) if assigned else None
         if len(assigned) == len(bindings):
-            return held
+            # `self.losses = {}`, then `self.losses["ce"] = loss` in a method
+            return held if held is not None else self._stored_items_kind(owner, attribute, assigned)
         # `self.step += 1` in another method: judged as a local's `x += v` is, against the rest
         return augmented_kind(held, (self._kind(binding.value.value, binding.scope) for binding in bindings
                                      if binding.how == "augmented"))

@@ -625,6 +625,9 @@ class ProjectIndex(Callers):
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
 
+    def has_subclasses(self, cls: ProjectClass) -> bool:
+        return bool(self._project_subclasses(cls))
+
     def overriding_results(self, cls: ProjectClass, method: str, elsewhere_than: str = "") -> list[Kind | None]:
         """What `method` returns in each project class deriving from `cls` that defines it again
         (outside the module `elsewhere_than`, whose own classes its linter reads better): `self.m()`

@@ -1,0 +1,194 @@
+"""What a dict kept on an instance holds, when the class alone fills it: `self.losses = {}` in
+`__init__`, `self.losses["ce"] = F.cross_entropy(out, y)` in one method, `self.losses["ce"].data`
+in another. Part of the type oracle (a mixin of `TypeOracle`): it asks the oracle what each stored
+value is.
+
+The answer is a guess (fixes resting on it are unsafe): code the file does not show could store
+something else under another key. Within the file it is sure: every mention of the attribute must
+be the class's own, and each must read the dict, iterate it, delete from it or store an item into
+it; anything else (handing it on, `update`, a subclass or a base that is not torch's) makes it
+unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import libcst as cst
+
+from torchlint.analysis import dotted_name
+from torchlint.codemod import names_used
+from torchlint.kinds import CONTAINER, GUESSED_STORED_ITEM, TENSOR, Kind, merge
+from torchlint.scopes import all_params
+from torchlint.torch_api import is_torch_module_class
+from torchlint.walk import ElidedBlock, paths
+
+# Methods of a dict that neither store into it nor hand it on.
+_READING_METHODS = frozenset({"keys", "values", "items", "get", "clear", "pop", "__contains__"})
+# Builtins that only read what they are given.
+_READING_BUILTINS = frozenset({"len", "list", "sorted", "enumerate", "iter", "bool", "print"})
+
+
+class StoredItems:
+    """Mixin of TypeOracle: `_stored_items_kind`."""
+
+    def _stored_items_kind(self, owner: cst.ClassDef, attribute: str, assigned: list) -> Kind | None:
+        """`self.<attribute>`, bound only to empty dicts: a mapping of what the class's item
+        assignments store, when they all store tensors."""
+        if not assigned or not all(binding.how == "value" and _empty_dict(binding.value) for binding in assigned):
+            return None
+        cache = self.__dict__.setdefault("_stored_items", {})
+        return self._memoised(cache, (owner, attribute), None, lambda: self._stored_in_methods(owner, attribute, cache))
+
+    def _stored_in_methods(self, owner: cst.ClassDef, attribute: str, cache: dict) -> Kind | None:
+        if not self._closed_class(owner):
+            return None
+        stores = self._item_stores(owner, attribute)
+        if not stores:
+            return None
+        # What the stores of other values agree on is the answer while the stores of values
+        # computed from the dict itself (`self.losses["total"] = self.losses["ce"] * 2`) are judged.
+        from_itself = [attribute in names_used(store[0]) for store in stores]
+        plain = [store for store, own in zip(stores, from_itself) if not own]
+        dict_kind = _mapping_of(merge(self._kind(*store) for store in plain)) if plain else None
+        if dict_kind is None:
+            return None
+        cache[(owner, attribute)] = dict_kind
+        try:
+            rest = [self._kind(*store) for store, own in zip(stores, from_itself) if own]
+            return _mapping_of(merge([dict_kind.element, *rest]))
+        finally:
+            del cache[(owner, attribute)]
+
+    def _item_stores(self, owner: cst.ClassDef, attribute: str) -> list[tuple] | None:
+        """For each item assignment into `self.<attribute>` in the class: the value, its scope
+        and where it is; None when a mention of the dict does anything but read and store."""
+        stored: list[tuple] = []
+        mentions = 0
+        for method, self_name in _methods_with_self(owner):
+            start = self.scopes.parents.path_to(self.module, method)
+            if start is None:
+                return None
+            prune = lambda node: type(node) is ElidedBlock and not node.mentions(attribute)  # noqa: E731
+            for path in paths(method.body, prune):
+                node = path[-1]
+                if not _is_self_attribute(node, self_name, attribute):
+                    continue
+                mentions += 1
+                use = _dict_use(path)
+                if use is _ESCAPES:
+                    return None
+                if use is not _READ:
+                    statement, value = use
+                    full = [*start, *path]
+                    at = full[: next(i for i, n in enumerate(full) if n is statement) + 1]
+                    stored.append((value, self.scopes.at(at), (*at, value)))
+        if mentions != len(re.findall(rf"\.\s*{re.escape(attribute)}\b", self.text)):
+            return None  # named elsewhere in the file too: another class's, or filled from outside
+        return stored
+
+    def _closed_class(self, owner: cst.ClassDef) -> bool:
+        """No class derives from it (in the file or the project) and its bases are torch's (or
+        none): its own methods are all the code that runs on its instances' attributes."""
+        if self.classes.subclasses(owner):
+            return False
+        summary = self.project.summaries.get(self._project_path)
+        if summary is not None and owner.name.value in summary.classes and self.project.has_subclasses(
+                self.project.project_class(self._project_path, owner.name.value)):
+            return False
+        for base in owner.bases:
+            qualified = self.imports.qualify(base.value)
+            if base.keyword is not None or qualified is None or not is_torch_module_class(qualified):
+                if dotted_name(base.value) != "object":
+                    return False
+        return True
+
+
+# What `_dict_use` says of a mention that only reads, and of one that lets the dict go.
+_READ = ("read",)
+_ESCAPES = ("escapes",)
+
+
+def _dict_use(path: Sequence[cst.CSTNode]):
+    """What the mention of the dict at the end of `path` does with it: `_READ`, `_ESCAPES`, or
+    `(statement, value)` for an item assignment storing `value`."""
+    node, parent = path[-1], path[-2]
+    grandparent = path[-3] if len(path) > 2 else None
+    if isinstance(parent, (cst.AssignTarget, cst.AnnAssign)) and parent.target is node:
+        return _READ  # `self.losses = {}`: a binding, judged on its own
+    if isinstance(parent, cst.Subscript) and parent.value is node:
+        if isinstance(grandparent, cst.AssignTarget) and len(path) > 3 and len(path[-4].targets) == 1:
+            return path[-4], path[-4].value  # `self.losses["ce"] = loss`
+        if isinstance(grandparent, cst.AugAssign) and grandparent.target is parent:
+            return grandparent, grandparent.value  # `self.losses["ce"] += loss`
+        if isinstance(grandparent, cst.AssignTarget) or _unpacked_into(path[:-1]):
+            return _ESCAPES  # an item bound by unpacking: what it gets is not seen
+        return _READ  # `self.losses["ce"].item()`, `del self.losses[k]`, `return self.losses["ce"], n`
+    if isinstance(parent, cst.Attribute) and isinstance(grandparent, cst.Call) and grandparent.func is parent:
+        return _READ if parent.attr.value in _READING_METHODS else _ESCAPES
+    if isinstance(parent, cst.For) and parent.iter is node:
+        return _READ
+    if isinstance(parent, (cst.Comparison, cst.ComparisonTarget)):
+        return _READ
+    if (isinstance(parent, cst.Arg) and isinstance(grandparent, cst.Call)
+            and dotted_name(grandparent.func) in _READING_BUILTINS):
+        return _READ
+    if isinstance(parent, cst.Element) and _iterated_to_read(path):
+        return _READ  # `for d in [self.losses, self.outputs]: del d[k]`
+    return _ESCAPES
+
+
+def _mapping_of(element: Kind | None) -> Kind | None:
+    if element is None or element.base != TENSOR:
+        return None
+    return Kind(CONTAINER, mapping=True, element=Kind(TENSOR, graph=element.graph, origin=GUESSED_STORED_ITEM))
+
+
+def _unpacked_into(path: Sequence[cst.CSTNode]) -> bool:
+    """The node at the end of `path` is an element of a tuple or list an assignment (or a `for`)
+    unpacks into: `a, self.losses["ce"] = ...`."""
+    depth = len(path) - 2
+    while depth >= 0 and isinstance(path[depth], (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+        depth -= 1
+    if depth == len(path) - 2 or depth < 0:
+        return False
+    above, below = path[depth], path[depth + 1]
+    return isinstance(above, cst.AssignTarget) or (isinstance(above, (cst.For, cst.CompFor)) and above.target is below)
+
+
+def _iterated_to_read(path: Sequence[cst.CSTNode]) -> bool:
+    """The mention is an element of a list or tuple a `for` loop iterates, and the loop's
+    variable is only read (`for d in [self.a, self.b]: for k in d.keys(): del d[k]`)."""
+    if len(path) < 4 or not isinstance(path[-3], (cst.List, cst.Tuple)):
+        return False
+    loop = path[-4]
+    if not (isinstance(loop, cst.For) and loop.iter is path[-3] and isinstance(loop.target, cst.Name)):
+        return False
+    variable = loop.target.value
+    for inner in paths(loop.body, lambda node: False):
+        if isinstance(inner[-1], cst.Name) and inner[-1].value == variable and len(inner) > 1:
+            if _dict_use([loop, *inner]) is not _READ:
+                return False
+    return True
+
+
+def _methods_with_self(owner: cst.ClassDef):
+    for method in owner.body.body:
+        if isinstance(method, cst.FunctionDef) and not any(
+                dotted_name(d.decorator) in ("staticmethod", "classmethod") for d in method.decorators):
+            params = all_params(method.params)
+            if params:
+                yield method, params[0].name.value
+
+
+def _is_self_attribute(node: cst.CSTNode, self_name: str, attribute: str) -> bool:
+    return (isinstance(node, cst.Attribute) and node.attr.value == attribute
+            and isinstance(node.value, cst.Name) and node.value.value == self_name)
+
+
+def _empty_dict(value: cst.CSTNode | None) -> bool:
+    if isinstance(value, cst.Dict):
+        return not value.elements
+    return (isinstance(value, cst.Call) and not value.args
+            and dotted_name(value.func) in ("dict", "OrderedDict", "collections.OrderedDict"))
