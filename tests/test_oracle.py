@@ -1322,3 +1322,17 @@ def test_a_dict_kept_on_self_is_a_guess_for_fixes():
         "probe(self.losses['total'])", "return self.losses['total'].data")
     [finding] = lint_text(source, "net.py", [rule]).diagnostics
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        HEAD + "from dataclasses import dataclass\n@dataclass\nclass Desc:\n    requires_grad: bool = False\n"
+        "    data: object = None\ndef step(v):\n    if v.requires_grad:\n        probe(v)\n",
+        HEAD + "def step(v: 'Desc'):\n    if v.requires_grad:\n        probe(v)\n",
+        HEAD + "def step(v: Desc):\n    if v.grad is not None:\n        probe(v)\n",
+    ],
+    ids=["a-dataclass-field", "annotated-string", "annotated-class"],
+)
+def test_no_usage_evidence_where_a_class_of_the_file_or_an_annotation_says_otherwise(source):
+    assert kinds(source) == [None]

@@ -1390,8 +1390,8 @@ class TypeOracle(StoredItems):
         only of the bindings that reach it (`loss.backward(); loss = loss.item()`: the float is
         not a tensor). An instance of a class not seen (`n = Node()`) may have any of these: no
         evidence."""
-        if not bindings:
-            return None
+        if not bindings or any(b.how == "param" and b.value.annotation is not None for b in bindings):
+            return None  # (an annotation the oracle cannot read says what the parameter is)
         reached = self._uses_by_binding(name, bindings[0].scope)
         marks = [reached.get(id(binding), set()) for binding in bindings]
         said_of_all = set.intersection(*marks) if marks else set()
@@ -1409,7 +1409,7 @@ class TypeOracle(StoredItems):
         own = self._own_method_names()
         uses = {use for use in said_of_all & _TENSOR_USES if use.split("(")[0] not in own}
         # (not when a class of the file keeps a `requires_grad` of its own: an autograd of its own)
-        requires_grad = _REQUIRES_GRAD_READ in said_of_all and "self.requires_grad" not in self.text
+        requires_grad = _REQUIRES_GRAD_READ in said_of_all and not _KEEPS_REQUIRES_GRAD.search(self.text)
         if (uses or self._passed_to_functional(said_of_all) or requires_grad) and _TYPE_TESTED not in said_of_any:
             # `def forward(self, src, trg): max_len = trg.size(0) ... trg.data[0]`: only a tensor
             # answers so. Not when the scope tests what the name is (`if isinstance(x,
@@ -1688,6 +1688,9 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
 
 
 _READ_MARKS = {"grad": _GRAD_READ, "requires_grad": _REQUIRES_GRAD_READ}
+# A class of the file keeps a `requires_grad` of its own: `self.requires_grad = ...`, or a field
+# (`requires_grad: bool = False` in a dataclass's body).
+_KEEPS_REQUIRES_GRAD = re.compile(r"self\.requires_grad\s*=|^[ \t]+requires_grad\s*:", re.MULTILINE)
 
 
 def _methods_called_on(expr: cst.CSTNode, name: str) -> list[tuple[str, bool | None]] | None:
