@@ -1396,3 +1396,34 @@ def test_a_data_parallel_subclass_of_another_module(cli, tmp_path, replicate, ca
         f"import torch\nfrom sync import DataParallelWithCallback\n\ndef wrap(model):\n    return {call}\n"
     )
     assert _findings(cli, "train.py") == expected
+
+
+TRAINER_MODULE = (
+    "class Trainer:\n    def __init__(self, model, optimizer):\n        self.model = model\n        self.optimizer = optimizer\n\n"
+    "    def step(self, x):\n        return self.model.forward(x)\n\n\n"
+    "class SequenceTrainer(Trainer):\n    def train_step(self, x):\n        return self.model.forward(x)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("more", "run", "expected"),
+    [
+        pytest.param("", "SequenceTrainer(model=model, optimizer=None)\nTrainer(model, None)\n",
+                     [("TL005", 7), ("TL005", 12)], id="subclasses-inherit-the-constructor"),
+        pytest.param("", "SequenceTrainer(model=model, optimizer=None)\nSequenceTrainer(model=[model], optimizer=None)\n",
+                     [], id="one-call-passes-something-else"),
+        pytest.param("\n\nclass Own(Trainer):\n    def __init__(self, model):\n        super().__init__(model.body, None)\n",
+                     "SequenceTrainer(model=model, optimizer=None)\n", [], id="a-subclass-with-its-own-constructor"),
+        pytest.param("\n\nclass Deeper(SequenceTrainer):\n    pass\n",
+                     "SequenceTrainer(model, None)\nDeeper(model, None)\n", [("TL005", 7), ("TL005", 12)],
+                     id="two-levels-down"),
+        pytest.param("\n\nclass Deeper(SequenceTrainer):\n    pass\n",
+                     "SequenceTrainer(model, None)\nmake(Deeper)\n", [], id="a-subclass-handed-on"),
+    ],
+)
+def test_a_constructor_inherited_by_subclasses_takes_what_their_calls_pass(cli, tmp_path, more, run, expected):
+    (tmp_path / "trainer.py").write_text(TRAINER_MODULE + more)
+    (tmp_path / "run.py").write_text(
+        "import torch.nn as nn\nfrom trainer import *\n\nmodel = nn.Linear(2, 2)\n" + run
+    )
+    assert _findings(cli, "trainer.py") == expected

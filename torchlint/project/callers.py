@@ -85,7 +85,7 @@ class Callers:
         kind = self.kind(caller, value)
         return with_evidence(kind, f"`{name}` is the `{code}` passed at {Path(caller).name}:{site.line}")
 
-    def calls_to(self, path: str, key: str) -> list[tuple[str, CallSite, int]] | None:
+    def calls_to(self, path: str, key: str, subclasses: bool = True) -> list[tuple[str, CallSite, int]] | None:
         """Every call of a project function (or of a class, for `Class.__init__`), with the offset
         between its arguments and the function's parameters; None when the function can be called
         from places the index cannot see (it escapes as a value, or it is public API)."""
@@ -95,7 +95,12 @@ class Callers:
         if self.is_public_api(path, target_name) or self._looked_up_by_name(path, target_name):
             return None
         wanted = Symbol("class" if _is_init(key) else "function", path, target_name)
-        for name in (target_name, "^" + target_name):  # (a subclass calls `__init__` through `super()`)
+        inheriting = self._inheriting_constructors(path, target_name) if _is_init(key) and subclasses else []
+        if inheriting is None:
+            return None
+        # (a subclass of its own `__init__` calls this one through `super()`, unseen here; those
+        # without one are `inheriting`, or, with `subclasses` False, the caller's)
+        for name in (target_name,) if inheriting or not subclasses else (target_name, "^" + target_name):
             for module in self._modules_where_escaping(name):
                 summary = self.summaries[module]
                 for local in summary.escapes:
@@ -108,7 +113,20 @@ class Callers:
         for caller, site in self._calls_named(target_name):
             if site.callee is not None and site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == wanted:
                 found.append((caller, site, 1 if _is_init(key) else 0))
+        for subclass in inheriting:  # `SequenceTrainer(model=model)` runs `Trainer.__init__`
+            calls = self.calls_to(subclass.path, f"{subclass.name}.__init__", subclasses=False)
+            if calls is None:
+                return None
+            found.extend(calls)
         return found
+
+    def _inheriting_constructors(self, path: str, name: str) -> list[ProjectClass] | None:
+        """The project's subclasses of the class, at any depth, when none defines `__init__`
+        (constructing one runs the class's own); None when one does."""
+        subclasses = self._project_subclasses(self.project_class(path, name))
+        if any("__init__" in self.summaries[sub.path].classes[sub.name].methods for sub in subclasses):
+            return None
+        return sorted(subclasses, key=lambda sub: (sub.path, sub.name))
 
     def _method_calls(self, path: str, key: str) -> list[tuple[str, CallSite, int]] | None:
         """Every call that may run the method `key` (`Class.method`) of an instance: each call of a
