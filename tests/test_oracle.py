@@ -1336,3 +1336,20 @@ def test_a_dict_kept_on_self_is_a_guess_for_fixes():
 )
 def test_no_usage_evidence_where_a_class_of_the_file_or_an_annotation_says_otherwise(source):
     assert kinds(source) == [None]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("        probe(self.value(x))\n", "tensor+graph", id="own-method"),
+        pytest.param("        probe(self.start())\n", None, id="a-base-method"),
+    ],
+)
+def test_self_in_a_class_whose_base_cannot_be_read_still_runs_its_own_methods(body, expected):
+    source = HEAD + (
+        "import torch.multiprocessing as mp\nclass Worker(mp.Process):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.net = nn.Linear(2, 2)\n"
+        "    def value(self, x):\n        return self.net(x)\n"
+        f"    def run(self, x):\n{body}"
+    )
+    assert kinds(source) == [expected]

@@ -940,6 +940,16 @@ class TypeOracle(StoredItems):
         own = self.project.project_class(self._project_path, cls.name.value)
         return local + self.project.overriding_results(own, method, elsewhere_than=self._project_path)
 
+    def _method_receiver(self, receiver: Kind | None, expr: cst.CSTNode, scope: Scope) -> Kind | None:
+        """Whose methods a call on `expr` (of kind `receiver`) may run: `self` in a method of a
+        class whose kind is unknown (a base the oracle cannot read, `torch.multiprocessing.Process`)
+        still runs the class's own methods, which come before any base's."""
+        if receiver is None:
+            owner = self._instance_class(expr, scope)
+            if owner is not None:
+                return Kind(OBJECT, cls=owner)
+        return receiver
+
     def _method_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
         if not isinstance(node, cst.FunctionDef) or _is_static_or_classmethod(node):
             return None
@@ -966,7 +976,8 @@ class TypeOracle(StoredItems):
                     return known
                 if method != "forward":
                     # `for a in net.arch_parameters()`: what a method the class defines itself returns
-                    return element_kind(self._own_method_result(receiver, method), None, path)
+                    own = self._own_method_result(self._method_receiver(receiver, iterator.func.value, scope), method)
+                    return element_kind(own, None, path)
                 # `for out in self.forward(x)`: what the call returns, as for `self(x)`
         return element_kind(self._kind(iterator, scope), None, path)
 
@@ -1016,7 +1027,7 @@ class TypeOracle(StoredItems):
             return self.project.call_result(callee)
         if isinstance(func, cst.Attribute):
             receiver = self._kind(func.value, scope, at)
-            own = self._own_method_result(receiver, func.attr.value)
+            own = self._own_method_result(self._method_receiver(receiver, func.value, scope), func.attr.value)
             if own is not None:
                 return own
             if func.attr.value == "state_dict" and not call.args and self._torch_state_dict(receiver):
