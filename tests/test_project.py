@@ -1427,3 +1427,20 @@ def test_a_constructor_inherited_by_subclasses_takes_what_their_calls_pass(cli, 
         "import torch.nn as nn\nfrom trainer import *\n\nmodel = nn.Linear(2, 2)\n" + run
     )
     assert _findings(cli, "trainer.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("    mask = torch.zeros(2, 3)\n    mask = mask[idx]\n    if gpu:\n        mask = mask.cuda()\n",
+                     [("TL001", 3)], id="rebound-from-itself-keeping-a-tensor"),
+        pytest.param("    mask = torch.zeros(2, 3)\n    if gpu:\n        mask = mask.numpy()\n", [], id="rebound-to-an-array"),
+        pytest.param("    mask = load(idx)\n    mask = mask[idx]\n", [], id="nothing-known-to-start-from"),
+        pytest.param("    mask = torch.zeros(2, 3)\n    for i in idx:\n        mask = mask[i].tolist()\n", [],
+                     id="made-into-a-list-in-a-loop"),
+    ],
+)
+def test_a_local_of_another_module_rebound_from_itself(cli, tmp_path, body, expected):
+    (tmp_path / "util.py").write_text(f"import torch\n\ndef batchify(gpu, idx):\n{body}    return mask, 1\n")
+    (tmp_path / "run.py").write_text("from util import batchify\nm, n = batchify(True, 0)\nprint(m.data)\n")
+    assert _findings(cli, "run.py") == expected

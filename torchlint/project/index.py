@@ -324,7 +324,7 @@ class ProjectIndex(Callers):
         if tag == "local":
             function = self._function(path, d[1])
             values = function.locals.get(d[2], ()) if function is not None else ()
-            return self._local_kind(path, values) if values else None
+            return self._rebound_local_kind(path, d, values) if values else None
         if tag == "param":
             return self.param_kind(path, d[1], d[2])
         if tag == "call":
@@ -350,6 +350,26 @@ class ProjectIndex(Callers):
             compared = arithmetic_kind(self.kind(path, operand) for operand in d[1])
             return tensor(False) if compared is not None else None  # booleans: no graph
         return None
+
+    def _rebound_local_kind(self, path: str, local: tuple, values: tuple[Descriptor, ...]) -> Kind | None:
+        """A local some of whose values are made from itself (`mask = mask[idx]`, then `if gpu:
+        mask = mask.cuda()`): what the other values agree on, when each of those made from it
+        keeps that kind given it (by induction over the assignments, it then always holds)."""
+        plain = tuple(value for value in values if not _mentions(value, local))
+        if len(plain) == len(values):
+            return self._local_kind(path, values)
+        assumed = self._local_kind(path, plain) if plain else None
+        if assumed is None:
+            return None
+        key, before = ("d", path, local), set(self._memo)
+        self._memo[key] = assumed  # what the values made from it see while they are judged
+        kind = self._local_kind(path, values)
+        if kind is None or merge([assumed, kind]) != kind or kind.base != assumed.base:
+            for judged in set(self._memo) - before:
+                del self._memo[judged]  # judged under an assumption that did not hold
+            return None
+        del self._memo[key]
+        return kind
 
     def _local_kind(self, path: str, values: tuple[Descriptor, ...]) -> Kind | None:
         """What a function's local name (or a class's attribute) holds: its values merged; with
@@ -703,6 +723,13 @@ class _WithOwn(Mapping):
 
     def __len__(self) -> int:
         return len(self._base) + (self._path not in self._base)
+
+
+def _mentions(descriptor, target: tuple) -> bool:
+    """Whether `target` (a local's descriptor) is part of `descriptor`."""
+    if descriptor == target:
+        return True
+    return isinstance(descriptor, tuple) and any(_mentions(part, target) for part in descriptor if isinstance(part, tuple))
 
 
 def _folder_ends_with(folder: Path, names: list[str]) -> bool:
