@@ -64,6 +64,20 @@ def lint(folder: Path) -> list[dict]:
     return json.loads(result.stdout or "[]")
 
 
+def group_rows(findings: set[Key], labels: dict[Key, dict]) -> list[str]:
+    """Recall per labelled group (a held-out round's reader each), TL001-TL008 together."""
+    rows = ["| group | repositories | judged true | found | recall |", "| --- | ---: | ---: | ---: | ---: |"]
+    groups: dict[str, list[Key]] = {}
+    for key, label in labels.items():
+        if label["verdict"]:
+            groups.setdefault(label["group"], []).append(key)
+    for group, keys in sorted(groups.items()):
+        found = sum(key in findings for key in keys)
+        repos = len({key.package for key in keys})
+        rows.append(f"| {group} | {repos} | {len(keys)} | {found} | {found / len(keys):.0%} |")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", type=Path, default=Path(os.environ.get("TORCHLINT_RESEARCH_DIR", "research")))
@@ -82,6 +96,7 @@ def main() -> None:
     table = score(findings, labels)
     print(f"{len(repos)} repositories, {len(labels)} judged places\n")
     print("\n".join(rule_rows(table)))
+    print("\n" + "\n".join(group_rows(findings, labels)))
     unjudged = sorted((k for k in findings if k not in labels), key=str)
     print(f"\nFindings not judged yet ({len(unjudged)}):")
     print("\n".join(f"  {key}" for key in unjudged) or "  none")

@@ -113,3 +113,17 @@ def test_research_lints_each_repository_as_its_own_project(research, tmp_path):
     findings = research.lint(folder)
     assert [(f["path"], f["line"], f["code"]) for f in findings] == [("train.py", 3, "TL005")]
     assert (folder / "pyproject.toml").exists()  # the folder is the project root, not what is above
+
+
+def test_research_recall_per_group(research):
+    def key(repo, line):
+        return research.Key(repo, "train.py", line, "TL001")
+
+    labels = {
+        key("a/one", 1): {"group": "g1", "verdict": True},
+        key("a/one", 2): {"group": "g1", "verdict": True},
+        key("b/two", 3): {"group": "g2", "verdict": True},
+        key("b/two", 4): {"group": "g2", "verdict": False},
+    }
+    rows = research.group_rows({key("a/one", 1), key("b/two", 4)}, labels)
+    assert rows[2:] == ["| g1 | 1 | 2 | 1 | 50% |", "| g2 | 1 | 1 | 0 | 0% |"]
