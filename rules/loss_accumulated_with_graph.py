@@ -64,7 +64,8 @@ class LossAccumulatedWithGraph(Rule):
     graphs are freed. It is **unsafe** when the added value is taken for a tensor by a guess (as
     TL001 says: a layer's parameter by its name alone, an element of a DataLoader's batch, a value
     taken for a tensor because only tensors have what is called on it, a method's parameter typed
-    by the calls the project shows, or a value computed from such guesses alone): were it a
+    by the calls the project shows, or a value computed from such guesses alone), or is a name
+    also bound to a number (`loss = 0.0`, then `if ...: loss = criterion(...)`): were it a
     number, `.detach()` would not exist on it.
 
     The rule follows every value derived from the accumulator in its scope (`mean = total / n`,
@@ -382,10 +383,18 @@ class LossAccumulatedWithGraph(Rule):
         if OBSERVES_GRAPH not in fates:
             # A value taken for a tensor by a guess (see TL001): were it a number, `.detach()`
             # would not exist on it.
-            guessed = self.ctx.kind(value).origin in GUESSED
+            guessed = self.ctx.kind(value).origin in GUESSED or self._may_be_a_number(value)
             fix = self.replace(value, method_call(value, "detach"), "Accumulate `.detach()`",
                                "unsafe" if guessed else "safe")
         self.report(report_at, _MESSAGE, fix)
+
+    def _may_be_a_number(self, value: cst.BaseExpression) -> bool:
+        """`loss = 0.0`, then `if cond: loss = criterion(...)`: the name is a tensor where the
+        loss was computed, and may still be the number (`.detach()` does not exist on it)."""
+        if not isinstance(value, cst.Name):
+            return False
+        return any(binding.how == "value" and isinstance(_unsigned(binding.value), (cst.Integer, cst.Float))
+                   for binding in self.ctx.oracle.bindings_of(value.value, self.ctx.stack) or ())
 
     def _fates(self, scope_body: cst.CSTNode) -> _Fates:
         """One analysis per scope, shared by the accumulations in it."""
@@ -425,6 +434,10 @@ class LossAccumulatedWithGraph(Rule):
 
 
 _MESSAGE = "A loss accumulated with its graph keeps every iteration's graph alive; add `.detach()`"
+
+
+def _unsigned(value: cst.CSTNode | None) -> cst.CSTNode | None:
+    return value.expression if isinstance(value, cst.UnaryOperation) else value
 
 # What can become of a value derived from the accumulator.
 BACKWARD = "backward"  # it is backpropagated: gradient accumulation

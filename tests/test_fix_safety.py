@@ -363,3 +363,12 @@ def test_tl003_a_value_taken_for_a_tensor_by_a_guess_gets_an_unsafe_fix():
     )
     [finding] = lint_text(built, "run.py", [rule]).diagnostics
     assert finding.fix.applicability == "safe"
+
+
+def test_tl003_a_loss_that_may_still_be_the_number_it_started_at_gets_an_unsafe_fix():
+    rule = rule_by_code("TL003")
+    source = ("import torch\nimport torch.nn as nn\n\nmodel = nn.Linear(2, 1)\ncriterion = nn.MSELoss()\n"
+              "total_loss = 0\nfor x, y in data:\n    loss = 0.0\n    if x.shape[1] == 2:\n"
+              "        loss = criterion(model(x), y)\n    total_loss += loss\nprint(float(total_loss))\n")
+    [finding] = lint_text(source, "train.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"

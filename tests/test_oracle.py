@@ -1160,6 +1160,8 @@ SEARCH = HEAD + (
                      ["tensor+graph", None], id="override-two-levels-down"),
         pytest.param("def make():\n    class Local(Search):\n        def arch(self):\n            return records()\n"
                      "    return Local()\n", [None, "tensor+graph"], id="override-in-a-function"),
+        pytest.param("def other(self):\n    return [np.zeros(3)]\nclass Frozen(Search):\n    arch = other\n",
+                     [None, "tensor+graph"], id="override-by-assignment"),
     ],
 )
 def test_a_method_called_on_self_answers_for_every_override_a_subclass_may_run(subclasses, expected):
@@ -1202,6 +1204,7 @@ def test_type_tests_inside_conditional_expressions_and_comprehensions(source, ex
         pytest.param("probe(self.fc._parameters['weight'])\n", "tensor+graph", id="module-own-parameters"),
         pytest.param("probe(self.fc._buffers['running_mean'])\n", "tensor", id="module-own-buffers"),
         pytest.param("probe(self.meter._parameters['w'])\n", None, id="not-a-module"),
+        pytest.param("probe(self.mixed[1])\n", None, id="parameter-list-given-a-non-tensor"),
     ],
 )
 def test_parameters_a_module_keeps_in_its_containers(use, expected):
@@ -1211,6 +1214,7 @@ def test_parameters_a_module_keeps_in_its_containers(use, expected):
         "        self.ws = nn.ParameterList([nn.Parameter(torch.ones(2)) for _ in range(2)])\n"
         "        self.pd = nn.ParameterDict({'scale': nn.Parameter(torch.ones(1))})\n"
         "        self.fc = nn.Linear(2, 2)\n        self.meter = Meter()\n"
+        "        self.mixed = nn.ParameterList([nn.Parameter(torch.ones(1)), Meter()])\n"
         f"    def forward(self, x):\n        {use}"
     )
     assert kinds(source) == [expected]
@@ -1240,6 +1244,9 @@ def test_a_comprehension_of_a_torch_function_holds_tensors(source, expected):
         pytest.param("    pass\n", [None, None], id="never-called"),
         pytest.param("    return mse(*a)\n", [None, None], id="starred-call"),
         pytest.param("    mse = print\n    return mse(torch.relu(a), a)\n", [None, None], id="rebound"),
+        pytest.param("    v = torch.relu(a)\n    return [mse(v, v) for v in a]\n", [None, None], id="called-in-a-comprehension"),
+        pytest.param("    f = torch.relu(a)\n    mse(f, f)\n    return locals()['mse'](a, a)\n", [None, None],
+                     id="reached-through-locals"),
     ],
 )
 def test_a_function_defined_inside_another_takes_what_its_calls_pass(body, expected):
@@ -1279,6 +1286,10 @@ def test_a_read_requires_grad_is_a_guess_of_a_tensor(source, expected):
         pytest.param("    out = torch.zeros(2)\n    with contextlib.suppress(KeyError):\n        out = cache[key]\n"
                      "        out = torch.ones(2)\n", None, id="a-context-that-swallows-exceptions"),
         pytest.param("    with torch.no_grad():\n        out = torch.zeros(2)\n    out = load(x)\n", None, id="rebound-after"),
+        pytest.param("    out = torch.zeros(2)\n    with ignored(KeyError):\n        out = cache[key]\n"
+                     "        out = torch.ones(2)\n", None, id="a-context-of-unknown-behaviour"),
+        pytest.param("    out = torch.zeros(2)\n    with self.subTest():\n        out = cache[key]\n"
+                     "        out = torch.ones(2)\n", None, id="a-sub-test"),
     ],
 )
 def test_a_with_block_runs_its_body_through(block, expected):
@@ -1353,3 +1364,9 @@ def test_self_in_a_class_whose_base_cannot_be_read_still_runs_its_own_methods(bo
         f"    def run(self, x):\n{body}"
     )
     assert kinds(source) == [expected]
+
+
+def test_an_instance_attribute_of_the_method_s_name_hides_the_method():
+    source = SEARCH.replace("        self.alpha = nn.Parameter(torch.zeros(3))\n",
+                            "        self.alpha = nn.Parameter(torch.zeros(3))\n        self.arch = lambda: [np.zeros(3)]\n")
+    assert kinds(source) == [None, "tensor+graph"]

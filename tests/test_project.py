@@ -1419,6 +1419,9 @@ TRAINER_MODULE = (
                      id="two-levels-down"),
         pytest.param("\n\nclass Deeper(SequenceTrainer):\n    pass\n",
                      "SequenceTrainer(model, None)\nmake(Deeper)\n", [], id="a-subclass-handed-on"),
+        pytest.param("\n\nclass Mixin:\n    def __init__(self, model, optimizer):\n"
+                     "        super().__init__([model], optimizer)\n\n\nclass Mixed(Mixin, Trainer):\n    pass\n",
+                     "Mixed(model, None)\n", [], id="a-mixin-first"),
     ],
 )
 def test_a_constructor_inherited_by_subclasses_takes_what_their_calls_pass(cli, tmp_path, more, run, expected):

@@ -278,8 +278,8 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         if container is not None:
             return Kind(MODULE, output=output, origin=qualified, element=Kind(MODULE), mapping=container == "mapping")
         container = PARAMETER_CONTAINERS.get(qualified)
-        if container is not None:
-            return Kind(MODULE, output=output, origin=qualified, element=tensor(True), mapping=container == "mapping")
+        if container is not None:  # (what it holds: the oracle reads what it is given)
+            return Kind(MODULE, output=output, origin=qualified, mapping=container == "mapping")
         return Kind(MODULE, output=output, origin=qualified)
     if is_tensor_function(qualified):
         return tensor(graph)

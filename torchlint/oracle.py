@@ -19,15 +19,16 @@ from torchlint.analysis import ClassIndex, ImportTable, dotted_name, element_at,
 from torchlint.codemod import names_used
 from torchlint.stored_items import StoredItems
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
-    CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_TENSOR_USE, MODEL_OUTPUT, MODULE,
-    NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
+    CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_USE,
+    MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, element_kind, guessed_method_result, iterated_kind, layer_tensor_kind,
     library_call_kind, merge, method_call_kind, output_of_forward, public, subscript_kind, tensor, unpacked_kind,
     with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
-    DATA_LOADERS, GRAD_DISABLING_CONTEXTS, MODULE_CONTAINERS, MODULE_ONLY_METHODS, MODULE_WRAPPERS, PARAMETER_CLASSES, SEQUENTIAL_CONTAINERS, TENSOR_ATTRIBUTE_NAMES,
+    DATA_LOADERS, GRAD_DISABLING_CONTEXTS, MODULE_CONTAINERS, MODULE_ONLY_METHODS, MODULE_WRAPPERS, PARAMETER_CLASSES,
+    PARAMETER_CONTAINERS, SEQUENTIAL_CONTAINERS, TENSOR_ATTRIBUTE_NAMES,
     TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES, is_optimizer_class, is_tensor_class, is_torch_module_class,
     looks_like_pretrained_model_class,
 )
@@ -601,8 +602,8 @@ class TypeOracle(StoredItems):
         """Every call of the function `name` bound in scope `outer`; None when the name is used
         otherwise (handed on, returned, stored), so calls the file does not show may exist."""
         start = self.scopes.parents.path_to(self.module, outer.node)
-        if start is None:
-            return None
+        if start is None or _reflects(outer.node):
+            return None  # (`locals()["helper"](x)`, `eval("helper(x)")`: calls no walk sees)
         calls = []
         prune = lambda node: type(node) is ElidedBlock and not node.mentions(name)  # noqa: E731
         for path in paths(outer.node, prune):
@@ -619,6 +620,8 @@ class TypeOracle(StoredItems):
                 continue  # another `name`, bound in a scope of its own
             if not (isinstance(parent, cst.Call) and parent.func is node):
                 return None
+            if any(isinstance(ancestor, _COMPREHENSIONS) for ancestor in path):
+                return None  # its arguments may name the comprehension's own variables, unscoped here
             calls.append((parent, use_scope))
         return calls
 
@@ -915,7 +918,7 @@ class TypeOracle(StoredItems):
         static_only = receiver.base == CLASS
         if isinstance(receiver.cls, cst.ClassDef):
             function = _method_named(receiver.cls, method)
-            if function is None or (static_only and not _is_staticmethod(function)):
+            if function is None or (static_only and not _is_staticmethod(function)) or self._rebinds_method(receiver.cls, method):
                 return None
             result = self._method_returns(function)
         elif isinstance(receiver.cls, ProjectClass):
@@ -929,11 +932,20 @@ class TypeOracle(StoredItems):
         overriding = self._overriding_results(receiver.cls, method)
         return merge([result, *overriding]) if overriding else result
 
+    def _rebinds_method(self, cls: cst.ClassDef, method: str) -> bool:
+        """The class binds the method's name otherwise: `self.m = ...` in a method (an instance's
+        attribute comes before its class's methods), or `m = other` in its body."""
+        if self._attribute_bindings(cls, method):
+            return True
+        return any(isinstance(small, (cst.Assign, cst.AnnAssign)) and method in _assigned_names(small)
+                   for line in cls.body.body if isinstance(line, cst.SimpleStatementLine) for small in line.body)
+
     def _overriding_results(self, cls: cst.ClassDef | ProjectClass, method: str) -> list[Kind | None]:
         if isinstance(cls, ProjectClass):
             return self.project.overriding_results(cls, method)
-        local = [self._method_returns(function) for subclass in self.classes.subclasses(cls)
-                 if (function := _method_named(subclass, method)) is not None]
+        local = [None if self._rebinds_method(subclass, method) else self._method_returns(function)
+                 for subclass in self.classes.subclasses(cls)
+                 if (function := _method_named(subclass, method)) is not None or self._rebinds_method(subclass, method)]
         summary = self.project.summaries.get(self._project_path)
         if summary is None or cls.name.value not in summary.classes:
             return local  # a class inside a function: only this file can derive from it
@@ -1169,6 +1181,9 @@ class TypeOracle(StoredItems):
         if kind is not None and kind.base == MODULE and qualified in SEQUENTIAL_CONTAINERS:
             kind = Kind(MODULE, output=self._sequential_output(call, scope), origin=qualified,
                         element=kind.element)
+        if kind is not None and qualified in PARAMETER_CONTAINERS:
+            kind = Kind(MODULE, output=kind.output, origin=qualified, mapping=kind.mapping,
+                        element=self._given_parameters(call, scope))
         if kind is not None and kind.base == MODULE and kind.element is not None and not kind.mapping:
             element = self._built_elements(call)
             if element is not None:
@@ -1195,6 +1210,29 @@ class TypeOracle(StoredItems):
         if batch is None or batch.base != CONTAINER or batch.mapping or batch.element is None:
             return None
         return Kind(OBJECT, origin=qualified, element=batch.element) if batch.element.base == TENSOR else None
+
+    def _given_parameters(self, call: cst.Call, scope: Scope) -> Kind | None:
+        """What `nn.ParameterList([...])`/`nn.ParameterDict({...})` holds: parameters, when it is
+        given tensors (it wraps them; anything else it keeps as it is, and later code may add
+        anything: a guess, so fixes resting on it are unsafe)."""
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            return None
+        given = call.args[0].value
+        if isinstance(given, (cst.List, cst.Tuple)):
+            values = [element.value for element in given.elements if not isinstance(element, cst.StarredElement)]
+            if len(values) != len(given.elements):
+                return None
+        elif isinstance(given, cst.Dict):
+            values = [element.value for element in given.elements if isinstance(element, cst.DictElement)]
+            if len(values) != len(given.elements):
+                return None
+        elif isinstance(given, (cst.ListComp, cst.GeneratorExp)) and isinstance(given.elt, cst.Call):
+            # `nn.ParameterList(nn.Parameter(torch.randn(d)) for d in dims)`
+            return _PARAMETER_ITEM if self.imports.qualify(given.elt.func) in PARAMETER_CLASSES else None
+        else:
+            return None
+        kinds = [self._kind(value, scope) for value in values]
+        return _PARAMETER_ITEM if kinds and all(k is not None and k.base == TENSOR for k in kinds) else None
 
     def _built_elements(self, call: cst.Call) -> Kind | None:
         """The elements of `ModuleList(nn.Sequential(...) for d in dims)` or `Sequential(nn.Conv2d(...),
@@ -1482,6 +1520,19 @@ def _without_graph(kind: Kind | None) -> Kind | None:
 
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+_PARAMETER_ITEM = Kind(TENSOR, graph=True, origin=GUESSED_STORED_ITEM)  # of a ParameterList/Dict
+_REFLECTING_BUILTINS = frozenset({"locals", "vars", "eval", "exec", "globals"})
+
+
+def _assigned_names(statement: cst.Assign | cst.AnnAssign) -> set[str]:
+    targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+    return {target.value for target in targets if isinstance(target, cst.Name)}
+
+
+def _reflects(function: cst.CSTNode) -> bool:
+    """The function reaches its names by string (`locals()`, `eval`, `exec`)."""
+    return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in _REFLECTING_BUILTINS
+               for node in descendants(function))
 
 
 def _conditions_on(first: cst.CompFor, name: str) -> list[cst.BaseExpression]:

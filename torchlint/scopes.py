@@ -346,18 +346,20 @@ def _with_walked_back(statement: cst.With, hits: list[Binding]) -> tuple[list[Bi
     return inner + header, any(not b.maybe for b in header)
 
 
-# Context managers that may swallow an exception raised in their body, so that its last
-# statements may not run while the code after the block does.
-_SWALLOWING_CONTEXTS = frozenset({"suppress", "raises", "assertRaises", "assertRaisesRegex", "ExitStack", "nullcontext"})
+# Context managers known never to swallow an exception raised in their body (a `with` whose
+# manager may, `contextlib.suppress` under any name, a class whose `__exit__` returns True, a
+# `@contextmanager` catching, `subTest`, lets the code after the block run without the body's
+# last statements): torch's own, and files and warnings.
+_RUN_THROUGH_CONTEXTS = frozenset({"no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "autocast",
+                                   "open", "catch_warnings"})
 
 
 def _runs_through(statement: cst.With) -> bool:
-    if not isinstance(statement.body, cst.IndentedBlock):
+    if not isinstance(statement.body, cst.IndentedBlock) or statement.asynchronous is not None:
         return False
     for item in statement.items:
-        manager = item.item.func if isinstance(item.item, cst.Call) else item.item
-        name = manager.attr.value if isinstance(manager, cst.Attribute) else getattr(manager, "value", "")
-        if name in _SWALLOWING_CONTEXTS:
+        manager = dotted_name(item.item.func if isinstance(item.item, cst.Call) else item.item) or ""
+        if manager.split(".")[0] != "torch" and manager.rsplit(".", 1)[-1] not in _RUN_THROUGH_CONTEXTS:
             return False
     return True
 

@@ -122,10 +122,13 @@ class Callers:
 
     def _inheriting_constructors(self, path: str, name: str) -> list[ProjectClass] | None:
         """The project's subclasses of the class, at any depth, when none defines `__init__`
-        (constructing one runs the class's own); None when one does."""
+        and each has one base (constructing one runs the class's own); None otherwise (a mixin
+        before the class in the bases may define an `__init__` that calls it with other values)."""
         subclasses = self._project_subclasses(self.project_class(path, name))
-        if any("__init__" in self.summaries[sub.path].classes[sub.name].methods for sub in subclasses):
-            return None
+        for sub in subclasses:
+            shape = self.summaries[sub.path].classes[sub.name]
+            if "__init__" in shape.methods or len(shape.bases) != 1:
+                return None
         return sorted(subclasses, key=lambda sub: (sub.path, sub.name))
 
     def _method_calls(self, path: str, key: str) -> list[tuple[str, CallSite, int]] | None:

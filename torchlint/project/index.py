@@ -638,7 +638,7 @@ class ProjectIndex(Callers):
         tensor, a module or a tuple of tensors (`static_only`: only a static method's)."""
         summary = self.summaries.get(cls.path)
         key = summary.classes[cls.name].methods.get(method) if summary and cls.name in summary.classes else None
-        if key is None:
+        if key is None or self._rebinds_method(cls, method):
             return None
         if static_only and "staticmethod" not in self._function(cls.path, key).decorators:
             return None
@@ -655,10 +655,18 @@ class ProjectIndex(Callers):
         overriding = []
         for subclass in self._project_subclasses(cls):
             summary = self.summaries.get(subclass.path)
-            if subclass.path != elsewhere_than and summary is not None and method in summary.classes[subclass.name].methods:
+            if subclass.path == elsewhere_than or summary is None:
+                continue
+            if method in summary.classes[subclass.name].methods or self._rebinds_method(subclass, method):
                 self.consulted.add(subclass.path)
                 overriding.append(self.method_result(subclass, method))
         return overriding
+
+    def _rebinds_method(self, cls: ProjectClass, method: str) -> bool:
+        """The class binds the method's name otherwise: `self.m = ...` in a method (an instance's
+        attribute comes before its class's methods), or `m = other` in its body."""
+        summary = self.summaries[cls.path]
+        return method in summary.classes[cls.name].attributes or f"{cls.name}.{method}" in summary.escapes
 
     def class_attribute_kind(self, cls: ProjectClass, attribute: str) -> Kind | None:
         summary = self.summaries.get(cls.path)
