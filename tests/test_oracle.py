@@ -1205,6 +1205,7 @@ def test_type_tests_inside_conditional_expressions_and_comprehensions(source, ex
         pytest.param("probe(self.fc._buffers['running_mean'])\n", "tensor", id="module-own-buffers"),
         pytest.param("probe(self.meter._parameters['w'])\n", None, id="not-a-module"),
         pytest.param("probe(self.mixed[1])\n", None, id="parameter-list-given-a-non-tensor"),
+        pytest.param("probe(self.empty[0])\n", "tensor+graph", id="parameter-list-filled-later"),
     ],
 )
 def test_parameters_a_module_keeps_in_its_containers(use, expected):
@@ -1215,6 +1216,7 @@ def test_parameters_a_module_keeps_in_its_containers(use, expected):
         "        self.pd = nn.ParameterDict({'scale': nn.Parameter(torch.ones(1))})\n"
         "        self.fc = nn.Linear(2, 2)\n        self.meter = Meter()\n"
         "        self.mixed = nn.ParameterList([nn.Parameter(torch.ones(1)), Meter()])\n"
+        "        self.empty = nn.ParameterList()\n"
         f"    def forward(self, x):\n        {use}"
     )
     assert kinds(source) == [expected]

@@ -1213,8 +1213,10 @@ class TypeOracle(StoredItems):
 
     def _given_parameters(self, call: cst.Call, scope: Scope) -> Kind | None:
         """What `nn.ParameterList([...])`/`nn.ParameterDict({...})` holds: parameters, when it is
-        given tensors (it wraps them; anything else it keeps as it is, and later code may add
-        anything: a guess, so fixes resting on it are unsafe)."""
+        given tensors or nothing (it wraps tensors; anything else it keeps as it is, and later code
+        may add anything: a guess, so fixes resting on it are unsafe)."""
+        if not call.args:
+            return _PARAMETER_ITEM  # filled later, by `append(nn.Parameter(...))` as a rule
         if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
             return None
         given = call.args[0].value
