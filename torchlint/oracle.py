@@ -17,6 +17,7 @@ import libcst as cst
 
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, element_at, walk_statements
 from torchlint.codemod import names_used
+from torchlint.narrowing import Narrowing
 from torchlint.stored_items import StoredItems
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_USE,
@@ -33,13 +34,10 @@ from torchlint.torch_api import (
     looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
-    COMPREHENSION_TYPES, SCOPE_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
+    COMPREHENSION_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
 )
 from torchlint.walk import ElidedBlock, descendants, outside_nested_scopes, paths
 
-# Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
-_LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
-                         "LSTM", "GRU", "RNN", "Bilinear", "Norm")
 # `loss.backward()` with no positional argument: `accelerator.backward(loss)` is no evidence about `accelerator`.
 # Decorators that return the function they decorate, or one that returns what it returns.
 _RESULT_KEEPING_DECORATORS = frozenset({
@@ -79,7 +77,7 @@ _LIST_GROWTH = frozenset({"append", "extend", "insert"})
 _NEUTRAL_ANNOTATION_MODULES = frozenset({"torch", "typing", "typing_extensions", "builtins"})
 
 
-class TypeOracle(StoredItems):
+class TypeOracle(Narrowing, StoredItems):
     def __init__(self, module: cst.Module, imports: ImportTable, classes: ClassIndex, text: str = "",
                  path: str = "<module>", project: ProjectIndex | None = None):
         self.module = module
@@ -156,95 +154,6 @@ class TypeOracle(StoredItems):
 
     def scope_at(self, stack: Sequence[cst.CSTNode]) -> Scope:
         return self.scopes.at(stack)
-
-    # ---- narrowing: `isinstance` and class-name checks around a use -----------------------------
-    def narrowed_by_type_test(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> bool:
-        """`if isinstance(m, nn.Linear): m...`: the name's kind here comes from a type test, which
-        any subclass passes (a class of the project deriving from `nn.Linear` too)."""
-        return isinstance(expr, cst.Name) and self._narrowed(expr.value, self.scope_at(stack), stack) is not None
-
-    def _narrowed(self, name: str, scope: Scope, at: Sequence[cst.CSTNode]) -> Kind | None:
-        for depth in range(len(at) - 1, 0, -1):
-            node, parent = at[depth], at[depth - 1]
-            if isinstance(parent, _COMPREHENSIONS) and node is not parent.for_in:
-                # `[x.data for x in xs if isinstance(x, Variable)]`: the element is made only
-                # for the items the conditions let through
-                tests = _conditions_on(parent.for_in, name)
-                return next((kind for test in tests if (kind := self._narrowing_test(test, name, scope)) is not None), None)
-            if isinstance(parent, SCOPE_TYPES):
-                return None
-            if isinstance(parent, (cst.If, cst.IfExp)) and node is parent.body:
-                # `if isinstance(m, nn.Linear): m...`, `x.data if isinstance(x, Variable) else x`
-                kind = self._narrowing_test(parent.test, name, scope)
-                if kind is not None:
-                    return kind
-        return None
-
-    def _narrowing_test(self, test: cst.CSTNode, name: str, scope: Scope) -> Kind | None:
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-            return self._narrowing_test(test.left, name, scope) or self._narrowing_test(test.right, name, scope)
-        if isinstance(test, cst.Call) and dotted_name(test.func) == "isinstance" and len(test.args) == 2:
-            subject, classes = test.args[0].value, test.args[1].value
-            if isinstance(subject, cst.Name) and subject.value == name:
-                options = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
-                kind = merge(self._instance_kind_of_class(option) for option in options)
-                if kind is not None and kind.base in (MODULE, TENSOR):
-                    return Kind(kind.base, origin=kind.origin if len(options) == 1 else None)
-            return None
-        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
-            test.comparisons[0].operator, (cst.Equal, cst.Is)
-        ):
-            # `type(h) == Variable`, `type(x) is torch.Tensor`
-            left, right = test.left, test.comparisons[0].comparator
-            if isinstance(left, cst.Call) and dotted_name(left.func) == "type" and len(left.args) == 1:
-                subject = left.args[0].value
-                if isinstance(subject, cst.Name) and subject.value == name:
-                    kind = self._instance_kind_of_class(right)
-                    return kind if kind is not None and kind.base in (MODULE, TENSOR) else None
-        if isinstance(test, cst.Call) and self.imports.qualify(test.func) == "torch.is_tensor" and len(test.args) == 1:
-            subject = test.args[0].value
-            return tensor(False) if isinstance(subject, cst.Name) and subject.value == name else None
-        if self._tests_layer_class_name(test, name, scope):
-            return Kind(MODULE)
-        return None
-
-    def _tests_layer_class_name(self, test: cst.CSTNode, name: str, scope: Scope) -> bool:
-        """`classname.find("Conv") != -1`, `"Linear" in classname`, `classname.startswith("BatchNorm")`,
-        `type(m).__name__ == "Conv2d"`, where the class name is `name`'s."""
-        strings: list[str] = []
-        subject = None
-        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-            left, right = test.left, test.comparisons[0].comparator
-            if isinstance(left, cst.Call) and isinstance(left.func, cst.Attribute) and left.func.attr.value == "find":
-                subject, strings = left.func.value, _string_arguments(left)
-            elif isinstance(left, cst.SimpleString) and isinstance(test.comparisons[0].operator, cst.In):
-                subject, strings = right, _strings(left)
-            else:
-                subject, strings = left, _strings(right)
-        elif isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value in (
-            "startswith", "endswith"
-        ):
-            subject, strings = test.func.value, _string_arguments(test)
-        if not strings or not all(s.startswith(_LAYER_NAME_FRAGMENTS) for s in strings):
-            return False
-        return self._class_name_of(subject, scope) == name
-
-    def _class_name_of(self, expr: cst.CSTNode | None, scope: Scope) -> str | None:
-        """`m` for `m.__class__.__name__`, `type(m).__name__`, or a name bound once to either."""
-        if isinstance(expr, cst.Name):
-            bindings = self.scopes.lookup(expr.value, scope) or []
-            if len(bindings) == 1 and bindings[0].how == "value":
-                return self._class_name_of(self.bound_value(bindings[0]), scope)
-            return None
-        if not (isinstance(expr, cst.Attribute) and expr.attr.value == "__name__"):
-            return None
-        owner = expr.value
-        if isinstance(owner, cst.Attribute) and owner.attr.value == "__class__" and isinstance(owner.value, cst.Name):
-            return owner.value.value
-        if isinstance(owner, cst.Call) and dotted_name(owner.func) == "type" and len(owner.args) == 1:
-            subject = owner.args[0].value
-            return subject.value if isinstance(subject, cst.Name) else None
-        return None
 
     # ---- kinds ------------------------------------------------------------------------------
     def _kind(self, expr: cst.CSTNode, scope: Scope, at: Sequence[cst.CSTNode] | None = None) -> Kind | None:
@@ -620,7 +529,7 @@ class TypeOracle(StoredItems):
                 continue  # another `name`, bound in a scope of its own
             if not (isinstance(parent, cst.Call) and parent.func is node):
                 return None
-            if any(isinstance(ancestor, _COMPREHENSIONS) for ancestor in path):
+            if any(isinstance(ancestor, COMPREHENSION_TYPES) for ancestor in path):
                 return None  # its arguments may name the comprehension's own variables, unscoped here
             calls.append((parent, use_scope))
         return calls
@@ -1521,7 +1430,6 @@ def _without_graph(kind: Kind | None) -> Kind | None:
     return kind
 
 
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 _PARAMETER_ITEM = Kind(TENSOR, graph=True, origin=GUESSED_STORED_ITEM)  # of a ParameterList/Dict
 _REFLECTING_BUILTINS = frozenset({"locals", "vars", "eval", "exec", "globals"})
 
@@ -1535,18 +1443,6 @@ def _reflects(function: cst.CSTNode) -> bool:
     """The function reaches its names by string (`locals()`, `eval`, `exec`)."""
     return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in _REFLECTING_BUILTINS
                for node in descendants(function))
-
-
-def _conditions_on(first: cst.CompFor, name: str) -> list[cst.BaseExpression]:
-    """The `if` tests of a comprehension made after its last `for` binding `name`."""
-    tests: list[cst.BaseExpression] = []
-    current: cst.CompFor | None = first
-    while current is not None:
-        if name in names_used(current.target):
-            tests = []
-        tests.extend(condition.test for condition in current.ifs)
-        current = current.inner_for_in
-    return tests
 
 
 def _method_named(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
@@ -1569,19 +1465,6 @@ def _constructs_instance(value: cst.CSTNode | None) -> bool:
 
 def _is_none_name(expr: cst.CSTNode) -> bool:
     return isinstance(expr, cst.Name) and expr.value == "None"
-
-
-def _strings(expr: cst.CSTNode) -> list[str]:
-    if isinstance(expr, cst.SimpleString) and isinstance(expr.evaluated_value, str):
-        return [expr.evaluated_value]
-    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
-        found = [_strings(element.value) for element in expr.elements]
-        return [s for group in found for s in group] if all(found) else []
-    return []
-
-
-def _string_arguments(call: cst.Call) -> list[str]:
-    return _strings(call.args[0].value) if len(call.args) == 1 else []
 
 
 def _after_starting_number(bindings: list[Binding], kinds: list[Kind | None]) -> Kind | None:
