@@ -1372,3 +1372,28 @@ def test_an_instance_attribute_of_the_method_s_name_hides_the_method():
     source = SEARCH.replace("        self.alpha = nn.Parameter(torch.zeros(3))\n",
                             "        self.alpha = nn.Parameter(torch.zeros(3))\n        self.arch = lambda: [np.zeros(3)]\n")
     assert kinds(source) == [None, "tensor+graph"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        HEAD + "from collections import UserList\ndef f(x):\n"
+        "    return [(x := UserList([1])), probe(x)][1] if isinstance(x, torch.Tensor) else x\n",
+        HEAD + "from collections import UserList\ndef f(m):\n    if isinstance(m, nn.Linear):\n"
+        "        m = UserList([1])\n        probe(m)\n",
+    ],
+    ids=["walrus-in-the-branch", "assigned-in-the-branch"],
+)
+def test_a_type_test_says_nothing_where_the_branch_binds_the_name_again(source):
+    assert kinds(source) == [None]
+
+
+def test_a_type_tested_name_read_where_it_is_bound_again_is_still_narrowed():
+    # `constant_val = constant_val.data` under `if isinstance(constant_val, nn.Parameter)`: the
+    # value is read before the assignment binds the name
+    source = HEAD + "def f(x):\n    if isinstance(x, nn.Parameter):\n        log(x)\n        x = probe(x)\n        probe(x)\n"
+    assert kinds(source) == ["tensor", None]
+    source = HEAD + "def f(x):\n    if isinstance(x, nn.Parameter):\n        with no_fake():\n            x = probe(x)\n"
+    assert kinds(source) == ["tensor"]
+    source = HEAD + "def f(x, p):\n    if isinstance(x, nn.Parameter):\n        with open(p) as x:\n            probe(x)\n"
+    assert kinds(source) == [None]

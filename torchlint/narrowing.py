@@ -14,6 +14,7 @@ from torchlint.analysis import dotted_name
 from torchlint.codemod import names_used
 from torchlint.kinds import MODULE, TENSOR, Kind, merge, tensor
 from torchlint.scopes import COMPREHENSION_TYPES, SCOPE_TYPES, Scope
+from torchlint.walk import descendants
 
 # Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
@@ -36,14 +37,18 @@ class Narrowing:
                 # `[x.data for x in xs if isinstance(x, Variable)]`: the element is made only
                 # for the items the conditions let through
                 tests = _conditions_on(parent.for_in, name)
-                return next((kind for test in tests if (kind := self._narrowing_test(test, name, scope)) is not None), None)
+                kind = next((kind for test in tests if (kind := self._narrowing_test(test, name, scope)) is not None), None)
+                return None if kind is None or _rebinds(node, name) else kind
             if isinstance(parent, SCOPE_TYPES):
                 return None
             if isinstance(parent, (cst.If, cst.IfExp)) and node is parent.body:
                 # `if isinstance(m, nn.Linear): m...`, `x.data if isinstance(x, Variable) else x`
                 kind = self._narrowing_test(parent.test, name, scope)
                 if kind is not None:
-                    return kind
+                    # (not when the branch binds the name again before the use may run)
+                    rebound = (_rebinds(parent.body, name) if isinstance(parent, cst.IfExp)
+                               else _rebound_before(parent.body, at[depth + 1:], name))
+                    return None if rebound else kind
         return None
 
     def _narrowing_test(self, test: cst.CSTNode, name: str, scope: Scope) -> Kind | None:
@@ -111,6 +116,49 @@ class Narrowing:
             subject = owner.args[0].value
             return subject.value if isinstance(subject, cst.Name) else None
         return None
+
+
+def _rebinds(branch: cst.CSTNode, name: str) -> bool:
+    """Whether the branch binds `name` (an assignment, a walrus, a loop or `with ... as`)."""
+    for node in descendants(branch):
+        if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) and node.target.value == name:
+            return True
+        target = getattr(node, "target", None) if isinstance(node, _BINDING_NODES) else None
+        if isinstance(node, cst.WithItem) and node.asname is not None:
+            target = node.asname.name
+        if target is not None and name in names_used(target):
+            return True
+    return False
+
+
+_BINDING_NODES = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor)
+
+
+def _rebound_before(block: cst.CSTNode, below: Sequence[cst.CSTNode], name: str) -> bool:
+    """Whether the statements of `block` can bind `name` before the use that `below` (the path
+    from the block's statement down to it) leads to: an earlier statement does, or the use's own
+    statement is compound and does, or a walrus does in the use's own simple statement (its
+    assignment targets are bound after its value is computed: `x = x.data` reads `x` first)."""
+    statements = list(getattr(block, "body", ()))
+    statement = below[0] if below else None
+    position = next((i for i, s in enumerate(statements) if s is statement), len(statements))
+    if any(_rebinds(earlier, name) for earlier in statements[:position]):
+        return True
+    if statement is None:
+        return False
+    if isinstance(statement, (cst.With, cst.If)) and len(below) > 1 and below[1] is statement.body:
+        # its header first, then its body, run once: the same question one block down
+        header = statement.items if isinstance(statement, cst.With) else [statement.test]
+        return any(_rebinds(part, name) for part in header) or _rebound_before(statement.body, below[2:], name)
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return _rebinds(statement, name)
+    small = below[1] if len(below) > 1 else None
+    for earlier in statement.body:
+        if earlier is small:
+            return any(isinstance(node, cst.NamedExpr) and name in names_used(node.target) for node in descendants(small))
+        if _rebinds(earlier, name):
+            return True
+    return False
 
 
 def _conditions_on(first: cst.CompFor, name: str) -> list[cst.BaseExpression]:
