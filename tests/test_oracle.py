@@ -1397,3 +1397,6 @@ def test_a_type_tested_name_read_where_it_is_bound_again_is_still_narrowed():
     assert kinds(source) == ["tensor"]
     source = HEAD + "def f(x, p):\n    if isinstance(x, nn.Parameter):\n        with open(p) as x:\n            probe(x)\n"
     assert kinds(source) == [None]
+    source = HEAD + ("def f(x):\n    if isinstance(x, torch.Tensor):\n        if x.dtype == torch.float16:\n"
+                     "            x = x.float()\n        else:\n            x = probe(x)\n")
+    assert kinds(source) == ["tensor"]

@@ -150,6 +150,9 @@ def _rebound_before(block: cst.CSTNode, below: Sequence[cst.CSTNode], name: str)
         # its header first, then its body, run once: the same question one block down
         header = statement.items if isinstance(statement, cst.With) else [statement.test]
         return any(_rebinds(part, name) for part in header) or _rebound_before(statement.body, below[2:], name)
+    if (isinstance(statement, cst.If) and len(below) > 2 and isinstance(below[1], cst.Else)
+            and below[2] is below[1].body):  # the `else` of an `if`: its test, then the `else` body
+        return _rebinds(statement.test, name) or _rebound_before(below[1].body, below[3:], name)
     if not isinstance(statement, cst.SimpleStatementLine):
         return _rebinds(statement, name)
     small = below[1] if len(below) > 1 else None
