@@ -9,6 +9,7 @@ import libcst as cst
 from torchlint.analysis import dotted_name, walk_statements
 from torchlint.codemod import method_call, names_used
 from torchlint.kinds import GUESSED
+from torchlint.oracle import starts_at_number
 from torchlint.scopes import all_params
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
@@ -393,8 +394,7 @@ class LossAccumulatedWithGraph(Rule):
         loss was computed, and may still be the number (`.detach()` does not exist on it)."""
         if not isinstance(value, cst.Name):
             return False
-        return any(binding.how == "value" and isinstance(_unsigned(binding.value), (cst.Integer, cst.Float))
-                   for binding in self.ctx.oracle.bindings_of(value.value, self.ctx.stack) or ())
+        return any(map(starts_at_number, self.ctx.oracle.bindings_of(value.value, self.ctx.stack) or ()))
 
     def _fates(self, scope_body: cst.CSTNode) -> _Fates:
         """One analysis per scope, shared by the accumulations in it."""
@@ -434,10 +434,6 @@ class LossAccumulatedWithGraph(Rule):
 
 
 _MESSAGE = "A loss accumulated with its graph keeps every iteration's graph alive; add `.detach()`"
-
-
-def _unsigned(value: cst.CSTNode | None) -> cst.CSTNode | None:
-    return value.expression if isinstance(value, cst.UnaryOperation) else value
 
 # What can become of a value derived from the accumulator.
 BACKWARD = "backward"  # it is backpropagated: gradient accumulation

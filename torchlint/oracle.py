@@ -1471,14 +1471,15 @@ def _after_starting_number(bindings: list[Binding], kinds: list[Kind | None]) ->
     """`gap = 0` before a loop that binds `gap = real - fake`: after the loop, where both reach,
     the tensor (the number only starts it, and what a tensor is used for there would fail on
     it). Not where only the number reaches, nor when the other bindings are not all tensors."""
-    rest = [kind for binding, kind in zip(bindings, kinds) if not _starting_number(binding)]
+    rest = [kind for binding, kind in zip(bindings, kinds) if not starts_at_number(binding)]
     if not rest or len(rest) == len(kinds):
         return None
     merged = merge(rest)
     return merged if merged is not None and merged.base == TENSOR else None
 
 
-def _starting_number(binding: Binding) -> bool:
+def starts_at_number(binding: Binding) -> bool:
+    """`loss = 0` (or `-1.0`): a binding to a number literal, which a total or a loss may start at."""
     value = binding.value
     if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
         value = value.expression
