@@ -1,0 +1,236 @@
+"""Usage evidence: what a scope does with a name of unknown kind says what it holds
+(`.parameters()` only modules have, `loss.backward()`, a read `.grad`, `x.size(0)`, passed first to
+one of torch.nn.functional's functions). Part of the type oracle (a mixin of `TypeOracle`, as
+narrowing.py is): each use says so only of the bindings that reach it, and the uses of a scope are
+collected once (`collect_uses`, which the oracle also reads for what grows a container).
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from torchlint.analysis import dotted_name
+from torchlint.kinds import GUESSED_TENSOR_USE, MODULE, TENSOR, Kind, tensor
+from torchlint.scopes import COMPREHENSION_TYPES, Binding, Scope, reaching
+from torchlint.torch_api import MODULE_ONLY_METHODS, TENSOR_ATTRIBUTE_NAMES, TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES
+from torchlint.walk import descendants, outside_nested_scopes, paths
+
+_TENSOR_ONLY_METHODS = frozenset({"backward()"})
+_TYPE_TESTED = "<type tested>"  # in a scope's evidence: the name is given to isinstance/type/hasattr
+_TYPE_TESTS = frozenset({"isinstance", "type", "hasattr", "getattr", "callable"})
+_GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
+_REQUIRES_GRAD_READ = ".requires_grad"  # in a scope's evidence: the name's `.requires_grad` is read
+_PASSED_FIRST_TO = "<first argument of> "  # in a scope's evidence: a call the name is passed to first
+ITEM_STORED = "[]="  # in a scope's evidence: an item of the name is assigned
+_TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES
+
+
+class UsageEvidence:
+    """Mixin of TypeOracle: `_usage_evidence` and what it rests on."""
+
+    def _usage_evidence(self, name: str, bindings: list[Binding]) -> Kind | None:
+        """What is called on a name of unknown kind (every binding unknown): `.parameters()` only
+        modules have, `.backward()` only tensors in a graph (`loss = self.compute(batch)` then
+        `loss.backward()`; a class of the project with its own `backward` is a known kind), a
+        read `.grad` in a file that uses torch (`for p in group["params"]: if p.grad is None: ...`),
+        and what only tensors answer to (`x.size(0)`, `x.permute(...)`, a read `.requires_grad`:
+        a guess). A use says so
+        only of the bindings that reach it (`loss.backward(); loss = loss.item()`: the float is
+        not a tensor). An instance of a class not seen (`n = Node()`) may have any of these: no
+        evidence."""
+        if not bindings or any(b.how == "param" and b.value.annotation is not None for b in bindings):
+            return None  # (an annotation the oracle cannot read says what the parameter is)
+        reached = self._uses_by_binding(name, bindings[0].scope)
+        marks = [reached.get(id(binding), set()) for binding in bindings]
+        said_of_all = set.intersection(*marks) if marks else set()
+        said_of_any = set().union(*marks)
+        if said_of_all & MODULE_ONLY_METHODS:
+            return Kind(MODULE)
+        if any(_constructs_instance(b.value) for b in bindings) or not _tensor_could_answer(said_of_any):
+            return None  # `loss.reset(); loss.backward()`: an object of a class of its own
+        if not self._imports_torch():
+            return None  # other autodiff libraries' values have `.backward()` and `.grad` too (micrograd)
+        if said_of_all & _TENSOR_ONLY_METHODS:
+            return tensor(True)  # backpropagated in its own scope: a tensor that carries a graph
+        if _GRAD_READ in said_of_all:
+            return tensor(True)  # its gradient is read: a leaf that requires grad (a Parameter)
+        own = self._own_method_names()
+        uses = {use for use in said_of_all & _TENSOR_USES if use.split("(")[0] not in own}
+        # (not when a class of the file keeps a `requires_grad` of its own: an autograd of its own)
+        requires_grad = _REQUIRES_GRAD_READ in said_of_all and not _KEEPS_REQUIRES_GRAD.search(self.text)
+        if (uses or self._passed_to_functional(said_of_all) or requires_grad) and _TYPE_TESTED not in said_of_any:
+            # `def forward(self, src, trg): max_len = trg.size(0) ... trg.data[0]`: only a tensor
+            # answers so. Not when the scope tests what the name is (`if isinstance(x,
+            # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
+            return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
+        return None
+
+    def _passed_to_functional(self, marks: set[str]) -> bool:
+        """Passed first to one of torch.nn.functional's functions (`F.avg_pool2d(x, k)`), which
+        take a tensor there and nothing else."""
+        return any(mark.startswith(_PASSED_FIRST_TO)
+                   and (self.imports.qualify_name(mark[len(_PASSED_FIRST_TO):]) or "").startswith("torch.nn.functional.")
+                   for mark in marks)
+
+    def _uses_by_binding(self, name: str, scope: Scope) -> dict[int, set[str]]:
+        """For each of the name's bindings in `scope` (by id), what the uses it reaches say."""
+        if scope.evidence is None:
+            scope.evidence = {}
+        if name not in scope.evidence:
+            if scope.uses is None:
+                scope.uses = collect_uses(scope.node)
+            every = scope.bindings.get(name, [])
+            reached: dict[int, set[str]] = {}
+            for marks, path in scope.uses.get(name, ()):
+                for binding in reaching(every, scope, path) or every:
+                    reached.setdefault(id(binding), set()).update(marks)
+            scope.evidence[name] = reached
+        return scope.evidence[name]
+
+    def _own_method_names(self) -> frozenset[str]:
+        """Methods the file's classes define: `boxes.clamp(...)` may be one of them, not a tensor's."""
+        if self._defined_methods is None:
+            self._defined_methods = frozenset(method.name.value for method in self.classes.method_owner)
+        return self._defined_methods
+
+    def _imports_torch(self) -> bool:
+        """Other frameworks' values have `.grad` too (chainer's Variable): the file must use torch."""
+        if any(target.split(".")[0] == "torch" for target in self.imports.aliases.values()):
+            return True
+        return self.imports.star_fallback is not None and self.imports.target_of("torch") == "torch"
+
+
+def collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cst.CSTNode, ...]]]]:
+    """name -> its uses that say what it holds, in one scope (nested functions and classes left
+    out): the methods called on it (`m()` when called with keywords at most, `size(int)` for
+    `x.size(0)`), `.grad` when its gradient is read, a type test; each with the path down to it
+    (so that only the bindings reaching the use take its evidence). A use inside a comprehension
+    that binds the name is the comprehension's own variable's, not the scope's: left out."""
+    uses: dict[str, list[tuple[set[str], tuple[cst.CSTNode, ...]]]] = {}
+    not_reads: set[int] = set()  # attributes called or assigned to (a parent is met before its children)
+    every_time = _statements_run_every_time(scope)
+    for path in paths(scope, outside_nested_scopes):
+        for name, marks in (_use_marks(path[-1], not_reads), _first_argument_use(path, every_time)):
+            if name is not None and not _comprehension_binds(path, name):
+                uses.setdefault(name, []).append((marks, tuple(path)))
+    return uses
+
+
+def _first_argument_use(path: list[cst.CSTNode], every_time: set[int]) -> tuple[str | None, set[str]]:
+    """`F.avg_pool2d(x, k)`: the name passed first, marked with the callee as written (one of
+    torch.nn.functional's says it is a tensor: see `_usage_evidence`) when the call runs every
+    time the scope does; `torch.is_tensor(x)`: a type test."""
+    node = path[-1]
+    if not isinstance(node, cst.Call) or not node.args:
+        return None, set()
+    first = node.args[0]
+    callee = dotted_name(node.func)
+    if first.keyword is not None or first.star or not isinstance(first.value, cst.Name) or callee is None:
+        return None, set()
+    if callee.rsplit(".", 1)[-1] == "is_tensor":
+        return first.value.value, {_TYPE_TESTED}
+    if not _runs_every_time(path, every_time):
+        return None, set()  # `if packed: F.dropout(x.data) else: F.dropout(x)`: each branch its own kind
+    return first.value.value, {_PASSED_FIRST_TO + callee}
+
+
+def _statements_run_every_time(scope: cst.CSTNode) -> set[int]:
+    """Ids of the scope's own simple statements that every run of it reaches (none of the
+    statements before them can leave it: no `return`, `raise`, `break` or `continue` inside), and
+    of a loop's or `with` block's that every pass of it reaches (`for x, y in loader: out =
+    net(x); loss = F.cross_entropy(out, y)`: whenever `out` is bound there, it is passed on)."""
+    body = scope.body if isinstance(scope, cst.Module) else getattr(getattr(scope, "body", None), "body", None)
+    found: set[int] = set()
+    for statement in body if isinstance(body, (list, tuple)) else ():
+        if isinstance(statement, cst.SimpleStatementLine):
+            found.add(id(statement))
+        elif isinstance(statement, (cst.For, cst.While, cst.With)):
+            found |= _statements_run_every_time(statement)
+        if any(isinstance(node, _EXITS) for node in descendants(statement, outside_nested_scopes)):
+            break
+    return found
+
+
+_EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
+
+
+def _runs_every_time(path: list[cst.CSTNode], every_time: set[int]) -> bool:
+    """The node at the end of `path` is in a statement run every time, and no conditional
+    expression, short-circuit or nested scope stands between."""
+    top = next((index for index, node in enumerate(path) if id(node) in every_time), None)
+    return top is not None and not any(isinstance(node, _CONDITIONAL_EXPRESSIONS) for node in path[top:])
+
+
+_CONDITIONAL_EXPRESSIONS = (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp,
+                            cst.GeneratorExp)
+
+
+def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[str]]:
+    """The name a node uses and what the use says about it (see `collect_uses`)."""
+    if isinstance(node, cst.Call):
+        not_reads.add(id(node.func))
+        if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            method = node.func.attr.value
+            marks = {method}
+            if not any(arg.keyword is None for arg in node.args):
+                marks.add(method + "()")  # called with keywords at most
+            elif method in ("size", "view") and is_int_literal(node.args[0].value):
+                # `x.size(0)`: numpy's and pandas' `size` is a number; `x.view(-1)`: numpy's
+                # `view` takes a dtype
+                marks.add(method + "(int)")
+            elif method == "view" and sum(1 for arg in node.args if arg.keyword is None) >= 3:
+                marks.add("view(int)")  # `x.view(B, C, H, W)`: numpy's takes a dtype and a type at most
+            return node.func.value.value, marks
+        if (isinstance(node.func, cst.Name) and node.func.value in _TYPE_TESTS and node.args
+                and isinstance(node.args[0].value, cst.Name)):
+            return node.args[0].value.value, {_TYPE_TESTED}
+    elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
+        not_reads.add(id(node.target))
+        if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
+            return node.target.value.value, {ITEM_STORED}  # `params["extra"] = stats`, `del items[0]`
+    elif (isinstance(node, cst.Attribute) and node.attr.value in _READ_MARKS and isinstance(node.value, cst.Name)
+          and id(node) not in not_reads):
+        return node.value.value, {_READ_MARKS[node.attr.value]}
+    return None, set()
+
+
+_READ_MARKS = {"grad": _GRAD_READ, "requires_grad": _REQUIRES_GRAD_READ}
+
+
+# A class of the file keeps a `requires_grad` of its own: `self.requires_grad = ...`, or a field
+# (`requires_grad: bool = False` in a dataclass's body).
+_KEEPS_REQUIRES_GRAD = re.compile(r"self\.requires_grad\s*=|^[ \t]+requires_grad\s*:", re.MULTILINE)
+
+
+def _comprehension_binds(path: list[cst.CSTNode], name: str) -> bool:
+    for node in path:
+        if isinstance(node, COMPREHENSION_TYPES):
+            comp_for = node.for_in
+            while comp_for is not None:
+                if any(isinstance(n, cst.Name) and n.value == name for n in descendants(comp_for.target)):
+                    return True
+                comp_for = comp_for.inner_for_in
+    return False
+
+
+def _tensor_could_answer(called: set[str]) -> bool:
+    """Whether every method called on a name is one tensors have (the evidence also holds marks
+    such as `backward()` and `.grad`, which are not method names)."""
+    methods = {entry for entry in called if entry.isidentifier()}
+    return methods <= TENSOR_ATTRIBUTE_NAMES
+
+
+def _constructs_instance(value: cst.CSTNode | None) -> bool:
+    """`Meter()`: an instance of a class not seen, which may define a `backward` of its own."""
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func.attr if isinstance(value.func, cst.Attribute) else value.func
+    return isinstance(func, cst.Name) and func.value[:1].isupper()
+
+
+def is_int_literal(expr: cst.CSTNode) -> bool:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, cst.Integer)
