@@ -833,6 +833,15 @@ _STATIC_QUERY = ("    def query(self, images)", "    @staticmethod\n    def quer
         pytest.param([("        self.items = []\n", "        self.items = []\n        self.inner = torch.nn.Identity()\n")],
                      "def swap(t, b):\n    t.pool.inner = Pool()\n    return t.pool.inner.query(b)\n", [],
                      id="called-on-an-attribute-reassigned-from-outside"),
+        pytest.param([("        return images.data\n", "        return images.data\n\n    def has(self, name):\n"
+                       "        return name in self.__dict__\n")], "", [("TL001", 8)], id="a-membership-test-of-its-dict"),
+        pytest.param([("        return images.data\n", "        return images.data\n\n    def on(self, name, x):\n"
+                       "        return self.__dict__[name](x)\n")], "", [], id="its-dict-read-by-a-computed-name"),
+        pytest.param([("        return images.data\n", "        return images.data\n\n    def fill(self, kw):\n"
+                       "        self.__dict__.update(kw)\n")], "", [], id="its-dict-updated"),
+        pytest.param([], "print(Pool.__name__)\n", [("TL001", 8)], id="the-class-read-through"),
+        pytest.param([], "REGISTRY = [Pool]\n", [], id="the-class-handed-on"),
+        pytest.param([], "print(Pool.__name__)\nREGISTRY = {'pool': Pool}\n", [], id="read-through-and-handed-on"),
     ],
 )
 def test_a_method_parameter_takes_the_kind_every_call_of_the_method_passes(cli, tmp_path, changes, trainer_added,

@@ -389,8 +389,13 @@ class Callers:
     def _used_as_value(self, cls: ProjectClass) -> bool:
         """The class's name is used other than as the base of a module-level class somewhere (a
         class defined in a function, `type(...)`, a registry, a class decorator, an import under
-        another name): a subclass may exist unseen. (By name: a namesake elsewhere counts too.)"""
-        return bool(self._modules_where_escaping(cls.name))
+        another name): a subclass may exist unseen. (By name: a namesake elsewhere counts too.)
+        Read through (`Logger.load_cpk(path)`, `Config.SIZE`), it is not handed on."""
+        for module in self._modules_where_escaping(cls.name):
+            summary = self.summaries[module]
+            if any(local.rsplit(".", 1)[-1] == cls.name and local not in summary.read_through for local in summary.escapes):
+                return True
+        return False
 
     def _has_library_caller(self, cls: ProjectClass, method: str) -> bool:
         library = self._class_bases(cls)[1]

@@ -35,7 +35,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 26  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 27  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,9 @@ class ModuleSummary:
     # Names used other than as the callee of a call (or the argument of `.apply`): a function or
     # class referenced like that can be called from places the index cannot see.
     escapes: frozenset[str] = frozenset()
+    # Escapes only ever read through, as the head of an attribute (`Logger.load_cpk(path)`,
+    # `Config.SIZE`): the name is named there, never handed on (no subclass or instance is made).
+    read_through: frozenset[str] = frozenset()
     applied: tuple[str, ...] = ()  # names passed to `<x>.apply(fn)`
     syntax_error: tuple[str, int, int] | None = None
 
@@ -112,7 +115,8 @@ def uses_digest(summary: ModuleSummary) -> str:
     file holding the finding is linted again)."""
     calls = [(site.callee, site.args, site.keywords, site.spread, site.code) for site in summary.calls]
     imports = sorted(summary.imports.items())  # (what a call's name resolves to)
-    return content_digest(repr((sorted(summary.escapes), calls, summary.applied, imports, summary.stars)).encode())
+    return content_digest(repr((sorted(summary.escapes), sorted(summary.read_through), calls, summary.applied, imports,
+                                summary.stars)).encode())
 
 
 def content_digest(data: bytes) -> str:
@@ -229,6 +233,7 @@ class _Summarizer:
         self._run_time_modules(tree)
         self.summary.calls = tuple(self.calls)
         self.summary.escapes = frozenset(self.escapes)
+        self.summary.read_through = frozenset(self._read_through)
         self.summary.applied = tuple(self.applied)
         return self.summary
 
@@ -330,6 +335,9 @@ class _Summarizer:
         heads: set[int] = set()  # `models` in `models.build`: a name read through, not handed on
         loads: list[ast.Name | ast.Attribute] = []
         yields: list[ast.Yield | ast.YieldFrom] = []
+        membership: set[int] = set()  # `__dict__` attributes only tested with `in`
+        read_through: set[str] = set()  # escapes used as the head of an attribute
+        handed_on: set[str] = set()  # escapes used otherwise
         Name, Attribute, Call, Load, Subscript, Assign = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.Subscript, ast.Assign
         pending = deque([tree])
         next_node, add, extend = pending.popleft, pending.append, pending.extend
@@ -358,6 +366,9 @@ class _Summarizer:
                     self.escapes.add("@.*")  # `globals()[name]`: this module's names, and those it imports
             elif node_type is Assign and type(node.value) is Call and self._reads_own_namespace(node.value):
                 self.escapes.add("@.*")  # `table = globals()`, read later
+            elif node_type is ast.Compare:
+                membership.update(id(right) for op, right in zip(node.ops, node.comparators)
+                                  if type(op) in _MEMBERSHIP and type(right) is Attribute and right.attr == "__dict__")
             elif node_type in _INNER_SCOPES:
                 self._shadow_inner_names(node)
             elif node_type in _YIELDS:
@@ -375,22 +386,28 @@ class _Summarizer:
             function = self.summary.functions.get(self._scope_of(node)[0])
             if function is not None:
                 function.returns = ()
+        escaped_before = set(self.escapes)
         for node in loads:  # names used other than as callees (all of them are seen before this)
             if id(node) in callees or id(node) in self._bases_named:
                 continue
             if type(node) is Name:
                 if node.id not in self._scope_of(node)[1]:  # a function's own `loss` is not the module's
                     self.escapes.add(node.id)
+                    (read_through if id(node) in heads else handed_on).add(node.id)
                     if node.id in self.summary.imports and id(node) not in heads:
                         self.escapes.add(f"{node.id}.*")  # `mm = models`: `getattr(mm, name)` may follow
             else:
                 # `net.fit` handed on, or `make().fit`: a method of that name may be called unseen
                 dotted = _dotted(node)
                 self.escapes.add(dotted or "." + node.attr)
+                (read_through if id(node) in heads else handed_on).add(dotted or "." + node.attr)
                 if dotted in self._dotted_imports and id(node) not in heads:
                     self.escapes.add(f"{dotted}.*")  # `mm = pkg.models`: `getattr(mm, name)` may follow
-                if node.attr == "__dict__":
-                    self._dynamic_lookup(node, node.value)  # `models.__dict__[arch]`, `type(self).__dict__`
+                if node.attr == "__dict__" and id(node) not in membership:
+                    # `models.__dict__[arch]`, `type(self).__dict__`; `"models" in self.__dict__`
+                    # only asks whether a name is there
+                    self._dynamic_lookup(node, node.value)
+        self._read_through = read_through - handed_on - escaped_before
 
     def _note_unwalked_uses(self, node: ast.AST) -> None:
         """The uses in what the walk leaves out of a definition: its bare decorators (called with
@@ -635,6 +652,7 @@ _BY_NAME_LOOKUPS = frozenset({"getattr", "vars", "getmembers", "methodcaller", "
 # Calls that reach a module's names by a name computed at run time (`vars()` without arguments,
 # at module level; `vars(obj)` is one of _BY_NAME_LOOKUPS).
 _MODULE_LOOKUPS = frozenset({"globals", "vars", "locals", "import_module", "__import__"})
+_MEMBERSHIP = (ast.In, ast.NotIn)
 _YIELDS = frozenset({ast.Yield, ast.YieldFrom})
 _ELEMENTWISE_COMPARISONS = frozenset({ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE})
 _INNER_SCOPES = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
