@@ -254,6 +254,10 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "probe(torch.zeros(3, requires_grad=True))\n", "tensor+graph", id="requires-grad"),
         # a tuple of tensors, not a tensor
         pytest.param(HEAD + "probe(torch.chunk(x, 2))\n", "container", id="tuple-returning-op"),
+        pytest.param(HEAD + "probe(torch.where(x > 0, x, 0.0))\n", "tensor", id="where-picking-elements"),
+        pytest.param(HEAD + "probe(torch.where(x > 0, input=x, other=0.0))\n", "tensor", id="where-by-keywords"),
+        pytest.param(HEAD + "probe(torch.where(x > 0))\n", None, id="where-giving-indices"),
+        pytest.param(HEAD + "import numpy as np\nprobe(np.where(x > 0, x, 0.0))\n", None, id="numpy-where"),
         pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m(x))\n", "tensor+graph", id="module-call"),
         pytest.param(HEAD + "m = nn.Linear(2, 2)\nprobe(m.forward(x))\n", "tensor+graph", id="forward-call"),
         pytest.param(HEAD + "m = nn.LSTM(2, 2)\nprobe(m(x))\n", "container", id="lstm-returns-tuple"),

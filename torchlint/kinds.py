@@ -286,6 +286,8 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     namespace, _, name = qualified.rpartition(".")
     if namespace == "torch" and name in WHOLE_TENSOR_REDUCTIONS and positional == 1 and not keywords:
         return derived_tensor(inner.graph, [inner]) if inner is not None and inner.base == TENSOR else None  # `torch.max(x)`
+    if qualified == "torch.where" and (positional >= 2 or keywords & {"input", "other"}):
+        return tensor(graph)  # `torch.where(cond, x, y)` picks elements; `torch.where(cond)` gives indices
     if (namespace == "torch" and name in TENSOR_TUPLE_RESULTS) or qualified in TENSOR_TUPLE_FUNCTIONS:
         return TENSOR_TUPLE
     if qualified in PACKING_FUNCTIONS:
