@@ -1303,6 +1303,22 @@ def test_a_with_block_runs_its_body_through(block, expected):
     assert kinds(source) == [expected]
 
 
+@pytest.mark.parametrize(
+    ("other", "expected"),
+    [
+        pytest.param("", "module", id="bound-in-one-function"),
+        pytest.param("def reset():\n    global net\n    net = make()\n", None, id="bound-in-another-function-too"),
+        pytest.param("def reset():\n    global net\n    net = make()\n    net.parameters()\n", "module",
+                     id="each-function-s-own-uses"),
+        pytest.param("net = make()\n", None, id="bound-at-module-level-too"),
+    ],
+)
+def test_a_name_declared_global_takes_the_uses_in_its_function(other, expected):
+    source = HEAD + "from zoo import make\n" + other + "def main():\n    global net\n    net = make()\n" \
+        "    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n    probe(net)\n"
+    assert kinds(source) == [expected]
+
+
 STORING = HEAD + (
     "class Net(nn.Module):\n"
     "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n        self.losses = {}\n"

@@ -42,8 +42,8 @@ class UsageEvidence:
         evidence."""
         if not bindings or any(b.how == "param" and b.value.annotation is not None for b in bindings):
             return None  # (an annotation the oracle cannot read says what the parameter is)
-        reached = self._uses_by_binding(name, bindings[0].scope)
-        marks = [reached.get(id(binding), set()) for binding in bindings]
+        # (each in its own scope: a name declared `global` may be bound in several functions)
+        marks = [self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set()) for binding in bindings]
         said_of_all = set.intersection(*marks) if marks else set()
         said_of_any = set().union(*marks)
         if said_of_all & MODULE_ONLY_METHODS:
@@ -75,7 +75,7 @@ class UsageEvidence:
                    for mark in marks)
 
     def _uses_by_binding(self, name: str, scope: Scope) -> dict[int, set[str]]:
-        """For each of the name's bindings in `scope` (by id), what the uses it reaches say."""
+        """For each of the name's bindings in `scope` (by `_binding_key`), what the uses it reaches say."""
         if scope.evidence is None:
             scope.evidence = {}
         if name not in scope.evidence:
@@ -85,7 +85,7 @@ class UsageEvidence:
             reached: dict[int, set[str]] = {}
             for marks, path in scope.uses.get(name, ()):
                 for binding in reaching(every, scope, path) or every:
-                    reached.setdefault(id(binding), set()).update(marks)
+                    reached.setdefault(_binding_key(binding), set()).update(marks)
             scope.evidence[name] = reached
         return scope.evidence[name]
 
@@ -100,6 +100,13 @@ class UsageEvidence:
         if any(target.split(".")[0] == "torch" for target in self.imports.aliases.values()):
             return True
         return self.imports.star_fallback is not None and self.imports.target_of("torch") == "torch"
+
+
+def _binding_key(binding: Binding) -> tuple:
+    """What a binding is known by in a scope's evidence: the value it binds and where in it, so that
+    the module scope's copy of a function's binding of a name it declares `global` (`global
+    model; model = build()`) takes the uses in that function."""
+    return (id(binding.value), binding.path, binding.how) if binding.value is not None else (id(binding),)
 
 
 def collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cst.CSTNode, ...]]]]:
