@@ -1319,6 +1319,34 @@ def test_a_name_declared_global_takes_the_uses_in_its_function(other, expected):
     assert kinds(source) == [expected]
 
 
+@pytest.mark.parametrize(
+    ("block", "expected"),
+    [
+        pytest.param("    if flag:\n        out = load(x)\n        out = torch.zeros(2)\n", "tensor", id="rebound-in-the-branch"),
+        pytest.param("    if flag:\n        out = load(x)\n        out = torch.zeros(2)\n    elif key:\n        out = cache[key]\n"
+                     "        out = torch.ones(2)\n    else:\n        out = torch.ones(1)\n", "tensor", id="every-branch-ends-so"),
+        pytest.param("    if (out := load(x)) is not None:\n        out = torch.zeros(2)\n    else:\n        out = torch.ones(2)\n",
+                     "tensor", id="a-walrus-every-branch-rebinds"),
+        pytest.param("    if flag:\n        out = load(x)\n        if key:\n            out = torch.zeros(2)\n", None,
+                     id="rebound-under-a-nested-if"),
+        pytest.param("    out = load(x)\n    if flag:\n        out = torch.zeros(2)\n", None, id="the-branch-may-not-run"),
+        pytest.param("    if flag:\n        out = torch.zeros(2)\n        out = load(x)\n", None, id="rebound-to-unknown-last"),
+        pytest.param("    if flag:\n        out = torch.zeros(2)\n    elif key:\n        out = torch.ones(2)\n        out = cache[key]\n",
+                     None, id="another-branch-ends-unknown"),
+        pytest.param("    if (out := load(x)) is not None:\n        out = torch.zeros(2)\n", None, id="a-walrus-without-else"),
+        pytest.param("    if flag:\n        out = torch.zeros(2)\n    elif (out := load(x)):\n        out = torch.ones(2)\n", None,
+                     id="a-walrus-of-an-elif"),
+        pytest.param("    try:\n        if flag:\n            out = torch.zeros(2)\n            out = cache[key]\n    except KeyError:\n"
+                     "        pass\n", None, id="left-halfway-by-an-exception"),
+        pytest.param("    for k in cache:\n        if flag:\n            out = torch.zeros(2)\n            if k:\n                continue\n"
+                     "            out = load(k)\n", None, id="a-continue-before-the-last"),
+    ],
+)
+def test_an_if_branch_runs_its_body_through(block, expected):
+    source = HEAD + "def f(x, flag, cache, key):\n" + block + "    probe(out)\n"
+    assert kinds(source) == [expected]
+
+
 STORING = HEAD + (
     "class Net(nn.Module):\n"
     "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n        self.losses = {}\n"

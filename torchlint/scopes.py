@@ -327,12 +327,39 @@ def _walked_back(statements: Sequence[cst.CSTNode], bindings: list[Binding]) -> 
             if surely:
                 return found, True
             continue
+        if hits and isinstance(statement, cst.If):
+            found += _if_walked_back(statement, hits)
+            if always_binds(statement, hits):
+                return found, True
+            continue
         if hits and isinstance(statement, (cst.For, cst.While)):
             hits = _left_by_loop(statement, hits)
         found += hits
         if hits and always_binds(statement, hits):
             return found, True
     return found, False
+
+
+def _if_walked_back(statement: cst.If, hits: list[Binding]) -> list[Binding]:
+    """An `if`: each branch runs its body as straight-line code, so what a branch binds last
+    overwrites what it bound before (`enc = DataParallel(net)`, then `enc = next(enc.children())`):
+    the bindings that can hold past the statement are each branch's last ones, and a walrus in a
+    test unless every branch surely rebinds. (An exception leaving a branch halfway leaves the
+    statement too: a handler around it is judged with every binding of its `try`.)"""
+    tests: list[Binding] = []
+    found: list[Binding] = []
+    every_branch_binds = True
+    branch: cst.CSTNode | None = statement
+    while isinstance(branch, cst.If):  # the `if`, then each `elif`
+        tests += [b for b in hits if b.chain[-1] == id(branch)]
+        inner, surely = _walked_back(branch.body.body, hits)
+        found += inner
+        every_branch_binds = every_branch_binds and surely
+        branch = branch.orelse
+    if branch is None:
+        return found + tests  # no `else`: the statement may bind nothing
+    inner, surely = _walked_back(branch.body.body, hits)
+    return found + inner + ([] if every_branch_binds and surely else tests)
 
 
 def _with_walked_back(statement: cst.With, hits: list[Binding]) -> tuple[list[Binding], bool]:
