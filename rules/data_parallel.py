@@ -109,7 +109,8 @@ class DataParallelRule(Rule):
     a class named DataParallel that is not torch's. Nor a wrapper built only to load a checkpoint
     saved from one (its keys carry `module.`) and never run: bound to a function's local name (or
     a script's, under `if __name__ == "__main__":`) whose every use that the binding reaches reads
-    `.module`, or loads a state dict into it, moves it or sets its mode as a statement of its own
+    `.module` (or takes `next(model.children())`, its one child), or loads a state dict into it,
+    moves it or sets its mode as a statement of its own
     (`model.load_state_dict(sd)`, `model.eval()`), at least one loading into it or reading
     `.module` (a wrapper only built and moved is flagged).
     A wrapper called, handed on, returned, rebound from a method (`model = model.cuda()`), read in
@@ -159,9 +160,24 @@ class DataParallelRule(Rule):
         T + "def validate(model):\n    return model(x)\nif __name__ == '__main__':\n"
         "    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(args.model))\n    model.eval()\n"
         "    validate(model.module)\n",
+        # the wrapper's one child taken out of it
+        T + "def load(path):\n    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(path))\n"
+        "    encoder = next(model.children()).encoder\n    return encoder(torch.ones(1, 4))\n",
     )
 
     invalid = (
+        # its child taken out, but the wrapper is run too
+        Invalid(
+            T + "def load(path):\n    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(path))\n"
+            "    first = next(model.children())\n    return model(torch.ones(1, 4)), first\n",
+            None,
+        ),
+        # its children listed, not unwrapped: the wrapper is what is kept
+        Invalid(
+            T + "def load(path):\n    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(path))\n"
+            "    return list(model.children())\n",
+            None,
+        ),
         # a subclass of DataParallel, of this file: the same one-process design, no fix
         Invalid(
             "import torch.nn as nn\nclass BalancedDataParallel(nn.DataParallel):\n    pass\n"
@@ -307,7 +323,7 @@ class DataParallelRule(Rule):
             if any(b is binding for b in reached):
                 if not _leaves_wrapper_unrun(path):
                     return False
-                adapted = adapted or path[-2].attr.value in ("module", "load_state_dict")
+                adapted = adapted or path[-2].attr.value == "load_state_dict" or _takes_module_out(path)
         return adapted
 
     def _subclass_of_data_parallel(self, func: cst.CSTNode) -> bool:
@@ -478,12 +494,28 @@ def _under_main_guard(stack) -> bool:
     return sides == {"__name__", "__main__"}
 
 
-def _leaves_wrapper_unrun(path: list[cst.CSTNode]) -> bool:
-    """`w.module` read, or `w.load_state_dict(sd)` / `w.cuda()` / `w.eval()` as a statement."""
+def _takes_module_out(path: list[cst.CSTNode]) -> bool:
+    """`w.module`, or `next(w.children())` (the wrapper's one child is the module it wraps)."""
     attribute = path[-2]
     if not (isinstance(attribute, cst.Attribute) and attribute.value is path[-1]):
         return False
     if attribute.attr.value == "module":
+        return True
+    if attribute.attr.value != "children" or len(path) < 6:
+        return False
+    call, arg, outer = path[-3], path[-4], path[-5]
+    return (isinstance(call, cst.Call) and call.func is attribute and not call.args and isinstance(arg, cst.Arg)
+            and isinstance(outer, cst.Call) and dotted_name(outer.func) == "next" and len(outer.args) == 1
+            and outer.args[0] is arg and arg.keyword is None and not arg.star)
+
+
+def _leaves_wrapper_unrun(path: list[cst.CSTNode]) -> bool:
+    """`w.module` or `next(w.children())` read, or `w.load_state_dict(sd)` / `w.cuda()` /
+    `w.eval()` as a statement."""
+    attribute = path[-2]
+    if not (isinstance(attribute, cst.Attribute) and attribute.value is path[-1]):
+        return False
+    if _takes_module_out(path):
         return True
     call, statement = (path[-3], path[-4]) if len(path) >= 4 else (None, None)
     return (attribute.attr.value in _UNRUN_USES and isinstance(call, cst.Call) and call.func is attribute
