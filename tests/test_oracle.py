@@ -1377,6 +1377,42 @@ def test_a_dict_kept_on_self_holds_what_the_class_stores(extra, after, expected)
     assert kinds(source) == [expected]
 
 
+def test_a_mention_in_a_comment_or_a_string_does_not_count_as_another_use():
+    source = "import numpy as np\n" + STORING.replace("{extra}", "    # log(self.losses)\n    NOTE = 'x.losses'\n")
+    assert kinds(source) == ["tensor+graph"]
+
+
+LISTING = HEAD + (
+    "class Binarize:\n"
+    "    def __init__(self, model):\n        self.saved = []\n        self.targets = list()\n"
+    "        for m in model.modules():\n            if isinstance(m, nn.Conv2d):\n"
+    "                self.saved.append(m.weight.data.clone())\n                self.targets.append(m.weight)\n"
+    "{extra}"
+    "    def restore(self):\n        for i in range(len(self.targets)):\n            probe(self.targets[i])\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("extra", "after", "expected"),
+    [
+        pytest.param("", "", "tensor+graph", id="appended-by-the-class"),
+        pytest.param("    def more(self, w):\n        self.targets.insert(0, torch.zeros(2))\n        return self.targets.pop()\n",
+                     "", "tensor", id="inserted-and-popped"),
+        pytest.param("    def more(self):\n        self.targets.append(np.zeros(2))\n", "", None, id="an-array-appended-too"),
+        pytest.param("    def more(self, ws):\n        self.targets.extend(ws)\n", "", None, id="extended"),
+        pytest.param("    def more(self, ws):\n        self.targets = ws\n", "", None, id="rebound-to-a-parameter"),
+        pytest.param("    def more(self):\n        log(self.targets)\n", "", None, id="handed-on"),
+        pytest.param("    def more(self, w):\n        self.targets.append(w)\n", "", None, id="a-parameter-appended"),
+        pytest.param("", "b = Binarize(net)\nb.targets.append('x')\n", None, id="appended-from-outside"),
+        pytest.param("", "class Wide(Binarize):\n    pass\n", None, id="a-subclass-may-append"),
+        pytest.param("    def more(self, w):\n        self.targets.append(w, 1)\n", "", None, id="an-append-of-another-signature"),
+    ],
+)
+def test_a_list_kept_on_self_holds_what_the_class_appends(extra, after, expected):
+    source = "import numpy as np\nnet = nn.Linear(2, 2)\n" + LISTING.replace("{extra}", extra) + after
+    assert kinds(source) == [expected]
+
+
 def test_a_dict_kept_on_self_is_a_guess_for_fixes():
     rule = rule_by_code("TL001")
     source = "import numpy as np\n" + STORING.replace("{extra}", "").replace(

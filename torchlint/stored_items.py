@@ -1,24 +1,28 @@
-"""What a dict kept on an instance holds, when the class alone fills it: `self.losses = {}` in
-`__init__`, `self.losses["ce"] = F.cross_entropy(out, y)` in one method, `self.losses["ce"].data`
-in another. Part of the type oracle (a mixin of `TypeOracle`): it asks the oracle what each stored
+"""What a dict or list kept on an instance holds, when the class alone fills it: `self.losses = {}`
+in `__init__`, `self.losses["ce"] = F.cross_entropy(out, y)` in one method, `self.losses["ce"].data`
+in another; `self.targets = []`, `self.targets.append(m.weight)`, `self.targets[i].data`. Part of
+the type oracle (a mixin of `TypeOracle`): it asks the oracle what each stored
 value is.
 
 The answer is a guess (fixes resting on it are unsafe): code the file does not show could store
 something else under another key. Within the file it is sure: every mention of the attribute must
 be the class's own, and each must read the dict, iterate it, delete from it or store an item into
-it; anything else (handing it on, `update`, a subclass or a base that is not torch's) makes it
+it (for a list, `append` and `insert` store too); anything else (handing it on, `update`, a subclass or a base that is not torch's) makes it
 unknown.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 import libcst as cst
 
 from torchlint.analysis import dotted_name
 from torchlint.codemod import names_used
+from torchlint.parsing import python_tree
 from torchlint.kinds import CONTAINER, GUESSED_STORED_ITEM, TENSOR, Kind, merge
 from torchlint.scopes import all_params
 from torchlint.torch_api import is_torch_module_class
@@ -34,36 +38,44 @@ class StoredItems:
     """Mixin of TypeOracle: `_stored_items_kind`."""
 
     def _stored_items_kind(self, owner: cst.ClassDef, attribute: str, assigned: list) -> Kind | None:
-        """`self.<attribute>`, bound only to empty dicts: a mapping of what the class's item
-        assignments store, when they all store tensors."""
-        if not assigned or not all(binding.how == "value" and _empty_dict(binding.value) for binding in assigned):
+        """`self.<attribute>`, bound only to empty dicts (or only to empty lists): a mapping (a list)
+        of what the class's item assignments (and appends) store, when they all store tensors."""
+        if not assigned or any(binding.how != "value" for binding in assigned):
+            return None
+        if all(_empty_dict(binding.value) for binding in assigned):
+            mapping = True
+        elif all(_empty_list(binding.value) for binding in assigned):
+            mapping = False
+        else:
             return None
         cache = self.__dict__.setdefault("_stored_items", {})
-        return self._memoised(cache, (owner, attribute), None, lambda: self._stored_in_methods(owner, attribute, cache))
+        return self._memoised(cache, (owner, attribute), None,
+                              lambda: self._stored_in_methods(owner, attribute, mapping, cache))
 
-    def _stored_in_methods(self, owner: cst.ClassDef, attribute: str, cache: dict) -> Kind | None:
+    def _stored_in_methods(self, owner: cst.ClassDef, attribute: str, mapping: bool, cache: dict) -> Kind | None:
         if not self._closed_class(owner):
             return None
-        stores = self._item_stores(owner, attribute)
+        stores = self._item_stores(owner, attribute, mapping)
         if not stores:
             return None
         # What the stores of other values agree on is the answer while the stores of values
         # computed from the dict itself (`self.losses["total"] = self.losses["ce"] * 2`) are judged.
         from_itself = [attribute in names_used(store[0]) for store in stores]
         plain = [store for store, own in zip(stores, from_itself) if not own]
-        dict_kind = _mapping_of(merge(self._kind(*store) for store in plain)) if plain else None
+        dict_kind = _holding(merge(self._kind(*store) for store in plain), mapping) if plain else None
         if dict_kind is None:
             return None
         cache[(owner, attribute)] = dict_kind
         try:
             rest = [self._kind(*store) for store, own in zip(stores, from_itself) if own]
-            return _mapping_of(merge([dict_kind.element, *rest]))
+            return _holding(merge([dict_kind.element, *rest]), mapping)
         finally:
             del cache[(owner, attribute)]
 
-    def _item_stores(self, owner: cst.ClassDef, attribute: str) -> list[tuple] | None:
-        """For each item assignment into `self.<attribute>` in the class: the value, its scope
-        and where it is; None when a mention of the dict does anything but read and store."""
+    def _item_stores(self, owner: cst.ClassDef, attribute: str, mapping: bool) -> list[tuple] | None:
+        """For each item assignment into `self.<attribute>` in the class (and for a list, each
+        `append`/`insert`): the value, its scope and where it is; None when a mention of it does
+        anything but read and store."""
         stored: list[tuple] = []
         mentions = 0
         for method, self_name in _methods_with_self(owner):
@@ -76,7 +88,7 @@ class StoredItems:
                 if not _is_self_attribute(node, self_name, attribute):
                     continue
                 mentions += 1
-                use = _dict_use(path)
+                use = _dict_use(path) if mapping else _list_use(path)
                 if use is _ESCAPES:
                     return None
                 if use is not _READ:
@@ -84,9 +96,21 @@ class StoredItems:
                     full = [*start, *path]
                     at = full[: next(i for i, n in enumerate(full) if n is statement) + 1]
                     stored.append((value, self.scopes.at(at), (*at, value)))
-        if mentions != len(re.findall(rf"\.\s*{re.escape(attribute)}\b", self.text)):
+        if mentions != self._attribute_mentions(attribute):
             return None  # named elsewhere in the file too: another class's, or filled from outside
         return stored
+
+    def _attribute_mentions(self, attribute: str) -> int:
+        """How many times the file's code reads or sets an attribute of that name (comments and
+        strings do not count; text CPython rejects is counted as text)."""
+        counts = self.__dict__.get("_attribute_counts")
+        if counts is None:
+            tree = python_tree(self.text)
+            counts = self.__dict__["_attribute_counts"] = Counter(
+                node.attr for node in ast.walk(tree) if type(node) is ast.Attribute) if tree is not None else {}
+        if not counts:
+            return len(re.findall(rf"\.\s*{re.escape(attribute)}\b", self.text))
+        return counts.get(attribute, 0)
 
     def _closed_class(self, owner: cst.ClassDef) -> bool:
         """No class derives from it (in the file or the project) and its bases are torch's (or
@@ -139,10 +163,33 @@ def _dict_use(path: Sequence[cst.CSTNode]):
     return _ESCAPES
 
 
-def _mapping_of(element: Kind | None) -> Kind | None:
+def _holding(element: Kind | None, mapping: bool) -> Kind | None:
     if element is None or element.base != TENSOR:
         return None
-    return Kind(CONTAINER, mapping=True, element=Kind(TENSOR, graph=element.graph, origin=GUESSED_STORED_ITEM))
+    return Kind(CONTAINER, mapping=mapping, element=Kind(TENSOR, graph=element.graph, origin=GUESSED_STORED_ITEM))
+
+
+# Methods of a list that put an element into it: the position of the element among the arguments.
+_LIST_STORES = {"append": 0, "insert": 1}
+
+
+def _list_use(path: Sequence[cst.CSTNode]):
+    """`_dict_use` for a list: `append(v)` and `insert(i, v)` store `v`; any other method but
+    the reading ones lets the list go (`extend`, `sort`, handed to a call)."""
+    parent = path[-2]
+    grandparent = path[-3] if len(path) > 2 else None
+    if isinstance(parent, cst.Attribute) and isinstance(grandparent, cst.Call) and grandparent.func is parent:
+        position = _LIST_STORES.get(parent.attr.value)
+        if position is not None:
+            args = grandparent.args
+            if len(args) != position + 1 or any(arg.keyword is not None or arg.star for arg in args):
+                return _ESCAPES
+            return grandparent, args[position].value
+        return _READ if parent.attr.value in _READING_LIST_METHODS else _ESCAPES
+    return _dict_use(path)
+
+
+_READING_LIST_METHODS = frozenset({"index", "count", "pop", "clear", "copy", "__contains__"})
 
 
 def _unpacked_into(path: Sequence[cst.CSTNode]) -> bool:
@@ -185,6 +232,12 @@ def _methods_with_self(owner: cst.ClassDef):
 def _is_self_attribute(node: cst.CSTNode, self_name: str, attribute: str) -> bool:
     return (isinstance(node, cst.Attribute) and node.attr.value == attribute
             and isinstance(node.value, cst.Name) and node.value.value == self_name)
+
+
+def _empty_list(value: cst.CSTNode | None) -> bool:
+    if isinstance(value, cst.List):
+        return not value.elements
+    return isinstance(value, cst.Call) and not value.args and dotted_name(value.func) == "list"
 
 
 def _empty_dict(value: cst.CSTNode | None) -> bool:
