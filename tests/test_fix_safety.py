@@ -281,7 +281,8 @@ def test_tl005_a_module_chosen_from_several_classes():
 
 def test_tl001_a_receiver_taken_for_a_tensor_by_its_use_gets_an_unsafe_fix():
     """`trg.size(0)` says `trg` is a tensor only as far as no class of its own answers to `size`:
-    reported, `.detach()` only with unsafe fixes; the guess holds through what is computed from it."""
+    reported, `.detach()` only with unsafe fixes; the guess holds through what is computed from it,
+    also with a sure tensor (were `trg` another object, its `__add__` would decide what the sum is)."""
     rule = rule_by_code("TL001")
     source = ("import torch\n\n\nclass Seq(torch.nn.Module):\n    def forward(self, src, trg):\n"
               "        n = trg.size(0)\n        first = trg.cuda()\n        return first.data[0], n\n")
@@ -289,8 +290,11 @@ def test_tl001_a_receiver_taken_for_a_tensor_by_its_use_gets_an_unsafe_fix():
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
     assert fix_text(source, "seq.py", [rule]).text == source
     assert "first.detach()[0]" in fix_text(source, "seq.py", [rule], unsafe_fixes=True).text
-    known = source.replace("first = trg.cuda()", "first = trg.cuda() + torch.zeros(1)")
-    [finding] = lint_text(known, "seq.py", [rule]).diagnostics
+    summed = source.replace("first = trg.cuda()", "first = trg.cuda() + torch.zeros(1)")
+    [finding] = lint_text(summed, "seq.py", [rule]).diagnostics
+    assert finding.fix.applicability == "unsafe"
+    made = source.replace("first = trg.cuda()", "first = torch.zeros(1) + 1")
+    [finding] = lint_text(made, "seq.py", [rule]).diagnostics
     assert finding.fix.applicability == "safe"
     assert lint_text(source.replace("n = trg.size(0)", "n = trg.size"), "seq.py", [rule]).diagnostics == []
 

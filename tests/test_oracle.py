@@ -1413,6 +1413,20 @@ def test_a_list_kept_on_self_holds_what_the_class_appends(extra, after, expected
     assert kinds(source) == [expected]
 
 
+@pytest.mark.parametrize(
+    "use",
+    ["x = self.losses['total'] if flag else torch.zeros(2)\n        return x.data",
+     "return (self.losses['total'] + torch.zeros(2)).data"],
+    ids=["merged-with-a-sure-tensor", "added-to-a-sure-tensor"],
+)
+def test_a_guess_combined_with_a_sure_tensor_stays_a_guess_for_fixes(use):
+    rule = rule_by_code("TL001")
+    source = "import numpy as np\n" + STORING.replace("{extra}", "").replace(
+        "    def report(self):\n        probe(self.losses['total'])", "    def report(self, flag):\n        " + use)
+    [finding] = lint_text(source, "net.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+
+
 def test_a_dict_kept_on_self_is_a_guess_for_fixes():
     rule = rule_by_code("TL001")
     source = "import numpy as np\n" + STORING.replace("{extra}", "").replace(

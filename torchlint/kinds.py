@@ -99,11 +99,15 @@ def tensor(graph: bool) -> Kind:
 
 
 def derived_tensor(graph: bool, sources: Iterable[Kind]) -> Kind:
-    """A tensor computed from tensors: still a guess when every tensor it comes from is one (a fix
-    on `x.cuda().data` is no more proven than one on `x.data`)."""
-    origins = {source.origin for source in sources if source.base == TENSOR}
-    guessed = len(origins) == 1 and next(iter(origins)) in GUESSED
-    return Kind(TENSOR, graph=graph, origin=next(iter(origins)) if guessed else None)
+    """A tensor computed from tensors: still a guess when a tensor it comes from is one (a fix on
+    `x.cuda().data` is no more proven than one on `x.data`, nor one on `(x + t).data`: were `x`
+    another object, its `__add__` would decide what the sum is)."""
+    return Kind(TENSOR, graph=graph, origin=_guess_among(sources))
+
+
+def _guess_among(kinds: Iterable[Kind]) -> str | None:
+    """The origin of the first tensor among `kinds` that is a guess (None: none is)."""
+    return next((kind.origin for kind in kinds if kind.base == TENSOR and kind.origin in GUESSED), None)
 
 
 def guessed_method_result(receiver: Kind | None, method: str) -> Kind | None:
@@ -192,7 +196,8 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         first.base,
         graph=all(kind.graph for kind in found),
         output=first.output if all(kind.output == first.output for kind in found) else None,
-        origin=first.origin if all(kind.origin == first.origin for kind in found) else None,
+        # (a guess merged with a sure tensor stays a guess: the fix must still be withheld)
+        origin=first.origin if all(kind.origin == first.origin for kind in found) else _guess_among(found),
         cls=first.cls if all(kind.cls == first.cls for kind in found) else None,  # (ProjectClass: by value)
         element=_merged_elements(found),
         mapping=first.mapping if all(kind.mapping == first.mapping for kind in found) else False,
