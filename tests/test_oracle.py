@@ -1311,6 +1311,8 @@ def test_a_with_block_runs_its_body_through(block, expected):
         pytest.param("def reset():\n    global net\n    net = make()\n    net.parameters()\n", "module",
                      id="each-function-s-own-uses"),
         pytest.param("net = make()\n", None, id="bound-at-module-level-too"),
+        pytest.param("def step():\n    global net\n    net.parameters()\n    net = make()\n", None,
+                     id="a-use-before-the-function-binds-it-reads-the-module-s"),
     ],
 )
 def test_a_name_declared_global_takes_the_uses_in_its_function(other, expected):

@@ -74,7 +74,7 @@ class UsageEvidence:
                    and (self.imports.qualify_name(mark[len(_PASSED_FIRST_TO):]) or "").startswith("torch.nn.functional.")
                    for mark in marks)
 
-    def _uses_by_binding(self, name: str, scope: Scope) -> dict[int, set[str]]:
+    def _uses_by_binding(self, name: str, scope: Scope) -> dict[tuple, set[str]]:
         """For each of the name's bindings in `scope` (by `_binding_key`), what the uses it reaches say."""
         if scope.evidence is None:
             scope.evidence = {}
@@ -82,9 +82,12 @@ class UsageEvidence:
             if scope.uses is None:
                 scope.uses = collect_uses(scope.node)
             every = scope.bindings.get(name, [])
-            reached: dict[int, set[str]] = {}
+            # a use no binding of the function reaches reads the module's value of a name it
+            # declares `global` (for a local name it could not run): it says nothing of these
+            fallback = () if name in scope.declared_global | scope.declared_nonlocal else every
+            reached: dict[tuple, set[str]] = {}
             for marks, path in scope.uses.get(name, ()):
-                for binding in reaching(every, scope, path) or every:
+                for binding in reaching(every, scope, path) or fallback:
                     reached.setdefault(_binding_key(binding), set()).update(marks)
             scope.evidence[name] = reached
         return scope.evidence[name]
