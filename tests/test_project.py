@@ -669,6 +669,17 @@ ENCODER = (
                      id="looked-up-by-a-computed-name"),
         pytest.param("class Sub(Enc):\n    def __init__(self):\n        super().__init__(object())\n", [],
                      id="a-subclass-passes-something-else"),
+        pytest.param("def again(self, other):\n    return self.__class__(other)\nEnc.again = again\n", [],
+                     id="made-from-the-class-of-an-instance"),
+        pytest.param("class Sub(Enc):\n    @classmethod\n    def make(cls, pooler):\n        return cls(pooler)\n", [],
+                     id="made-by-a-subclass-s-classmethod"),
+        pytest.param("class Sub(Enc):\n    def again(self, pooler):\n        return type(self)(pooler)\n", [],
+                     id="made-from-type-of-self"),
+        pytest.param("def clone(obj, arg):\n    return type(obj)(arg)\n", [], id="made-from-type-of-anything"),
+        pytest.param("class Other:\n    @classmethod\n    def make(cls, x):\n        return cls(x)\n    def again(self):\n"
+                     "        return self.__class__(1)\n", [("TL005", 10)], id="another-class-made-so"),
+        pytest.param("class Head(nn.Module):\n    def forward(self, x):\n        return x\n    def twice(self, x):\n"
+                     "        return self(self(x))\n", [("TL005", 10)], id="a-module-calling-itself"),
     ],
 )
 def test_a_constructor_parameter_kept_on_self_takes_the_kind_its_callers_pass(cli, tmp_path, added, expected):

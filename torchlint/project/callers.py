@@ -15,7 +15,7 @@ from pathlib import Path
 from torchlint.kinds import (
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_METHOD_CALLERS, NONE, TENSOR, Kind, merge, with_evidence,
 )
-from torchlint.project.summary import CallSite, callee_name, content_digest
+from torchlint.project.summary import MADE_FROM_CLASS, CallSite, callee_name, content_digest
 from torchlint.project.symbols import ProjectClass, Symbol
 from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES, SELF_RETURNING_METHODS, is_torch_module_class
 
@@ -94,6 +94,8 @@ class Callers:
             return self._method_calls(path, key)
         if self.is_public_api(path, target_name) or self._looked_up_by_name(path, target_name):
             return None
+        if _is_init(key) and self._made_from_class_at_run_time(path, target_name):
+            return None
         wanted = Symbol("class" if _is_init(key) else "function", path, target_name)
         inheriting = self._inheriting_constructors(path, target_name) if _is_init(key) and subclasses else []
         if inheriting is None:
@@ -119,6 +121,26 @@ class Callers:
                 return None
             found.extend(calls)
         return found
+
+    def _made_from_class_at_run_time(self, path: str, name: str) -> bool:
+        """An instance of the class may be built without naming it: `cls(x)` in a classmethod,
+        `self.__class__(x)` or `type(self)(x)` in a method of the class, of a base (whose `self`
+        may be one of its instances) or of a subclass (whose construction may run this
+        `__init__`), or `type(obj)(x)` anywhere."""
+        cls = self.project_class(path, name)
+        family = None
+        for module in self._modules_where_escaping(MADE_FROM_CLASS[1:]):
+            for local in self.summaries[module].escapes:
+                if not local.endswith(MADE_FROM_CLASS):
+                    continue
+                owner = local[: -len(MADE_FROM_CLASS)]
+                if owner == "*":
+                    return True
+                if family is None:
+                    family = {cls} | self._project_ancestors(cls) | self._project_subclasses(cls)
+                if self.project_class(module, owner) in family:
+                    return True
+        return False
 
     def _inheriting_constructors(self, path: str, name: str) -> list[ProjectClass] | None:
         """The project's subclasses of the class, at any depth, when none defines `__init__`

@@ -35,7 +35,11 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 27  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 28  # bumped when summaries change shape, so cached ones are rebuilt
+
+
+# The escape (after a class name, or `*`) of an instance built from a class found at run time.
+MADE_FROM_CLASS = ".__class__()"
 
 
 @dataclass(frozen=True)
@@ -177,6 +181,7 @@ class _Summarizer:
         self._bases_named: set[int] = set()  # ids of the names in module-level classes' bases
         self._lines: list[str] | None = None
         self._scopes_by_line: list[tuple[str | None, frozenset[str]]] | None = None
+        self._firsts: frozenset[str] | None = None  # (see _classmethod_firsts)
         # id of a call inside comprehensions or lambdas -> the names they bind around it
         self._shadowed: dict[int, frozenset[str]] = {}
         self.walrus = ":=" in text  # most files have none: no statement needs walking for one
@@ -427,6 +432,10 @@ class _Summarizer:
     def _call_found(self, node: ast.Call, callees: set[int]) -> None:
         callees.add(id(node.func))
         func = node.func
+        if (type(func) is ast.Attribute and func.attr == "__class__") or (type(func) is ast.Call and type(func.func) is ast.Name
+                                                                       and func.func.id == "type") \
+                or (type(func) is ast.Name and func.id in self._classmethod_firsts()):
+            self._note_instance_made_from_class_at_run_time(node)
         if (name := _dotted(func)) is not None:
             self.called.add(name)
         if isinstance(func, ast.Attribute) and func.attr == "apply" and len(node.args) == 1:
@@ -448,6 +457,33 @@ class _Summarizer:
                 callees.update(id(n) for n in ([argument] if type(argument) is ast.Name else getattr(argument, "elts", ())))
         if isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and (_dotted(func) or node.args or node.keywords)):
             self._record_call(node)
+
+    def _classmethod_firsts(self) -> frozenset[str]:
+        """The first parameters of the module's classmethods (`cls`)."""
+        if self._firsts is None:
+            self._firsts = frozenset(function.params[0] for function in self.summary.functions.values()
+                                     if function.params and "classmethod" in function.decorators)
+        return self._firsts
+
+    def _note_instance_made_from_class_at_run_time(self, node: ast.Call) -> None:
+        """`cls(x)` in a classmethod, `self.__class__(x)`, `type(self)(x)`: an instance of the
+        method's class or a subclass, built without naming it (the escape `<Class>.__class__()`;
+        from another object, `type(obj)(x)`, of any class: `*.__class__()`). Its constructor's
+        callers are then not all seen."""
+        func = node.func
+        key = self._scope_of(node)[0]
+        function = self.summary.functions.get(key) if key is not None else None
+        first = function.params[0] if function is not None and function.params else None
+        if type(func) is ast.Attribute and func.attr == "__class__":
+            source = func.value
+        elif type(func) is ast.Call and type(func.func) is ast.Name and func.func.id == "type" and len(func.args) == 1:
+            source = func.args[0]
+        elif type(func) is ast.Name and first == func.id and "classmethod" in function.decorators:
+            source = func
+        else:
+            return
+        own = type(source) is ast.Name and source.id == first and "." in key and "<locals>" not in key
+        self.escapes.add(f"{key.split('.')[0] if own else '*'}{MADE_FROM_CLASS}")
 
     def _lookup_by_name(self, node: ast.Call, how: str) -> None:
         """`getattr(x, "fit")`, `methodcaller("fit", b)`, `attrgetter("fit")`: an attribute named by
