@@ -1379,9 +1379,16 @@ def test_a_dict_kept_on_self_holds_what_the_class_stores(extra, after, expected)
     assert kinds(source) == [expected]
 
 
-def test_a_mention_in_a_comment_or_a_string_does_not_count_as_another_use():
-    source = "import numpy as np\n" + STORING.replace("{extra}", "    # log(self.losses)\n    NOTE = 'x.losses'\n")
-    assert kinds(source) == ["tensor+graph"]
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        pytest.param("    # log(self.losses)\n", "tensor+graph", id="a-comment"),
+        pytest.param("    NOTE = 'self.losses may be filled by exec'\n", None, id="a-string"),
+    ],
+)
+def test_a_mention_in_a_comment_is_no_use_but_one_in_a_string_may_be(extra, expected):
+    source = "import numpy as np\n" + STORING.replace("{extra}", extra)
+    assert kinds(source) == [expected]
 
 
 LISTING = HEAD + (
@@ -1408,6 +1415,11 @@ LISTING = HEAD + (
         pytest.param("", "b = Binarize(net)\nb.targets.append('x')\n", None, id="appended-from-outside"),
         pytest.param("", "class Wide(Binarize):\n    pass\n", None, id="a-subclass-may-append"),
         pytest.param("    def more(self, w):\n        self.targets.append(w, 1)\n", "", None, id="an-append-of-another-signature"),
+        pytest.param("    def more(self):\n        getattr(self, 'targets').append(np.zeros(2))\n", "", None, id="named-by-a-string"),
+        pytest.param("    def more(self):\n        for self.targets[0] in [np.zeros(2)]:\n            pass\n", "", None,
+                     id="an-item-bound-by-a-loop"),
+        pytest.param("    def more(self, path):\n        with open(path) as self.targets[0]:\n            pass\n", "", None,
+                     id="an-item-bound-by-with"),
     ],
 )
 def test_a_list_kept_on_self_holds_what_the_class_appends(extra, after, expected):

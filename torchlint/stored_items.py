@@ -100,16 +100,26 @@ class StoredItems:
             return None  # named elsewhere in the file too: another class's, or filled from outside
         return stored
 
-    def _attribute_mentions(self, attribute: str) -> int:
-        """How many times the file's code reads or sets an attribute of that name (comments and
-        strings do not count; text CPython rejects is counted as text)."""
-        counts = self.__dict__.get("_attribute_counts")
-        if counts is None:
+    def _attribute_mentions(self, attribute: str) -> int | None:
+        """How many times the file's code reads or sets an attribute of that name (comments do
+        not count); None when a string names it (`getattr(self, "xs")`, `vars(self)["xs"]`,
+        `exec("self.xs.append(x)")`: a use the count cannot see). Text CPython rejects is counted
+        as text."""
+        found = self.__dict__.get("_attribute_counts")
+        if found is None:
             tree = python_tree(self.text)
-            counts = self.__dict__["_attribute_counts"] = Counter(
-                node.attr for node in ast.walk(tree) if type(node) is ast.Attribute) if tree is not None else {}
+            if tree is None:
+                found = ({}, "")
+            else:
+                nodes = list(ast.walk(tree))
+                found = (Counter(node.attr for node in nodes if type(node) is ast.Attribute),
+                         "\0".join(node.value for node in nodes if type(node) is ast.Constant and type(node.value) is str))
+            self.__dict__["_attribute_counts"] = found
+        counts, strings = found
         if not counts:
             return len(re.findall(rf"\.\s*{re.escape(attribute)}\b", self.text))
+        if re.search(rf"\b{re.escape(attribute)}\b", strings):
+            return None
         return counts.get(attribute, 0)
 
     def _closed_class(self, owner: cst.ClassDef) -> bool:
@@ -146,8 +156,9 @@ def _dict_use(path: Sequence[cst.CSTNode]):
             return path[-4], path[-4].value  # `self.losses["ce"] = loss`
         if isinstance(grandparent, cst.AugAssign) and grandparent.target is parent:
             return grandparent, grandparent.value  # `self.losses["ce"] += loss`
-        if isinstance(grandparent, cst.AssignTarget) or _unpacked_into(path[:-1]):
-            return _ESCAPES  # an item bound by unpacking: what it gets is not seen
+        if isinstance(grandparent, (cst.AssignTarget, cst.AsName)) or _unpacked_into(path[:-1]) or (
+                isinstance(grandparent, (cst.For, cst.CompFor)) and grandparent.target is parent):
+            return _ESCAPES  # an item bound by unpacking, a loop or `as`: what it gets is not seen
         return _READ  # `self.losses["ce"].item()`, `del self.losses[k]`, `return self.losses["ce"], n`
     if isinstance(parent, cst.Attribute) and isinstance(grandparent, cst.Call) and grandparent.func is parent:
         return _READ if parent.attr.value in _READING_METHODS else _ESCAPES
