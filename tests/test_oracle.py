@@ -1296,6 +1296,10 @@ def test_a_read_requires_grad_is_a_guess_of_a_tensor(source, expected):
                      "        out = torch.ones(2)\n", None, id="a-context-of-unknown-behaviour"),
         pytest.param("    out = torch.zeros(2)\n    with self.subTest():\n        out = cache[key]\n"
                      "        out = torch.ones(2)\n", None, id="a-sub-test"),
+        pytest.param("    out = torch.zeros(2)\n    with cache.open():\n        out = cache[key]\n"
+                     "        out = torch.ones(2)\n", None, id="a-method-named-open"),
+        pytest.param("    out = torch.zeros(2)\n    with amp.autocast():\n        out = cache[key]\n"
+                     "        out = torch.ones(2)\n", "tensor", id="torch-s-amp-module"),
     ],
 )
 def test_a_with_block_runs_its_body_through(block, expected):

@@ -377,8 +377,10 @@ def _with_walked_back(statement: cst.With, hits: list[Binding]) -> tuple[list[Bi
 # manager may, `contextlib.suppress` under any name, a class whose `__exit__` returns True, a
 # `@contextmanager` catching, `subTest`, lets the code after the block run without the body's
 # last statements): torch's own, and files and warnings.
+# Named so as written: a bare name (as imported from torch, or the builtin `open`) or under the
+# module that defines it; `store.open()`, a method of the program's own, may swallow anything.
 _RUN_THROUGH_CONTEXTS = frozenset({"no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "autocast",
-                                   "open", "catch_warnings"})
+                                   "open", "catch_warnings", "amp.autocast", "io.open", "warnings.catch_warnings"})
 
 
 def _runs_through(statement: cst.With) -> bool:
@@ -386,7 +388,7 @@ def _runs_through(statement: cst.With) -> bool:
         return False
     for item in statement.items:
         manager = dotted_name(item.item.func if isinstance(item.item, cst.Call) else item.item) or ""
-        if manager.split(".")[0] != "torch" and manager.rsplit(".", 1)[-1] not in _RUN_THROUGH_CONTEXTS:
+        if manager.split(".")[0] != "torch" and manager not in _RUN_THROUGH_CONTEXTS:
             return False
     return True
 
