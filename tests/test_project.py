@@ -851,6 +851,16 @@ _STATIC_QUERY = ("    def query(self, images)", "    @staticmethod\n    def quer
         pytest.param([("        return images.data\n", "        return images.data\n\n    def fill(self, kw):\n"
                        "        self.__dict__.update(kw)\n")], "", [], id="its-dict-updated"),
         pytest.param([], "print(Pool.__name__)\n", [("TL001", 8)], id="the-class-read-through"),
+        pytest.param([("        return images.data\n", "        return images.data\n\n    @classmethod\n"
+                       "    def mixed(cls, base):\n        return type('Mixed', (base, cls), {})\n")],
+                     "Mixed = Pool.mixed(object)\n", [], id="read-through-to-a-classmethod-handing-on-cls"),
+        pytest.param([("        return images.data\n", "        return images.data\n\n    def kind(self):\n"
+                       "        return register(type(self))\n")], "", [], id="type-of-self-handed-on"),
+        pytest.param([("        return images.data\n", "        return images.data\n\n    def kind(self):\n"
+                       "        return register(self.__class__)\n")], "", [], id="the-class-of-self-handed-on"),
+        pytest.param([("        return images.data\n", "        return images.data\n\n    def kind(self):\n"
+                       "        return type(self).__name__, self.__class__.__qualname__\n")], "", [("TL001", 8)],
+                     id="the-class-of-self-read-through"),
         pytest.param([], "REGISTRY = [Pool]\n", [], id="the-class-handed-on"),
         pytest.param([], "print(Pool.__name__)\nREGISTRY = {'pool': Pool}\n", [], id="read-through-and-handed-on"),
     ],

@@ -182,6 +182,7 @@ class _Summarizer:
         self._lines: list[str] | None = None
         self._scopes_by_line: list[tuple[str | None, frozenset[str]]] | None = None
         self._firsts: frozenset[str] | None = None  # (see _classmethod_firsts)
+        self._class_of_self_calls: list[ast.Call] = []  # `type(self)` in a method
         # id of a call inside comprehensions or lambdas -> the names they bind around it
         self._shadowed: dict[int, frozenset[str]] = {}
         self.walrus = ":=" in text  # most files have none: no statement needs walking for one
@@ -396,7 +397,11 @@ class _Summarizer:
             if id(node) in callees or id(node) in self._bases_named:
                 continue
             if type(node) is Name:
-                if node.id not in self._scope_of(node)[1]:  # a function's own `loss` is not the module's
+                key, local_names = self._scope_of(node)
+                if node.id in local_names:
+                    if id(node) not in heads and self._names_own_class(key, node.id, "classmethod"):
+                        self.escapes.add(key.split(".")[0])  # `cls` handed on: a subclass may be made of it
+                else:  # a function's own `loss` is not the module's
                     self.escapes.add(node.id)
                     (read_through if id(node) in heads else handed_on).add(node.id)
                     if node.id in self.summary.imports and id(node) not in heads:
@@ -408,11 +413,25 @@ class _Summarizer:
                 (read_through if id(node) in heads else handed_on).add(dotted or "." + node.attr)
                 if dotted in self._dotted_imports and id(node) not in heads:
                     self.escapes.add(f"{dotted}.*")  # `mm = pkg.models`: `getattr(mm, name)` may follow
+                if node.attr == "__class__" and id(node) not in heads and type(node.value) is Name:
+                    key = self._scope_of(node)[0]
+                    if self._names_own_class(key, node.value.id):
+                        self.escapes.add(key.split(".")[0])  # `self.__class__` handed on
                 if node.attr == "__dict__" and id(node) not in membership:
                     # `models.__dict__[arch]`, `type(self).__dict__`; `"models" in self.__dict__`
                     # only asks whether a name is there
                     self._dynamic_lookup(node, node.value)
+        for node in self._class_of_self_calls:  # `type(self)` handed on (not called, not read through)
+            if id(node) not in callees and id(node) not in heads:
+                self.escapes.add(self._scope_of(node)[0].split(".")[0])
         self._read_through = read_through - handed_on - escaped_before
+
+    def _names_own_class(self, key: str | None, name: str, decorator: str | None = None) -> bool:
+        """`name` is the first parameter of the method `key` (with that decorator): the method's
+        class, or an instance of it or of a subclass."""
+        function = self.summary.functions.get(key) if key is not None and "." in key and "<locals>" not in key else None
+        return (function is not None and bool(function.params) and function.params[0] == name
+                and (decorator is None or decorator in function.decorators))
 
     def _note_unwalked_uses(self, node: ast.AST) -> None:
         """The uses in what the walk leaves out of a definition: its bare decorators (called with
@@ -432,6 +451,9 @@ class _Summarizer:
     def _call_found(self, node: ast.Call, callees: set[int]) -> None:
         callees.add(id(node.func))
         func = node.func
+        if (type(func) is ast.Name and func.id == "type" and len(node.args) == 1 and type(node.args[0]) is ast.Name
+                and self._names_own_class(self._scope_of(node)[0], node.args[0].id)):
+            self._class_of_self_calls.append(node)
         if (type(func) is ast.Attribute and func.attr == "__class__") or (type(func) is ast.Call and type(func.func) is ast.Name
                                                                        and func.func.id == "type") \
                 or (type(func) is ast.Name and func.id in self._classmethod_firsts()):
@@ -482,7 +504,7 @@ class _Summarizer:
             source = func
         else:
             return
-        own = type(source) is ast.Name and source.id == first and "." in key and "<locals>" not in key
+        own = type(source) is ast.Name and self._names_own_class(key, source.id)
         self.escapes.add(f"{key.split('.')[0] if own else '*'}{MADE_FROM_CLASS}")
 
     def _lookup_by_name(self, node: ast.Call, how: str) -> None:
