@@ -23,10 +23,10 @@ import libcst as cst
 from torchlint.analysis import dotted_name
 from torchlint.codemod import names_used
 from torchlint.parsing import python_tree
-from torchlint.kinds import CONTAINER, GUESSED_STORED_ITEM, TENSOR, Kind, merge
+from torchlint.kinds import CONTAINER, GUESSED_STORED_ITEM, TENSOR, UNPICKLED, Kind, merge
 from torchlint.scopes import all_params
 from torchlint.torch_api import is_torch_module_class
-from torchlint.walk import ElidedBlock, paths
+from torchlint.walk import ElidedBlock, descendants, paths
 
 # Methods of a dict that neither store into it nor hand it on.
 _READING_METHODS = frozenset({"keys", "values", "items", "get", "clear", "pop", "__contains__"})
@@ -53,7 +53,7 @@ class StoredItems:
                               lambda: self._stored_in_methods(owner, attribute, mapping, cache))
 
     def _stored_in_methods(self, owner: cst.ClassDef, attribute: str, mapping: bool, cache: dict) -> Kind | None:
-        if not self._closed_class(owner):
+        if not self._closed_class(owner) or _sets_attributes_by_name(owner):
             return None
         stores = self._item_stores(owner, attribute, mapping)
         if not stores:
@@ -62,7 +62,10 @@ class StoredItems:
         # computed from the dict itself (`self.losses["total"] = self.losses["ce"] * 2`) are judged.
         from_itself = [attribute in names_used(store[0]) for store in stores]
         plain = [store for store, own in zip(stores, from_itself) if not own]
-        dict_kind = _holding(merge(self._kind(*store) for store in plain), mapping) if plain else None
+        kinds = [self._kind(*store) for store in plain]
+        if UNPICKLED in kinds:
+            return None  # `self.xs.append(torch.load(p))`: whatever was saved (neutral in a merge)
+        dict_kind = _holding(merge(kinds), mapping) if plain else None
         if dict_kind is None:
             return None
         cache[(owner, attribute)] = dict_kind
@@ -243,6 +246,15 @@ def _methods_with_self(owner: cst.ClassDef):
 def _is_self_attribute(node: cst.CSTNode, self_name: str, attribute: str) -> bool:
     return (isinstance(node, cst.Attribute) and node.attr.value == attribute
             and isinstance(node.value, cst.Name) and node.value.value == self_name)
+
+
+def _sets_attributes_by_name(owner: cst.ClassDef) -> bool:
+    """`self.__dict__.update(kw)`, `vars(self).update(kw)`, `setattr(self, k, v)` in the class: an
+    attribute may be bound to anything given."""
+    unread = lambda node: type(node) is ElidedBlock and not any(node.mentions(w) for w in ("__dict__", "vars", "setattr"))  # noqa: E731
+    return any((isinstance(node, cst.Attribute) and node.attr.value == "__dict__")
+               or (isinstance(node, cst.Call) and dotted_name(node.func) in ("vars", "setattr"))
+               for node in descendants(owner, prune=unread))
 
 
 def _empty_list(value: cst.CSTNode | None) -> bool:
