@@ -451,13 +451,7 @@ class _Summarizer:
     def _call_found(self, node: ast.Call, callees: set[int]) -> None:
         callees.add(id(node.func))
         func = node.func
-        if (type(func) is ast.Name and func.id == "type" and len(node.args) == 1 and type(node.args[0]) is ast.Name
-                and self._names_own_class(self._scope_of(node)[0], node.args[0].id)):
-            self._class_of_self_calls.append(node)
-        if (type(func) is ast.Attribute and func.attr == "__class__") or (type(func) is ast.Call and type(func.func) is ast.Name
-                                                                       and func.func.id == "type") \
-                or (type(func) is ast.Name and func.id in self._classmethod_firsts()):
-            self._note_instance_made_from_class_at_run_time(node)
+        self._note_classes_found_at_run_time(node)
         if (name := _dotted(func)) is not None:
             self.called.add(name)
         if isinstance(func, ast.Attribute) and func.attr == "apply" and len(node.args) == 1:
@@ -487,23 +481,29 @@ class _Summarizer:
                                      if function.params and "classmethod" in function.decorators)
         return self._firsts
 
-    def _note_instance_made_from_class_at_run_time(self, node: ast.Call) -> None:
-        """`cls(x)` in a classmethod, `self.__class__(x)`, `type(self)(x)`: an instance of the
-        method's class or a subclass, built without naming it (the escape `<Class>.__class__()`;
-        from another object, `type(obj)(x)`, of any class: `*.__class__()`). Its constructor's
-        callers are then not all seen."""
+    def _note_classes_found_at_run_time(self, node: ast.Call) -> None:
+        """`type(self)` in a method (judged once the walk is done: handed on, or only called or
+        read through), and an instance built from a class found at run time: `cls(x)` in a
+        classmethod, `self.__class__(x)`, `type(self)(x)` make one of the method's class or a
+        subclass without naming it (the escape `<Class>.__class__()`; `type(obj)(x)` of any
+        class: `*.__class__()`), so the constructor's callers are not all seen."""
         func = node.func
-        key = self._scope_of(node)[0]
-        function = self.summary.functions.get(key) if key is not None else None
-        first = function.params[0] if function is not None and function.params else None
+        if (type(func) is ast.Name and func.id == "type" and len(node.args) == 1 and type(node.args[0]) is ast.Name
+                and self._names_own_class(self._scope_of(node)[0], node.args[0].id)):
+            self._class_of_self_calls.append(node)
         if type(func) is ast.Attribute and func.attr == "__class__":
             source = func.value
         elif type(func) is ast.Call and type(func.func) is ast.Name and func.func.id == "type" and len(func.args) == 1:
             source = func.args[0]
-        elif type(func) is ast.Name and first == func.id and "classmethod" in function.decorators:
+        elif type(func) is ast.Name and func.id in self._classmethod_firsts():
             source = func
         else:
             return
+        key = self._scope_of(node)[0]
+        function = self.summary.functions.get(key) if key is not None else None
+        if source is func and not (function is not None and function.params and function.params[0] == func.id
+                                   and "classmethod" in function.decorators):
+            return  # a function's own `cls`, not a classmethod's
         own = type(source) is ast.Name and self._names_own_class(key, source.id)
         self.escapes.add(f"{key.split('.')[0] if own else '*'}{MADE_FROM_CLASS}")
 
