@@ -251,10 +251,19 @@ def with_evidence(kind: Kind | None, evidence: str | None) -> Kind | None:
     return replace(kind, evidence=evidence)
 
 
+def positional_count(call) -> int | None:
+    """How many positional arguments a libcst call passes; None when one is spread (`f(*args)`),
+    so that what depends on the count is not judged."""
+    if any(arg.star == "*" for arg in call.args):
+        return None
+    return sum(1 for arg in call.args if arg.keyword is None and not arg.star)
+
+
 def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], graph: bool,
-                      positional: int = 0) -> Kind | None:
+                      positional: int | None = 0) -> Kind | None:
     """What calling a library callable (by qualified name) returns. `inner` is the kind of the first
-    argument (for wrappers), `graph` whether a tensor argument carries a graph or grad is asked for."""
+    argument (for wrappers), `graph` whether a tensor argument carries a graph or grad is asked for,
+    `positional` how many positional arguments it is given (None: not known, one is spread)."""
     if qualified == "torch.load":
         return UNPICKLED
     if qualified in MODULE_CONVERTERS:
@@ -289,9 +298,13 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     if is_tensor_function(qualified):
         return tensor(graph)
     namespace, _, name = qualified.rpartition(".")
+    if namespace == "torch" and name in WHOLE_TENSOR_REDUCTIONS and positional is None:
+        return None  # `torch.max(*pair)`: one tensor, or a named tuple
     if namespace == "torch" and name in WHOLE_TENSOR_REDUCTIONS and positional == 1 and not keywords:
-        return derived_tensor(inner.graph, [inner]) if inner is not None and inner.base == TENSOR else None  # `torch.max(x)`
-    if qualified == "torch.where" and (positional >= 2 or keywords & {"input", "other"}):
+        if inner is None:
+            return tensor(graph)  # `torch.max(x)`: one tensor of whatever torch takes, as `torch.sum(x)`
+        return derived_tensor(inner.graph, [inner]) if inner.base == TENSOR else None
+    if qualified == "torch.where" and ((positional or 0) >= 2 or keywords & {"input", "other"}):
         return tensor(graph)  # `torch.where(cond, x, y)` picks elements; `torch.where(cond)` gives indices
     if (namespace == "torch" and name in TENSOR_TUPLE_RESULTS) or qualified in TENSOR_TUPLE_FUNCTIONS:
         return TENSOR_TUPLE

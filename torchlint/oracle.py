@@ -24,8 +24,8 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_USE,
     MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, element_kind, guessed_method_result, iterated_kind, layer_tensor_kind,
-    library_call_kind, merge, method_call_kind, output_of_forward, public, subscript_kind, tensor, unpacked_kind,
-    with_evidence,
+    library_call_kind, merge, method_call_kind, output_of_forward, positional_count, public, subscript_kind, tensor,
+    unpacked_kind, with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
@@ -217,7 +217,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         inner = arguments[0] if arguments else None
         graph = any(kind is not None and kind.base == TENSOR and kind.graph for kind in arguments)
         keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
-        kind = library_call_kind(qualified, inner, keywords, graph, sum(1 for arg in call.args if arg.keyword is None))
+        kind = library_call_kind(qualified, inner, keywords, graph, positional_count(call))
         return kind if kind is not None and kind.base == TENSOR else None
 
     def _comprehension_kind(self, expr, scope: Scope) -> Kind | None:
@@ -1074,8 +1074,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         inner = self._kind(call.args[0].value, scope) if call.args else None
         keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
         graph = self._any_graph(call, scope) or _requests_grad(call)
-        positional = sum(1 for arg in call.args if arg.keyword is None)
-        kind = library_call_kind(qualified, inner, keywords, graph, positional)
+        kind = library_call_kind(qualified, inner, keywords, graph, positional_count(call))
         if qualified in DATA_LOADERS and "collate_fn" in keywords:
             return self._collated_loader(qualified, call, scope) or kind
         if kind is not None and kind.base == MODULE and qualified in SEQUENTIAL_CONTAINERS:
@@ -1153,8 +1152,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             if qualified is None or not is_torch_module_class(qualified):
                 return None
             keywords = {arg.keyword.value for arg in value.args if arg.keyword is not None}
-            positional = sum(1 for arg in value.args if arg.keyword is None)
-            kinds.append(library_call_kind(qualified, None, keywords, False, positional))
+            kinds.append(library_call_kind(qualified, None, keywords, False, positional_count(value)))
         element = merge(kinds) if kinds else None
         return element if element is not None and element.base == MODULE else None
 

@@ -249,13 +249,13 @@ def is_model_constructor(qualified: str) -> bool:
     return False
 
 
-def constructor_returns_tensor_module(qualified: str, keywords: set[str], positional: int = 0) -> bool:
+def constructor_returns_tensor_module(qualified: str, keywords: set[str], positional: int | None = 0) -> bool:
     """Whether calling the module this constructor builds (with these keyword names and this many
-    positional arguments) returns one tensor."""
+    positional arguments, None when one is spread) returns one tensor."""
     if is_torch_module_class(qualified) and qualified.startswith("torch.nn."):
         name = qualified.rsplit(".", 1)[1]
         indices_at = _RETURN_INDICES_POSITION.get(name)
-        if indices_at is not None and ("return_indices" in keywords or positional > indices_at):
+        if indices_at is not None and ("return_indices" in keywords or positional is None or positional > indices_at):
             return False
         return name not in _NN_NON_TENSOR_OUTPUT
     if qualified in ("timm.create_model", "timm.models.create_model"):
