@@ -126,6 +126,12 @@ class LossAccumulatedWithGraph(Rule):
         "        loss.backward()\n        opt.step()\n        loss = loss.item()\n        total += loss\n",
         # not a loss: outputs collected without no_grad are TL626's (inference-without-no-grad)
         SETUP + "preds = []\nfor x in test_loader:\n    preds.append(model(x))\n",
+        # a total unpacked from numbers but reset on every iteration, or unpacked from elsewhere
+        SETUP + "for x, y in loader:\n    loss, acc = 0., 0.\n    loss += F.cross_entropy(model(x), y)\n    loss.backward()\n",
+        SETUP + "loss, acc = [], 0.\nfor x, y in loader:\n    loss, acc = F.cross_entropy(model(x), y), 1.\n"
+        "    loss += F.cross_entropy(model(x), y)\n",
+        SETUP + "for epoch in range(3):\n    loss, n = restore()\n    for x, y in loader:\n        loss += F.cross_entropy(model(x), y)\n"
+        "    loss.backward()\n",
         # gradient accumulation: the accumulator is backpropagated
         SETUP + "total = 0\nfor x, y in batches:\n    total = total + criterion(model(x), y)\ntotal.backward()\n",
         SETUP + "total = 0\nfor x, y in batches:\n    total += criterion(model(x), y)\n"
@@ -266,6 +272,12 @@ class LossAccumulatedWithGraph(Rule):
             SETUP + "def train_epoch(loader, opt):\n    total = 0.0\n    for x, y in loader:\n"
             "        opt.zero_grad()\n        loss = criterion(model(x), y)\n        loss.backward()\n"
             "        opt.step()\n        total += (loss * x.size(0)).detach()\n    return total / len(loader.dataset)\n",
+        ),
+        Invalid(
+            SETUP + "for epoch in range(3):\n    loss, mf_loss = 0., 0.\n    for x, y in loader:\n"
+            "        batch_loss = F.cross_entropy(model(x), y)\n        batch_loss.backward()\n        loss += batch_loss\n",
+            SETUP + "for epoch in range(3):\n    loss, mf_loss = 0., 0.\n    for x, y in loader:\n"
+            "        batch_loss = F.cross_entropy(model(x), y)\n        batch_loss.backward()\n        loss += batch_loss.detach()\n",
         ),
         Invalid(
             SETUP + "for epoch in range(3):\n    epoch_loss = 0\n    for x, y in loader:\n"
@@ -712,10 +724,20 @@ def _a_line_accumulates_a_backpropagated_name(text: str) -> bool:
 
 
 def _assigned_names(statement: cst.CSTNode) -> list[str]:
+    """The names an assignment binds, unpacked ones too (`loss, mf_loss = 0., 0.`)."""
     if isinstance(statement, cst.Assign):
-        return [t.target.value for t in statement.targets if isinstance(t.target, cst.Name)]
+        return [name for t in statement.targets for name in _unpacked_names(t.target)]
     if isinstance(statement, cst.AnnAssign) and statement.value is not None and isinstance(statement.target, cst.Name):
         return [statement.target.value]
+    return []
+
+
+def _unpacked_names(target: cst.CSTNode) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements
+                for name in _unpacked_names(element.value)]
     return []
 
 
