@@ -231,6 +231,77 @@ def test_a_comparison_returned_by_a_function_of_another_module(cli, tmp_path, re
     assert _findings(cli, "run.py") == expected
 
 
+@pytest.mark.parametrize(
+    ("loader", "expected"),
+    [
+        pytest.param("def load():\n    from models import VAE\n    return VAE()\n", [("TL005", 2)], id="a-function-s-own-import"),
+        pytest.param("def load():\n    from models import VAE as V\n    vae = V()\n    return vae\n", [("TL005", 2)],
+                     id="under-an-alias"),
+        pytest.param("def load():\n    import models\n    return models.VAE()\n", [("TL005", 2)], id="an-import-statement"),
+        pytest.param("def load():\n    from models import Plain\n    return Plain()\n", [], id="a-non-torch-class"),
+        pytest.param("def load(big):\n    if big:\n        from models import VAE\n    else:\n        from models import Plain as VAE\n"
+                     "    return VAE()\n", [], id="imported-twice"),
+        pytest.param("def load():\n    from models import VAE\n    VAE = wrap(VAE)\n    return VAE()\n", [], id="rebound"),
+    ],
+)
+def test_a_function_s_own_import(cli, tmp_path, loader, expected):
+    (tmp_path / "models.py").write_text(
+        "import torch.nn as nn\nclass VAE(nn.Module):\n    def forward(self, x):\n        return x\n"
+        "class Plain:\n    def forward(self, x):\n        return x\n")
+    (tmp_path / "loop.py").write_text("def run(vae, x):\n    return vae.forward(x)\n")
+    (tmp_path / "main.py").write_text(f"from loop import run\n{loader}run(load(), 1)\n")
+    assert _findings(cli, "loop.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("caller", "expected"),
+    [
+        # the calls in a function that imports the helper itself count among its callers
+        pytest.param("def other():\n    from helpers import show\n    show(np.zeros(2))\n", [], id="called-with-an-array"),
+        pytest.param("def other():\n    from helpers import show as s\n    s(np.zeros(2))\n", [], id="under-an-alias"),
+        pytest.param("def other():\n    import helpers\n    helpers.show(np.zeros(2))\n", [], id="through-the-module"),
+        pytest.param("def other():\n    from helpers import show\n    hooks.append(show)\n", [], id="handed-on"),
+        pytest.param("def other():\n    import helpers\n    getattr(helpers, name)(np.zeros(2))\n", [],
+                     id="looked-up-by-a-computed-name"),
+        pytest.param("def other():\n    from helpers import show\n    show(torch.ones(2))\n", [("TL001", 2)],
+                     id="called-with-a-tensor"),
+    ],
+)
+def test_calls_through_a_function_s_own_import_are_call_sites(cli, tmp_path, caller, expected):
+    (tmp_path / "helpers.py").write_text("def show(t):\n    return t.data\n")
+    (tmp_path / "main.py").write_text(f"import numpy as np\nimport torch\nfrom helpers import show\n{caller}"
+                                      "show(torch.zeros(2))\n")
+    assert _findings(cli, "helpers.py") == expected
+
+
+TORCH_NET = "import torch.nn as nn\nclass {name}(nn.Module):\n    def forward(self, x):\n        return x\n"
+PLAIN_NET = "class {name}:\n    def forward(self, x):\n        return x\n"
+
+
+@pytest.mark.parametrize(
+    ("folder", "sibling", "at_root", "expected"),
+    [
+        # `python net/main.py`: the script's folder is first on the path, so `net` is net/net.py
+        # (a module, with no submodules), not the folder net/ the root holds
+        pytest.param("net", TORCH_NET, None, [("TL005", 3)], id="the-sibling-module-in-a-folder-of-its-name"),
+        pytest.param("net", PLAIN_NET, None, [], id="a-non-torch-sibling-in-a-folder-of-its-name"),
+        pytest.param("scripts", TORCH_NET, None, [("TL005", 3)], id="the-sibling-module"),
+        pytest.param("scripts", PLAIN_NET, TORCH_NET, [], id="a-non-torch-sibling-wins-over-a-root-package"),
+        pytest.param("scripts", None, TORCH_NET, [], id="no-sibling-the-root-package-gives-its-submodule"),
+    ],
+)
+def test_an_import_finds_the_first_module_of_its_first_name(cli, tmp_path, folder, sibling, at_root, expected):
+    (tmp_path / folder).mkdir()
+    if sibling is not None:
+        (tmp_path / folder / "net.py").write_text(sibling.format(name="net"))
+    if at_root is not None:
+        (tmp_path / "net").mkdir()
+        (tmp_path / "net" / "__init__.py").write_text("")
+        (tmp_path / "net" / "net.py").write_text(at_root.format(name="net"))
+    (tmp_path / folder / "main.py").write_text("from net import net\nm = net()\nm.forward(1)\n")
+    assert _findings(cli, f"{folder}/main.py") == expected
+
+
 @pytest.mark.parametrize("package", [True, False])
 def test_a_sibling_module_named_torch_does_not_shadow_torch(cli, tmp_path, monkeypatch, package):
     # Python 3 imports are absolute: utils/math.py's `import torch` is the installed torch; run as
@@ -530,6 +601,32 @@ def test_a_module_level_value_passed_to_a_function_of_another_file(cli, tmp_path
     (tmp_path / "loop.py").write_text("def evaluate(criterion, x, y):\n    loss = criterion(x, y)\n    return loss.data\n")
     (tmp_path / "run.py").write_text(f"import torch\nimport torch.nn as nn\nfrom loop import evaluate\n{setup}"
                                      "evaluate(criterion, 1, 2)\n")
+    assert _findings(cli, "loop.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("setup", "expected"),
+    [
+        pytest.param("from model import model\nmodel = model.Predictor()\n", [("TL005", 2)], id="from-the-module-it-rebinds"),
+        pytest.param("import model.model\nmodel = model.model.Predictor()\n", [("TL005", 2)], id="import-statement"),
+        pytest.param("from model import model as m\nm = m.Predictor()\nmodel = m\n", [("TL005", 2)], id="an-alias"),
+        pytest.param("from model import model\nmodel = model.Other()\n", [], id="a-non-torch-class-of-that-module"),
+        pytest.param("from model import model\nmodel = model.make()\n", [], id="an-unknown-function-of-that-module"),
+        pytest.param("from model import model\nmodel = model.Predictor()\nmodel = model.export()\n", [],
+                     id="rebound-again-to-what-it-returns"),
+        pytest.param("model = load()\nfrom model import model\nmodel = model.Predictor()\n", [],
+                     id="bound-before-the-import"),
+        pytest.param("from model import model\nif x:\n    model = model.Predictor()\n", [("TL005", 2)],
+                     id="under-an-if-the-import-is-not-a-call-site-kind"),
+    ],
+)
+def test_a_module_level_name_rebound_from_the_module_it_imported(cli, tmp_path, setup, expected):
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "model.py").write_text(
+        "import torch.nn as nn\n\nclass Predictor(nn.Module):\n    def forward(self, x):\n        return x\n\n"
+        "class Other:\n    def forward(self, x):\n        return x\n")
+    (tmp_path / "loop.py").write_text("def train(model, x):\n    return model.forward(x)\n")
+    (tmp_path / "run.py").write_text(f"from loop import train\n{setup}train(model, 1)\n")
     assert _findings(cli, "loop.py") == expected
 
 

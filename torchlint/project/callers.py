@@ -15,7 +15,7 @@ from pathlib import Path
 from torchlint.kinds import (
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_METHOD_CALLERS, NONE, TENSOR, Kind, merge, with_evidence,
 )
-from torchlint.project.summary import MADE_FROM_CLASS, CallSite, callee_name, content_digest
+from torchlint.project.summary import MADE_FROM_CLASS, CallSite, callee_name, content_digest, last_name
 from torchlint.project.symbols import ProjectClass, Symbol
 from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES, SELF_RETURNING_METHODS, is_torch_module_class
 
@@ -106,9 +106,9 @@ class Callers:
             for module in self._modules_where_escaping(name):
                 summary = self.summaries[module]
                 for local in summary.escapes:
-                    if local.rsplit(".", 1)[-1] == name and self.resolve(module, local.replace("^", "")) == wanted:
+                    if last_name(local) == name and self.resolve(module, local.replace("^", "")) == wanted:
                         return None
-                if any(imported[2] == target_name and alias != target_name and self.resolve(module, alias) == wanted
+                if any(imported[2] == target_name and last_name(alias) != target_name and self.resolve(module, alias) == wanted
                        for alias, imported in summary.imports.items()):
                     return None  # `from utils import train as fit`: called under another name
         found = []
@@ -415,7 +415,7 @@ class Callers:
         Read through (`Logger.load_cpk(path)`, `Config.SIZE`), it is not handed on."""
         for module in self._modules_where_escaping(cls.name):
             summary = self.summaries[module]
-            if any(local.rsplit(".", 1)[-1] == cls.name and local not in summary.read_through for local in summary.escapes):
+            if any(last_name(local) == cls.name and local not in summary.read_through for local in summary.escapes):
                 return True
         return False
 
@@ -463,7 +463,7 @@ class Callers:
             return self._tables()[1].get(name, [])
         own = self._own
         shared = [path for path in self._base._tables()[1].get(name, []) if path != own]
-        mentioned = any(local.rsplit(".", 1)[-1] == name for local in self.summaries[own].escapes)
+        mentioned = any(last_name(local) == name for local in self.summaries[own].escapes)
         return shared + ([own] if mentioned else [])
 
     def callers_digest(self, name: str) -> str:

@@ -183,6 +183,11 @@ class ProjectIndex(Callers):
         # imports are absolute, and a program shadowing the library it uses would not run
         shadows = parts[0] in MODELLED_LIBRARIES and own not in self._folders
         for folder in ((*self._folders,) if shadows else (own, *self._folders)):
+            if len(parts) > 1 and self._module_file(folder, parts[:1]) is not None:
+                # Python looks for the rest only in the first module or package of that name on its
+                # path: `from NGCF import NGCF` beside an NGCF.py is that module's class, even where
+                # the root holds an NGCF/NGCF.py
+                return self._module_file(folder, parts)
             found = self._module_file(folder, parts)
             if found is not None:
                 return found
@@ -750,12 +755,13 @@ def _keeps_result(function: FunctionSummary) -> bool:
 
 
 def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
-    """A list/tuple display: a container whose elements agree on a kind (modules, tensors), or
-    one known position by position."""
+    """A list/tuple display: a container whose elements agree on a kind (modules, tensors,
+    instances of one class of the project: `[Agent(), Agent()]`), or one known position by
+    position."""
     kinds = list(kinds)
     element = merge(kinds)
     positions = tuple(kinds) if len(kinds) > 1 else None
-    if element is not None and element.base in (MODULE, TENSOR):
+    if element is not None and (element.base in (MODULE, TENSOR) or (element.base == OBJECT and element.cls is not None)):
         return Kind(CONTAINER, element=element, positions=positions)
     if positions is not None and any(kind is not None and kind.base in (MODULE, TENSOR, CONTAINER) for kind in kinds):
         return Kind(CONTAINER, positions=positions)  # `(out, None, 0)`: only its positions known

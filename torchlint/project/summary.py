@@ -35,7 +35,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 28  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 29  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -102,14 +102,14 @@ def callee_name(site: CallSite) -> str | None:
     callee = site.callee
     if callee is None:
         return None
-    return callee[1].rsplit(".", 1)[-1] if callee[0] == "ref" else callee[2] if callee[0] == "attr" else None
+    return last_name(callee[1]) if callee[0] == "ref" else callee[2] if callee[0] == "attr" else None
 
 
 def lookup_names(summary: ModuleSummary) -> tuple[frozenset[str], frozenset[str]]:
     """The last names of what a module calls by name, and of the names it lets escape as values:
     what the index finds a function's callers by, without reading every module's summary."""
     called = frozenset(callee_name(site) for site in summary.calls) - {None}
-    return called, frozenset(local.rsplit(".", 1)[-1] for local in summary.escapes)
+    return called, frozenset(last_name(local) for local in summary.escapes)
 
 
 def uses_digest(summary: ModuleSummary) -> str:
@@ -190,6 +190,9 @@ class _Summarizer:
         # bound more than once (see _reaching_values); `nonlocal` may rebind unseen: none then
         self._reaching: dict[tuple[str, int], dict[str, Descriptor]] = {}
         self._reaching_known = "nonlocal" not in text
+        # function key -> {a name its own imports bind: the hidden module-level name it is kept
+        # under} (see _own_imports)
+        self._local_imports: dict[str, dict[str, str]] = {}
         # (function key, escape) of each module found by a computed name; the functions that look
         # names up by a computed name (None: the module's own code)
         self._modules_by_computed_name: list[tuple[str | None, str]] = []
@@ -224,13 +227,18 @@ class _Summarizer:
                             self.escapes.add(alias.name)  # `import Steps as S`: handed on under another name
         self.summary.stars = tuple(stars)
         names: dict[str, list[Descriptor]] = {}
+        imported: set[str] = set()  # the names imports have bound so far
         for statement in module_statements:
             if isinstance(statement, ast.ClassDef):
                 self._class(statement)
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(statement, statement.name, None)
+            elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+                imported.update(alias.asname or alias.name.split(".")[0] for alias in statement.names)
             else:
                 for name, value in _bindings(statement, None, frozenset(), walrus=self.walrus):
+                    if name in imported and name not in names and name in self.summary.imports:
+                        value = self._through_import(name, value)
                     names.setdefault(name, []).append(value)
                     if name == "__all__":
                         self.summary.exported = _string_list(statement)
@@ -242,6 +250,53 @@ class _Summarizer:
         self.summary.read_through = frozenset(self._read_through)
         self.summary.applied = tuple(self.applied)
         return self.summary
+
+    def _own_imports(self, statements: list[ast.stmt], key: str, local_names: frozenset[str]) -> dict[str, str]:
+        """A function's own imports (`def load(): from models import VAE; return VAE()`): each name
+        bound only by one import is kept among the module's imports under a hidden name no code
+        can write (`%load:VAE`), and the function's uses of it read that name, so that the index
+        resolves them as it resolves the module's own imports (and finds these calls of `VAE`)."""
+        found: dict[str, str] = {}
+        seen: set[str] = set()
+        for statement in statements:
+            if not isinstance(statement, (ast.Import, ast.ImportFrom)):
+                continue
+            for alias in statement.names:
+                local = alias.asname or alias.name.split(".")[0]
+                if alias.name == "*" or local in local_names:
+                    continue  # (also bound otherwise: its other values decide, as before)
+                if local in seen:
+                    found.pop(local, None)  # imported twice (`if gpu: from a import f else: from b import f`)
+                    continue
+                seen.add(local)
+                hidden = _hidden_import_name(key, alias.name.rsplit(".", 1)[-1] if isinstance(statement, ast.ImportFrom) else local)
+                if isinstance(statement, ast.ImportFrom):
+                    self.summary.imports[hidden] = (statement.level, statement.module or "", alias.name)
+                else:
+                    self.summary.imports[hidden] = (0, alias.name if alias.asname else local, None)
+                found[local] = hidden
+        if found:
+            self._local_imports[key] = found
+        return found
+
+    def _as_seen(self, key: str | None, dotted: str) -> str:
+        """`dotted` as the index must read it in the function `key`: through its own imports."""
+        own = self._local_imports.get(key) if key is not None and self._local_imports else None
+        if not own:
+            return dotted
+        head, dot, rest = dotted.partition(".")
+        return own[head] + dot + rest if head in own else dotted
+
+    def _through_import(self, name: str, value: Descriptor) -> Descriptor:
+        """`from model import model` then `model = model.RNNPredictor(...)`: the value reads the
+        module the import bound, which the new binding hides from every later use (a module-level
+        name resolves to its assignments first). Its reads of the name go to the import, kept
+        under a name no code can write (`model@import`)."""
+        hidden = name + _IMPORTED
+        renamed = _renamed_refs(value, {name: hidden})
+        if renamed != value:
+            self.summary.imports[hidden] = self.summary.imports[name]
+        return renamed
 
     def _class(self, node: ast.ClassDef) -> None:
         methods: dict[str, str] = {}
@@ -289,6 +344,7 @@ class _Summarizer:
         for statement in statements:
             bound |= {name for name, _ in _bindings(statement, None, frozenset(), describe=False, walrus=self.walrus)}
         local_names = frozenset(bound) - _declared_global(statements)
+        own_imports = self._own_imports(statements, key, local_names)
         locals_: dict[str, list[Descriptor]] = {}
         for index, param in enumerate(params):
             locals_.setdefault(param, []).append(("param", key, index))
@@ -313,6 +369,12 @@ class _Summarizer:
                     returns.append(last[id(statement)])  # `x = layer(x); return x`: the last value
                 else:
                     returns.append(_describe(statement.value, key, local_names) if statement.value else ("none",))
+        if own_imports:
+            returns = [_renamed_refs(value, own_imports) for value in returns]
+            locals_ = {name: [_renamed_refs(value, own_imports) for value in values] for name, values in locals_.items()}
+            for (function_key, line), values in self._reaching.items():
+                if function_key == key:
+                    self._reaching[(function_key, line)] = {n: _renamed_refs(v, own_imports) for n, v in values.items()}
         summary = FunctionSummary(
             params=params,
             kwonly=kwonly,
@@ -402,13 +464,16 @@ class _Summarizer:
                     if id(node) not in heads and self._names_own_class(key, node.id, "classmethod"):
                         self.escapes.add(key.split(".")[0])  # `cls` handed on: a subclass may be made of it
                 else:  # a function's own `loss` is not the module's
-                    self.escapes.add(node.id)
-                    (read_through if id(node) in heads else handed_on).add(node.id)
-                    if node.id in self.summary.imports and id(node) not in heads:
-                        self.escapes.add(f"{node.id}.*")  # `mm = models`: `getattr(mm, name)` may follow
+                    name = self._as_seen(key, node.id)
+                    self.escapes.add(name)
+                    (read_through if id(node) in heads else handed_on).add(name)
+                    if name in self.summary.imports and id(node) not in heads:
+                        self.escapes.add(f"{name}.*")  # `mm = models`: `getattr(mm, name)` may follow
             else:
                 # `net.fit` handed on, or `make().fit`: a method of that name may be called unseen
                 dotted = _dotted(node)
+                if dotted and self._local_imports:
+                    dotted = self._as_seen(self._scope_of(node)[0], dotted)
                 self.escapes.add(dotted or "." + node.attr)
                 (read_through if id(node) in heads else handed_on).add(dotted or "." + node.attr)
                 if dotted in self._dotted_imports and id(node) not in heads:
@@ -520,7 +585,8 @@ class _Summarizer:
         literal = [a.value for a in names if type(a) is ast.Constant and type(a.value) is str]
         self.escapes.update("." + name.rsplit(".", 1)[-1] for name in literal)
         if how == "getattr" and literal and owner is not None and _dotted(owner):
-            self.escapes.add(f"{_dotted(owner)}.{literal[0]}")  # `getattr(models, "build")`: `build` handed on
+            seen = self._as_seen(self._scope_of(node)[0], _dotted(owner))
+            self.escapes.add(f"{seen}.{literal[0]}")  # `getattr(models, "build")`: `build` handed on
         if owner is not None and (how != "getattr" or not literal):
             self._dynamic_lookup(node, owner)
         elif how in ("methodcaller", "attrgetter") and len(literal) < len(names[:1] or [None]):
@@ -623,7 +689,7 @@ class _Summarizer:
         key = self._scope_of(node)[0]
         if dotted == "self" and key is not None and "." in key:
             dotted = key.split(".")[0]
-        self.escapes.add(f"{dotted}.*")
+        self.escapes.add(f"{self._as_seen(key, dotted)}.*")
 
     def _shadow_inner_names(self, node: ast.AST) -> None:
         """`[show(v) for v in items]`, `lambda v: show(v)`: inside, `v` is not the function's or
@@ -648,8 +714,12 @@ class _Summarizer:
 
         reaching = self._reaching.get((key, call.lineno)) if self._reaching and key else None
 
+        own_imports = self._local_imports.get(key) if key is not None and self._local_imports else None
+
         def describe(value: ast.expr) -> Descriptor:
             found = _describe(value, key, local_names)
+            if own_imports:
+                found = _renamed_refs(found, own_imports)
             return None if shadowed and _mentions_locals(found, shadowed) else found
 
         def describe_argument(value: ast.expr) -> Descriptor:
@@ -1196,6 +1266,36 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
         # `pred == labels`: a tensor of booleans when either side is a tensor
         return ("compare", (_describe(expr.left, key, local_names), _describe(expr.comparators[0], key, local_names)))
     return None
+
+
+_IMPORTED = "@import"  # see _Summarizer._through_import
+_OWN_IMPORT = "%"  # see _Summarizer._own_imports (escapes starting with `@` are modules found by name)
+
+
+def _renamed_refs(value: Descriptor, renames: dict[str, str]) -> Descriptor:
+    """`value` with its references to each name of `renames` (`name`, `name.attr`) made to the name
+    it maps to."""
+    if type(value) is not tuple:
+        return value
+    if value and value[0] == "ref":
+        head, dot, rest = value[1].partition(".")
+        return ("ref", renames[head] + dot + rest) if head in renames else value
+    if value and value[0] == "call":  # (its keyword names are strings, not descriptors)
+        return (value[0], *(_renamed_refs(part, renames) if i != 2 else part for i, part in enumerate(value[1:])))
+    return tuple(_renamed_refs(part, renames) for part in value)
+
+
+def _hidden_import_name(key: str, name: str) -> str:
+    """The module-level name a function's own import of `name` is kept under: no code can write
+    it, it holds no dot, and its last part is the imported name (`last_name`)."""
+    return _OWN_IMPORT + key.replace(".", "/") + ":" + name
+
+
+def last_name(dotted: str) -> str:
+    """The last name of a dotted name as the index looks calls up by it (`build` for
+    `pkg.models.build`; `VAE` for a function's own import of it, `%load:VAE`)."""
+    last = dotted.rsplit(".", 1)[-1]
+    return last.rsplit(":", 1)[-1] if last.startswith(_OWN_IMPORT) else last
 
 
 def _literal_index(index: ast.expr) -> str | int | None:
