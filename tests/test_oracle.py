@@ -657,6 +657,10 @@ def test_what_a_distribution_gives(source, expected):
         pytest.param("t = torch.ones(3)\nprobe(t.max(dim=0))\n", "container", id="max-dim-keyword"),
         pytest.param("t = torch.ones(3)\nprobe(torch.max(t, 1))\n", "container", id="torch-max-dim"),
         pytest.param("t = torch.ones(3)\nprobe(t.mode())\n", "container", id="mode-has-a-default-dim"),
+        pytest.param("t = torch.ones(3)\nprobe(t.type(torch.FloatTensor))\n", "tensor", id="type-given-a-type"),
+        pytest.param("w = nn.Linear(2, 2).weight\nprobe(w.type(torch.float64))\n", "tensor+graph", id="type-keeps-the-graph"),
+        pytest.param("t = torch.ones(3)\nprobe(t.type())\n", None, id="type-without-arguments-is-a-name"),
+        pytest.param("def f(x):\n    probe(x.type(torch.FloatTensor))\n", None, id="type-of-an-unknown"),
         pytest.param("import numpy as np\na = np.ones(3)\nprobe(a.max())\n", None, id="numpy"),
         pytest.param("probe(max([1, 2]))\n", None, id="builtin"),
         pytest.param("w = nn.Linear(2, 2).weight\nprobe(torch.autograd.grad(w.sum(), w)[0])\n", "tensor", id="a-gradient"),
@@ -1522,3 +1526,56 @@ def test_a_type_tested_name_read_where_it_is_bound_again_is_still_narrowed():
     source = HEAD + ("def f(x):\n    if isinstance(x, torch.Tensor):\n        if x.dtype == torch.float16:\n"
                      "            x = x.float()\n        else:\n            x = probe(x)\n")
     assert kinds(source) == ["tensor"]
+
+
+HOLDER = HEAD + (
+    "class Holder:\n    def __init__(self):\n        self.actor = nn.Linear(2, 2)\n"
+    "class Other:\n    def __init__(self):\n        self.actor = object()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("agents = [Holder(), Holder()]\nfor a in agents:\n    probe(a.actor)\n", "module", id="a-list-of-instances"),
+        pytest.param("agents = [Holder() for _ in range(3)]\nfor a in agents:\n    probe(a.actor)\n", "module",
+                     id="a-comprehension-of-instances"),
+        pytest.param("agents = (Holder(), Holder())\nprobe(agents[1].actor)\n", "module", id="a-position"),
+        pytest.param("agents = [Holder(), Holder()]\nif isinstance(agents, list):\n    probe(agents[0].actor)\n", "module",
+                     id="a-type-test-changes-nothing"),
+        # look-alikes: instances of two classes, or a list that may hold anything more
+        pytest.param("agents = [Holder(), Other()]\nfor a in agents:\n    probe(a.actor)\n", None, id="two-classes"),
+        pytest.param("agents = [Holder(), Holder()]\nagents.append(Other())\nfor a in agents:\n    probe(a.actor)\n", None,
+                     id="appended-to"),
+        pytest.param("agents = [Holder(), Holder()]\nagents += extra\nfor a in agents:\n    probe(a.actor)\n", None,
+                     id="extended-by-an-unknown"),
+        pytest.param("agents = [Holder(), Holder()]\nfill(agents)\nfor a in agents:\n    probe(a.actor)\n", None,
+                     id="handed-to-a-call-that-may-fill-it"),
+        pytest.param("agents = [Holder(), Holder()]\nkept = agents\nfor a in agents:\n    probe(a.actor)\n", None,
+                     id="aliased"),
+        pytest.param("probe([dict(), dict()][0])\n", None, id="library-instances-are-not-tracked"),
+    ],
+)
+def test_lists_of_instances_of_a_class_of_the_file(source, expected):
+    assert kinds(HOLDER + source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("ts = [torch.zeros(1), torch.ones(1)]\nts += [torch.ones(2)]\nprobe(ts[0])\n", "tensor",
+                     id="extended-by-tensors"),
+        pytest.param("ts = [torch.zeros(1)]\nts += extra\nprobe(ts[0])\n", None, id="extended-by-an-unknown"),
+        pytest.param("ts = [torch.zeros(1)]\nts += [3]\nprobe(ts[0])\n", None, id="extended-by-a-number"),
+        pytest.param("ts = [torch.zeros(1)]\nfill(ts)\nprobe(ts[0])\n", None, id="handed-to-a-call-that-may-fill-it"),
+        pytest.param("ts = {'a': torch.zeros(1)}\nfill(ts)\nprobe(ts['a'])\n", None, id="a-dict-handed-on"),
+        pytest.param("ts = [torch.zeros(1, requires_grad=True)]\nopt = torch.optim.SGD(ts, lr=0.1)\nprobe(ts[0])\n",
+                     "tensor+graph", id="torch-keeps-what-it-is-given"),
+        pytest.param("ts = (torch.zeros(1), torch.ones(1))\nfill(ts)\nprobe(ts[0])\n", "tensor", id="a-tuple-cannot-change"),
+        pytest.param("def f(ts):\n    x, y = ts\n    probe(x)\nf([torch.zeros(1)])\n", "tensor", id="unpacking-is-no-alias"),
+        pytest.param("ts = [torch.zeros(1)]\nprint(len(ts), isinstance(ts, list), str(ts))\nprobe(ts[0])\n", "tensor",
+                     id="reading-builtins"),
+    ],
+)
+def test_a_container_the_scope_may_have_changed_out_of_sight(source, expected):
+    assert kinds(HEAD + source) == [expected]

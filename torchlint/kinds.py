@@ -324,12 +324,18 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
 def augmented_kind(held: Kind | None, added: Iterable[Kind | None]) -> Kind | None:
     """What `x op= v` leaves in a name (or attribute) that held `held`: a tensor stays one (its
     in-place operators return it), with a graph when an added value has one; a list extended stays
-    a list; else unknown (a sum started at a number is judged with all its terms)."""
+    a list, of what its elements and the added ones agree on (`xs += extra`: elements not known);
+    else unknown (a sum started at a number is judged with all its terms)."""
     if held is None:
         return None
     if held.base == TENSOR:
         return arithmetic_kind([held, *added])
-    return held if held.base == CONTAINER and not held.mapping else None
+    if held.base != CONTAINER or held.mapping:
+        return None
+    added = list(added)
+    if all(kind is not None and kind.base == CONTAINER and not kind.mapping for kind in added):
+        return Kind(CONTAINER, element=merge([held.element, *(kind.element for kind in added)]))
+    return Kind(CONTAINER)
 
 
 def output_of_forward(returned: Kind | None) -> Kind | None:

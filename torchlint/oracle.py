@@ -11,7 +11,7 @@ parameter the arguments every call in the project passes (`train(model, ...)`, `
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import libcst as cst
 
@@ -23,9 +23,9 @@ from torchlint.usage_evidence import ITEM_STORED, UsageEvidence, collect_uses, i
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_USE,
     MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
-    arithmetic_kind, attribute_kind, augmented_kind, element_kind, guessed_method_result, iterated_kind, layer_tensor_kind,
-    library_call_kind, merge, method_call_kind, output_of_forward, positional_count, public, subscript_kind, tensor,
-    unpacked_kind, with_evidence,
+    arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
+    layer_tensor_kind, library_call_kind, merge, method_call_kind, output_of_forward, positional_count, public,
+    subscript_kind, tensor, unpacked_kind, with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
@@ -278,6 +278,9 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 return grown  # `layers = []`, then `layers.append(nn.Linear(...))` in a loop
             if merged is not None and (merged.element is not None or merged.positions is not None):
                 return Kind(CONTAINER, mapping=merged.mapping)  # `params["extra"] = stats`: any element may be another
+        if (merged is not None and merged.base == CONTAINER and (merged.element is not None or merged.positions is not None)
+                and self._maybe_changed_out_of_sight(name, scope, bindings)):
+            return Kind(CONTAINER, mapping=merged.mapping)  # `fill(items)`: the callee may put anything in
         if merged is not None and merged.base == OBJECT and merged.origin == MODEL_OUTPUT:
             # what a module of unknown class returned (a tensor, a tuple, a dict): a tensor where
             # only a tensor answers to its uses (`F.cross_entropy(out, y)`, `out.size(0)`), a guess
@@ -317,6 +320,18 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         given = [self._kind(element.value, scope) for value in displays for element in value.elements]
         grown = container_of(given + added)  # (its positions are not the display's: only the element counts)
         return Kind(CONTAINER, element=grown.element) if grown is not None and grown.element is not None else None
+
+    def _maybe_changed_out_of_sight(self, name: str, scope: Scope, bindings: list[Binding]) -> bool:
+        """A list or dict the scope hands to a call that may change it (any but a reading builtin
+        or torch's own: `optim.SGD(params)` keeps them as they are), aliases, or lets a nested
+        function use; a tuple display cannot change."""
+        if all(binding.how == "value" and isinstance(self.bound_value(binding), cst.Tuple) for binding in bindings):
+            return False
+        cache = self.__dict__.setdefault("_changed_out_of_sight", {})
+        key = (scope.node, name)
+        if key not in cache:
+            cache[key] = _handed_on(name, scope.node, lambda call: (self.imports.qualify(call.func) or "").startswith("torch."))
+        return cache[key]
 
     def _mutated(self, name: str, scope: Scope) -> bool:
         """Whether the scope puts something into the container `name` holds: `name[k] = v`,
@@ -422,14 +437,14 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         return summed if summed is not None and summed.base == TENSOR else None
 
     def _augmented_kind(self, statement: cst.AugAssign, scope: Scope) -> Kind | None:
-        """`loss /= n`: a tensor when the name held one there; a list extended stays a list; else
-        unknown (a sum started at a number is judged with all its terms: see `_accumulated`)."""
+        """`loss /= n`: a tensor when the name held one there; a list extended stays a list (of
+        what both hold); else unknown (a sum started at a number is judged with all its terms:
+        see `_accumulated`)."""
         if not isinstance(statement.target, cst.Name):
             return None
         at = self.scopes.parents.path_to(scope.node, statement.target) or [None]
         held = self._kind(statement.target, scope, at[:-1] or None)  # what reaches the statement
-        # (an unknown value plus a tensor is not one: a list extended by a tensor stays a list)
-        return augmented_kind(held, [self._kind(statement.value, scope)] if held is not None and held.base == TENSOR else [])
+        return augmented_kind(held, [self._kind(statement.value, scope)] if held is not None else [])
 
     def _star_imported_kind(self, name: str) -> Kind | None:
         """A name bound nowhere in the file: a class, function or value of the project that a
@@ -944,6 +959,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 return own
             if func.attr.value == "state_dict" and not call.args and self._torch_state_dict(receiver):
                 return STATE_DICT
+            if func.attr.value == "type" and call.args and receiver is not None and receiver.base == TENSOR:
+                return derived_tensor(receiver.graph, [receiver])  # `x.type(torch.FloatTensor)` (`x.type()` is a name)
             known = method_call_kind(receiver, func.attr.value, without_arguments=not call.args)
             if known is None and self._imports_torch() and func.attr.value not in self._own_method_names():
                 return guessed_method_result(receiver, func.attr.value)
@@ -1403,16 +1420,19 @@ def starts_at_number(binding: Binding) -> bool:
 
 
 
-def _handed_on(name: str, scope: cst.CSTNode) -> bool:
+def _handed_on(name: str, scope: cst.CSTNode, keeps: Callable[[cst.Call], bool] = lambda call: False) -> bool:
     """Whether the scope lets the list `name` be changed out of its sight: passes it to a call
-    other than a reading builtin (`nn.Sequential(*layers)` passes its elements), aliases it, or
-    uses it in a nested function, lambda or comprehension that grows it."""
+    other than a reading builtin (`nn.Sequential(*layers)` passes its elements) or one that
+    `keeps` it as it is, aliases it, or uses it in a nested function, lambda or comprehension that
+    grows it."""
     for node in descendants(scope.body if isinstance(scope, cst.FunctionDef) else scope):
         if isinstance(node, cst.Call) and dotted_name(node.func) not in _READING_CALLS and any(
-                isinstance(arg.value, cst.Name) and arg.value.value == name and arg.star != "*" for arg in node.args):
+                isinstance(arg.value, cst.Name) and arg.value.value == name and arg.star != "*" for arg in node.args
+        ) and not keeps(node):
             return True
-        if isinstance(node, (cst.Assign, cst.AnnAssign)) and isinstance(node.value, cst.Name) and node.value.value == name:
-            return True
+        if isinstance(node, (cst.Assign, cst.AnnAssign)) and isinstance(node.value, cst.Name) and node.value.value == name and (
+                isinstance(node, cst.AnnAssign) or not all(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets)):
+            return True  # (`x, y = batch` unpacks it: no alias)
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)) and any(
                 isinstance(inner, cst.Name) and inner.value == name for inner in descendants(node)):
             if isinstance(node, (cst.FunctionDef, cst.Lambda)) or any(
@@ -1425,7 +1445,8 @@ def _handed_on(name: str, scope: cst.CSTNode) -> bool:
 
 # Calls that read a list they are given without keeping or changing it.
 _READING_CALLS = frozenset({"len", "enumerate", "zip", "sorted", "reversed", "iter", "list", "tuple", "sum", "print",
-                            "torch.stack", "torch.cat", "min", "max", "any", "all"})
+                            "torch.stack", "torch.cat", "min", "max", "any", "all", "isinstance", "type", "id", "hash",
+                            "repr", "str", "bool", "hasattr", "set", "frozenset", "format"})
 
 
 def _only_looked_up(name: str, function: cst.FunctionDef) -> bool:
