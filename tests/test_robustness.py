@@ -493,3 +493,21 @@ def test_lines_are_counted_as_python_counts_them(text, lines):
 
     assert physical_lines(text) == lines
     assert "".join(physical_lines(text, keepends=True)) == text
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "MSG = (\n" + "".join(f"    'line {i}\\n' +\n" for i in range(900)) + "    'end')\n",  # one chain of 900 strings
+        "x = [[1]]\ny = x" + "[0]" * 1500 + "\n",  # nested deeper than pickle goes
+    ],
+    ids=["a-long-chain-of-additions", "a-deep-chain-of-subscripts"],
+)
+def test_a_deeply_nested_module_of_the_project_costs_no_finding_elsewhere(cli, tmp_path, module):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "messages.py").write_text(module)
+    (tmp_path / "train.py").write_text("import torch\nw = torch.zeros(2, requires_grad=True)\nprint(w.data)\n")
+    for named in (["train.py"], ["."], ["-j", "2", "."]):
+        result = cli("check", "--no-cache", "--select", "TL001", "--output-format", "json", *named)
+        assert result.exit_code == 1, result.output
+        assert [(d["code"], d["line"]) for d in json.loads(result.output)] == [("TL001", 3)]

@@ -130,8 +130,14 @@ class PackedSummary:
 
     @classmethod
     def of(cls, summary: ModuleSummary, outline: Outline | None = None) -> PackedSummary:
-        return cls(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), *lookup_names(summary),
-                   summary.syntax_error is None, uses_digest(summary), outline)
+        try:
+            blob = pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL)
+        except RecursionError:
+            # nested deeper than pickle goes (`x[0][0]...` a thousand times): nothing is known of
+            # the module, as when summarising it recursed too deep
+            summary = ModuleSummary({}, (), None, syntax_error=summary.syntax_error)
+            blob = pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL)
+        return cls(blob, *lookup_names(summary), summary.syntax_error is None, uses_digest(summary), outline)
 
 
 def _summarise_one(path: str, previous: tuple | None = None):

@@ -1242,7 +1242,7 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
     if expr is None:
         return None
     if kind is ast.BinOp:
-        return ("arith", (_describe(expr.left, key, local_names), _describe(expr.right, key, local_names)))
+        return ("arith", tuple(_describe(operand, key, local_names) for operand in _operands(expr)))
     if isinstance(expr, ast.UnaryOp) and not isinstance(expr.op, ast.Not):
         return ("arith", (_describe(expr.operand, key, local_names),))
     if isinstance(expr, ast.Subscript):
@@ -1296,6 +1296,20 @@ def last_name(dotted: str) -> str:
     `pkg.models.build`; `VAE` for a function's own import of it, `%load:VAE`)."""
     last = dotted.rsplit(".", 1)[-1]
     return last.rsplit(":", 1)[-1] if last.startswith(_OWN_IMPORT) else last
+
+
+def _operands(expr: ast.BinOp) -> list[ast.expr]:
+    """The operands of a chain of binary operations, flat (`a + b * c - d`: a, b, c, d): arithmetic
+    gives a tensor when any operand is one, however they are grouped, and a chain of a thousand
+    string pieces must not nest its description (nor its pickle) a thousand deep."""
+    operands, pending = [], [expr]
+    while pending:
+        node = pending.pop()
+        if type(node) is ast.BinOp:
+            pending += (node.right, node.left)
+        else:
+            operands.append(node)
+    return operands
 
 
 def _literal_index(index: ast.expr) -> str | int | None:
