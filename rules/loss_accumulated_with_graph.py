@@ -126,6 +126,20 @@ class LossAccumulatedWithGraph(Rule):
         "        loss.backward()\n        opt.step()\n        loss = loss.item()\n        total += loss\n",
         # not a loss: outputs collected without no_grad are TL626's (inference-without-no-grad)
         SETUP + "preds = []\nfor x in test_loader:\n    preds.append(model(x))\n",
+        # a list another object owns (`losses = history["train"]`, `losses = self.pending`): it may be
+        # backpropagated where the rule cannot see
+        SETUP + "def collect(batches, history):\n    losses = history['train']\n    for x, y in batches:\n"
+        "        losses.append(F.mse_loss(model(x), y))\n",
+        SETUP + "class T:\n    def collect(self, batches):\n        losses = self.pending\n        for x, y in batches:\n"
+        "            losses.append(F.mse_loss(model(x), y))\n",
+        # MAML: the inner loop's gradients keep their graph (`create_graph=True`), and the meta-loss
+        # summed over it is backpropagated by the caller
+        "import torch\ndef inner(model, criterion, batches, lr=0.1):\n    w = model.weight\n    meta_loss = 0\n"
+        "    for x, y in batches:\n        loss = criterion(x @ w, y)\n"
+        "        g, = torch.autograd.grad(loss, (w,), create_graph=True)\n        w = w - lr * g\n"
+        "        meta_loss += loss\n    return meta_loss\n",
+        "import torch\ndef inner(model, batches):\n    total = 0\n    for x in batches:\n        loss = model(x).sum()\n"
+        "        loss.backward(create_graph=True)\n        total += loss\n    return total\n",
         # a total unpacked from numbers but reset on every iteration, or unpacked from elsewhere
         SETUP + "for x, y in loader:\n    loss, acc = 0., 0.\n    loss += F.cross_entropy(model(x), y)\n    loss.backward()\n",
         SETUP + "loss, acc = [], 0.\nfor x, y in loader:\n    loss, acc = F.cross_entropy(model(x), y), 1.\n"
@@ -364,13 +378,14 @@ class LossAccumulatedWithGraph(Rule):
         if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
             return
         if isinstance(func.value, cst.Name):
-            self._check(func.value.value, node.args[0].value, node)
+            self._check(func.value.value, node.args[0].value, node, appended=True)
         elif _subscripted_name(func.value) is not None:  # `history["G"].append(loss)`
             self._check(_subscripted_name(func.value), node.args[0].value, node, element=True)
 
     def _check(self, accumulator: str, value: cst.BaseExpression, report_at: cst.CSTNode,
-               element: bool = False) -> None:
-        """`element`: the total is an element of the container `accumulator` (`losses[k] += loss`)."""
+               element: bool = False, appended: bool = False) -> None:
+        """`element`: the total is an element of the container `accumulator` (`losses[k] += loss`);
+        `appended`: the list `accumulator` is appended to."""
         loop = self.ctx.innermost_loop()
         if loop is None or self.ctx.grad_disabled() or not self.ctx.is_tensor(value, graph=True):
             return
@@ -385,6 +400,8 @@ class LossAccumulatedWithGraph(Rule):
             return
         if element and (not _only_fresh_containers(accumulator, scope_body) or _stored_into(accumulator, loop)):
             return  # another object's container (its fate is unseen), or elements reset in the loop
+        if appended and not freed_in_loop and not _only_fresh_containers(accumulator, scope_body):
+            return  # `losses = history["train"]`: another object's list, backpropagated where unseen
         if _declared_outside(accumulator, scope_body):
             return  # a global or nonlocal total: other scopes may backpropagate it
         fates = self._fates(scope_body).of(accumulator, self)
@@ -700,12 +717,13 @@ _CONDITIONAL = (cst.If, cst.IfExp, cst.BooleanOperation, cst.For, cst.While, cst
 
 
 def _may_retain_graph(call: cst.Call) -> bool:
-    """`retain_graph=` given, or positional arguments enough to reach it (`x.backward(g, True)`,
+    """`retain_graph=` or `create_graph=` given (a graph of the gradient keeps the one it came from:
+    MAML's inner loop), or positional arguments enough to reach them (`x.backward(g, True)`,
     `torch.autograd.backward(t, g, True)`, `torch.autograd.grad(o, i, g, True)`)."""
     positional = sum(1 for arg in call.args if arg.keyword is None)
     limit = 2 if isinstance(call.func, cst.Attribute) and call.func.attr.value == "backward" else 3
     return positional >= limit or any(arg.star for arg in call.args) or any(
-        arg.keyword is not None and arg.keyword.value == "retain_graph" for arg in call.args)
+        arg.keyword is not None and arg.keyword.value in ("retain_graph", "create_graph") for arg in call.args)
 
 
 def _a_line_accumulates_a_backpropagated_name(text: str) -> bool:
