@@ -12,6 +12,7 @@ from torchlint.project.index import ProjectClass
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import MODULE_BASE_CLASSES
+from torchlint.walk import descendants
 
 _MESSAGE = "Calling `.forward()` directly skips the module's hooks; call the module itself"
 # Methods through which a module legitimately runs its own forward.
@@ -66,8 +67,11 @@ class DirectForwardCall(Rule):
     passes too), the fix is **unsafe**: a class of the project may override `__call__`.
 
     Not flagged, on purpose: `.forward(...)` inside a function or lambda that the file registers
-    as a module hook (`register_forward_hook`, `register_forward_pre_hook`, ...), where calling
-    the module would run the hooks again and re-enter the hook; `super().forward(x)` and `Base.forward(self, x)` (calling a parent's
+    as a module hook (`register_forward_hook`, `register_forward_pre_hook`, ...), or that a
+    factory the file passes there makes (`register_forward_hook(make_hook(net))`), or a closure
+    any factory returns taking what a hook takes (`def hook(module, inputs, output)`, which
+    another file may register), where calling the module would run the hooks again and re-enter
+    the hook; `super().forward(x)` and `Base.forward(self, x)` (calling a parent's
     implementation), `self.forward(...)` inside `forward` or `__call__`, a wrapper's
     `self.module.forward(*args, **kwargs)` inside its own `forward`, or a `forward` whose only
     statement returns `self.model.forward(...)` with its own parameters passed through unchanged
@@ -91,6 +95,13 @@ class DirectForwardCall(Rule):
     trigger_patterns = (re.compile(r"\.forward\s*\("),)
 
     valid = (
+        # a hook made by a factory (registered here, or by another file): calling the module in it
+        # would run the hook again, without end
+        "import torch.nn as nn\nnet = nn.Linear(4, 2)\ndef make_hook(model):\n"
+        "    def hook(module, inputs, output):\n        return output + model.forward(inputs[0])\n    return hook\n"
+        "net.register_forward_hook(make_hook(net))\n",
+        "import torch.nn as nn\ndef make_hook(model: nn.Linear):\n"
+        "    def hook(module, inputs, output):\n        return output + model.forward(inputs[0])\n    return hook\n",
         # a module converted in place whose class cannot be seen (it may define its own `__call__`)
         "import torch.nn as nn\nfrom .lib import Detector\nnet = nn.SyncBatchNorm.convert_sync_batchnorm(Detector())\n"
         "out = net.forward(x)\n",
@@ -167,6 +178,13 @@ class DirectForwardCall(Rule):
     )
 
     invalid = (
+        # a closure that takes one input is no hook
+        Invalid(
+            "import torch.nn as nn\nnet = nn.Linear(4, 2)\ndef make_step():\n    def step(x):\n"
+            "        return net.forward(x)\n    return step\n",
+            "import torch.nn as nn\nnet = nn.Linear(4, 2)\ndef make_step():\n    def step(x):\n"
+            "        return net(x)\n    return step\n",
+        ),
         # a module converted in place is the same module
         Invalid(
             "import torch.nn as nn\nclass Net(nn.Module):\n    pass\nnet = Net()\nif sync:\n"
@@ -359,12 +377,15 @@ class DirectForwardCall(Rule):
         if self._hooks is None:
             self._hooks = _registered_hooks(self.ctx.module)
         names, lambdas = self._hooks
+        functions = [node for node in self.ctx.stack if isinstance(node, cst.FunctionDef)]
         for node in reversed(self.ctx.stack):
             if isinstance(node, cst.Lambda) and id(node) in lambdas:
                 return True
             if isinstance(node, cst.FunctionDef) and node.name.value in names:
                 return True
-        return False
+        # a closure its factory returns, taking what a hook takes (`def make_hook(model): def
+        # hook(m, inputs, output): ...; return hook`): another file may register what it makes
+        return any(_returned_hook_shaped(inner, outer) for outer, inner in zip(functions, functions[1:]))
 
     def _enclosing_method_name(self) -> str | None:
         function = self.ctx.enclosing(cst.FunctionDef)
@@ -412,10 +433,22 @@ def _registered_hooks(module: cst.Module) -> tuple[set[str], set[int]]:
                 lambdas.add(id(value))
             elif isinstance(value, (cst.Name, cst.Attribute)):
                 names.add((dotted_name(value) or "").rsplit(".", 1)[-1])
-            elif isinstance(value, cst.Call):  # functools.partial(hook, ...)
+            elif isinstance(value, cst.Call):  # functools.partial(hook, ...); make_hook(net), the hook's factory
                 names.update((dotted_name(a.value) or "").rsplit(".", 1)[-1] for a in value.args)
+                names.add((dotted_name(value.func) or "").rsplit(".", 1)[-1])
     names.discard("")
     return names, lambdas
+
+
+def _returned_hook_shaped(inner: cst.FunctionDef, outer: cst.FunctionDef) -> bool:
+    """`inner`, defined in `outer`, is returned by it and takes two or three positional parameters
+    (a module and its inputs, and its output or gradients): a hook a factory makes."""
+    params = inner.params
+    count = len(params.posonly_params) + len(params.params)
+    if not 2 <= count <= 3 and not isinstance(params.star_arg, cst.Param):
+        return False
+    return any(isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value == inner.name.value
+               for node in descendants(outer.body))
 
 
 def _methods_reached(cls: cst.ClassDef, start: str) -> set[str]:
