@@ -48,8 +48,9 @@ class DeprecatedTorchApi(DeprecatedApiRule):
     `torch.func.vmap`) is offered only where the replacement computes the same thing, and is
     safe. A **rewrite** builds the new call: `torch.qr(A, some)` → `torch.linalg.qr(A, mode=...)`,
     `torch.cholesky(A, upper)` → `torch.linalg.cholesky(A, upper=upper)` (the same triangle), `torch.chain_matmul(a, b, ...)` → `torch.linalg.multi_dot([a, b,
-    ...])`, `torch.range(a, b)` with integer literals → `torch.arange(a, b + 1.0)` (inclusive end,
-    and the float end keeps range's float dtype), `torch.cuda.amp.autocast(...)` →
+    ...])`, `torch.range(a, b, s)` with integer literals → `torch.arange(a, e, s)` with `e` past the last
+    value range gives (`torch.range(0, 5, 2)` → `torch.arange(0, 6.0, 2)`: range's end is
+    inclusive, and the float end keeps range's float dtype), `torch.cuda.amp.autocast(...)` →
     `torch.amp.autocast("cuda", ...)` (keyword arguments only: the positional order differs),
     `torch.cuda.amp.custom_fwd` → `torch.amp.custom_fwd(device_type="cuda")`. Each is safe: the
     result is the same. A call whose arguments the rewriter cannot prove equivalent (a
@@ -107,6 +108,8 @@ class DeprecatedTorchApi(DeprecatedApiRule):
         Invalid(T + "y = torch.chain_matmul(a, b, c)\n", T + "y = torch.linalg.multi_dot([a, b, c])\n"),
         Invalid(T + "r = torch.range(0, 5)\n", T + "r = torch.arange(0, 6.0)\n"),
         Invalid(T + "r = torch.range(1, 10, 3, dtype=torch.int64)\n", T + "r = torch.arange(1, 13, 3, dtype=torch.int64)\n"),
+        Invalid(T + "r = torch.range(0, 5, 2)\n", T + "r = torch.arange(0, 6.0, 2)\n"),
+        Invalid(T + "r = torch.range(5, 0, -2)\n", T + "r = torch.arange(5, -1.0, -2)\n"),
         Invalid(T + "r = torch.range(0.0, 1.0, 0.1)\n"),
         Invalid(
             T + "with torch.cuda.amp.autocast(dtype=torch.bfloat16):\n    pass\n",

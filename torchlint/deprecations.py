@@ -179,9 +179,11 @@ def _int_literal(expr: cst.BaseExpression) -> int | None:
 
 
 def rewrite_range(call: cst.Call, func: cst.BaseExpression, name: str) -> cst.Call | None:
-    """`torch.range(a, b, s)` with integer literals includes `b`: `torch.arange(a, b + s, s)`.
-    torch.range returns the default float dtype, arange of integers int64, so without `dtype=` the
-    end is written as a float (`6.0`), which makes arange return the default float dtype too."""
+    """`torch.range(a, b, s)` with integer literals gives a, a + s, ... up to `b` inclusive:
+    `(b - a) // s + 1` values, which `torch.arange(a, a + n * s, s)` gives too (`b + s` would be
+    one too many where `s` does not divide `b - a`: `range(0, 5, 2)` is 0, 2, 4). torch.range
+    returns the default float dtype, arange of integers int64, so without `dtype=` the end is
+    written as a float (`6.0`), which makes arange return the default float dtype too."""
     positional = [arg for arg in call.args if arg.keyword is None]
     keywords = [arg for arg in call.args if arg.keyword is not None]
     if _has_star(call) or not 2 <= len(positional) <= 3:
@@ -189,11 +191,11 @@ def rewrite_range(call: cst.Call, func: cst.BaseExpression, name: str) -> cst.Ca
     values = [_int_literal(arg.value) for arg in positional]
     if any(value is None for value in values):
         return None
-    end, step = values[1], values[2] if len(values) == 3 else 1
-    if step == 0:
-        return None
+    start, end, step = values[0], values[1], values[2] if len(values) == 3 else 1
+    if step == 0 or (end - start) * step < 0:
+        return None  # (torch.range raises there)
     has_dtype = any(arg.keyword.value == "dtype" for arg in keywords)
-    new_end = end + step
+    new_end = start + ((end - start) // step + 1) * step
     text = str(new_end) if has_dtype else f"{new_end}.0"
     end_expr = cst.parse_expression(text)
     args = list(call.args)
