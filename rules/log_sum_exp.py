@@ -36,10 +36,13 @@ class LogSumExp(NumericsRule):
     ```
 
     ## Fix safety
-    The fix is **safe**: the same function, computed stably; where the three-step form was
-    finite the values agree to rounding, and where it overflowed the fixed one is the finite exact
-    value (fixtures/TL503 checks both against float64). A sum without `dim` is not flagged
-    (`torch.logsumexp` needs one; pytorch#144339), nor is one with `dtype=` or other arguments.
+    The fix is **safe** where `dim` is written as an integer or a non-empty tuple of integers:
+    the same function, computed stably; where the three-step form was finite the values agree to
+    rounding, and where it overflowed the fixed one is the finite exact value (fixtures/TL503
+    checks both against float64). With `dim` a name or an expression the fix is **unsafe**: it may
+    be `None` or `()` at run time, which `torch.sum` takes and `torch.logsumexp` refuses. A sum
+    without `dim` is not flagged (`torch.logsumexp` needs one; pytorch#144339), nor is one with
+    `dtype=` or other arguments.
 
     ## References
     - [torch.logsumexp](https://pytorch.org/docs/stable/generated/torch.logsumexp.html)
@@ -48,6 +51,7 @@ class LogSumExp(NumericsRule):
     code = "TL503"
     name = "log-sum-exp"
     summary = "`log(sum(exp(x), dim))` overflows; use `torch.logsumexp(x, dim)`"
+    fix_safety = ("safe", "unsafe")
     trigger_tokens = ("exp",)
     trigger_patterns = call_patterns("exp")
     scope_tokens = call_tokens("exp")
@@ -92,5 +96,16 @@ class LogSumExp(NumericsRule):
         fix = None
         if func is not None:
             args = [total.args[0].with_changes(value=inner.args[0].value), *total.args[1:]]
-            fix = self.replace(node, total.with_changes(func=func, args=args), "Use `logsumexp`")
+            # `dim=dim` may be None at run time, or an empty tuple, which logsumexp refuses
+            safety = "safe" if _literal_dims(dim.value) else "unsafe"
+            fix = self.replace(node, total.with_changes(func=func, args=args), "Use `logsumexp`", safety)
         self.report(node, "`log(sum(exp(x)))` overflows for large `x`; use `torch.logsumexp(x, dim)`", fix)
+
+
+def _literal_dims(value: cst.BaseExpression) -> bool:
+    """An integer (`-1`), or a non-empty tuple or list of them (`(1, 2)`)."""
+    if isinstance(value, (cst.Tuple, cst.List)):
+        return bool(value.elements) and all(_literal_dims(element.value) for element in value.elements)
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        value = value.expression
+    return isinstance(value, cst.Integer)

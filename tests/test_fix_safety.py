@@ -376,3 +376,17 @@ def test_tl003_a_loss_that_may_still_be_the_number_it_started_at_gets_an_unsafe_
               "        loss = criterion(model(x), y)\n    total_loss += loss\nprint(float(total_loss))\n")
     [finding] = lint_text(source, "train.py", [rule]).diagnostics
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
+
+
+@pytest.mark.parametrize(
+    ("dim", "applicability"),
+    [("1", "safe"), ("-1", "safe"), ("(1, 2)", "safe"), ("dim", "unsafe"), ("self.dim", "unsafe"), ("()", "unsafe")],
+)
+def test_tl503_logsumexp_is_safe_only_with_dimensions_written_out(dim, applicability):
+    """`torch.sum` takes `dim=None` and `dim=()`, `torch.logsumexp` refuses them: a `dim` held in a
+    name may be either at run time."""
+    rule = rule_by_code("TL503")
+    source = f"import torch\ndef lse(e, dim=None):\n    return torch.log(torch.sum(torch.exp(-e), dim={dim}))\n"
+    [finding] = lint_text(source, "lse.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == applicability
+    assert f"torch.logsumexp(-e, dim={dim})" in fix_text(source, "lse.py", [rule], unsafe_fixes=True).text
