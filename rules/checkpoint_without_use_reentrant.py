@@ -60,6 +60,10 @@ class CheckpointWithoutUseReentrant(Rule):
     trigger_calls = _CHECKPOINTS
 
     valid = (
+        # the module binds the name again: a function of its own, not torch's
+        T + "def no_checkpoint(fn, *args):\n    return fn(*args)\ncheckpoint = no_checkpoint\nh = checkpoint(block, x)\n",
+        T + "def checkpoint(state, path, **extra):\n    return state\nh = checkpoint(block, x)\n",
+        T + "if debug:\n    def checkpoint(fn, *args):\n        return fn(*args)\nh = checkpoint(block, x)\n",
         T + "h = checkpoint(block, x, use_reentrant=False)\n",
         T + "h = checkpoint(block, x, use_reentrant=True)\n",
         T + "h = checkpoint(block, x, **kw)\n",
@@ -70,6 +74,13 @@ class CheckpointWithoutUseReentrant(Rule):
     )
     invalid = (
         Invalid(T + "h = checkpoint(block, x)\n", T + "h = checkpoint(block, x, use_reentrant=True)\n"),
+        # bound again only to None where the import may fail: still torch's where it is called
+        Invalid(
+            "try:\n    from torch.utils.checkpoint import checkpoint\nexcept ImportError:\n    checkpoint = None\n"
+            "h = checkpoint(block, x)\n",
+            "try:\n    from torch.utils.checkpoint import checkpoint\nexcept ImportError:\n    checkpoint = None\n"
+            "h = checkpoint(block, x, use_reentrant=True)\n",
+        ),
         Invalid(
             "import torch.utils.checkpoint as cp\nh = cp.checkpoint_sequential(layers, 2, x)\n",
             "import torch.utils.checkpoint as cp\nh = cp.checkpoint_sequential(layers, 2, x, use_reentrant=True)\n",

@@ -5,7 +5,7 @@ Everything here walks statements only, never expressions, so it stays cheap next
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 
 import libcst as cst
@@ -138,6 +138,12 @@ class ImportTable:
             separator = "" if package.endswith(".") else "."
             self.aliases[local] = f"{package}{separator}{name}"
 
+    def forget(self, names: Iterable[str]) -> None:
+        """Names the module also binds otherwise (`checkpoint = no_checkpoint`, a `def checkpoint`
+        after `from torch.utils.checkpoint import checkpoint`): what they refer to is not known."""
+        for name in names:
+            self.aliases.pop(name, None)
+
     def local_name(self, qualified: str) -> str | None:
         """The name this file binds to `qualified` (`torch` for `import torch`), if any."""
         for local, target in self.aliases.items():
@@ -267,3 +273,65 @@ def element_at(value: cst.CSTNode, path: tuple[int, ...]) -> cst.CSTNode | None:
             return None  # past a starred element the places depend on its length
         value = value.elements[index].value
     return value
+
+
+def module_level_rebindings(module: cst.Module) -> set[str]:
+    """Names the module's own code binds other than by an import or to `None` (`try: import apex`
+    / `except ImportError: apex = None` keeps `apex` what it imports): at module level and in the
+    blocks there, not in functions or classes."""
+    bound: set[str] = set()
+    pending: list[cst.CSTNode] = list(module.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            bound.add(statement.name.value)
+        elif isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in statement.body:
+                bound.update(_names_bound_by(small))
+        elif isinstance(statement, cst.BaseCompoundStatement):
+            if isinstance(statement, cst.For):
+                bound.update(_target_names(statement.target))
+            elif isinstance(statement, cst.With):
+                bound.update(name for item in statement.items if item.asname is not None
+                             for name in _target_names(item.asname.name))
+            pending.extend(_blocks_of(statement))
+    return bound
+
+
+def _names_bound_by(small: cst.BaseSmallStatement) -> list[str]:
+    if isinstance(small, cst.Assign):
+        if isinstance(small.value, cst.Name) and small.value.value == "None":
+            return []
+        return [name for target in small.targets for name in _target_names(target.target)]
+    if isinstance(small, (cst.AugAssign, cst.AnnAssign)) and (not isinstance(small, cst.AnnAssign) or small.value is not None):
+        return _target_names(small.target)
+    return []
+
+
+def _target_names(target: cst.CSTNode) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _target_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []
+
+
+def _blocks_of(statement: cst.BaseCompoundStatement) -> list[cst.CSTNode]:
+    """The statements of a compound statement's blocks (its body, else, except and finally)."""
+    blocks = [statement.body]
+    for field in ("orelse", "finalbody"):
+        extra = getattr(statement, field, None)
+        if extra is not None:
+            blocks.append(extra.body if isinstance(extra, (cst.Else, cst.Finally)) else extra)
+    blocks += [handler.body for handler in getattr(statement, "handlers", ())]
+    statements: list[cst.CSTNode] = []
+    for block in blocks:
+        if isinstance(block, cst.If):  # `elif`
+            statements.append(block)
+        elif isinstance(block, cst.IndentedBlock):
+            statements.extend(block.body)
+        elif isinstance(block, cst.SimpleStatementSuite):
+            statements.append(block)
+    return statements

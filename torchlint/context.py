@@ -13,7 +13,7 @@ from libcst._nodes.internal import CodegenState
 from pathlib import Path
 
 from torchlint import parsing
-from torchlint.analysis import ClassIndex, ImportTable, dotted_name, walk_statements
+from torchlint.analysis import ClassIndex, ImportTable, dotted_name, module_level_rebindings, walk_statements
 from torchlint.diagnostics import Diagnostic, Edit, Fix, make_edit
 from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
 from torchlint.scopes import imported_names
@@ -69,6 +69,7 @@ class FileContext:
         # of function bodies the elided parse left unparsed.
         outline = parsing.outline_of(self.text)
         table = ImportTable.from_outline(outline) if outline is not None else ImportTable(self.module)
+        table.forget(module_level_rebindings(self.module) & table.aliases.keys())
         if "import *" in self.text:
             table.star_fallback = self._library_name_through_stars
         return table
