@@ -7,6 +7,7 @@ from functools import cached_property
 
 import libcst as cst
 
+from torchlint.oracle import MODULE, TENSOR
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
 
@@ -19,7 +20,8 @@ class RequireGradTypo(Rule):
     """
     ## What it does
     Flags an assignment to an attribute named `require_grad` (`p.require_grad = False`), in a file
-    that never otherwise mentions `require_grad`.
+    that never otherwise mentions `require_grad`, on anything but an object known to be of another
+    kind (an instance of a plain class of the project, whose other files may read the name).
 
     ## Why is this bad?
     Tensors and modules have `requires_grad`. Assigning `require_grad` silently creates a new
@@ -38,9 +40,12 @@ class RequireGradTypo(Rule):
     ```
 
     ## Fix safety
-    The fix is **safe**: it renames the attribute to `requires_grad`, which is what the line is
-    meant to do. A file that reads or defines `require_grad` anywhere else (a config field, a
-    keyword parameter, a class attribute of its own) is left alone: there the name is deliberate.
+    The fix is **unsafe**: it renames the attribute to `requires_grad`, which is what the line is
+    meant to do, and so changes what the program does (the parameter stops training; on a tensor
+    that is not a leaf, `requires_grad = False` raises). A file that reads or defines
+    `require_grad` anywhere else (a config field, a keyword parameter, a class attribute of its
+    own) is left alone: there the name is deliberate; so is an instance of a plain class of the
+    project (`opts = Options()`), which another file may read it from.
 
     ## References
     - [torch.Tensor.requires_grad](https://pytorch.org/docs/stable/generated/torch.Tensor.requires_grad.html)
@@ -51,7 +56,7 @@ class RequireGradTypo(Rule):
     summary = "`x.require_grad = ...`: a typo of `requires_grad` that changes nothing"
     severity = "error"
     preview = False
-    fix_safety = ("safe",)
+    fix_safety = ("unsafe",)
     trigger_tokens = ("require_grad",)
     scope_tokens = ("require_grad",)
     trigger_attributes = frozenset({"require_grad"})
@@ -63,6 +68,8 @@ class RequireGradTypo(Rule):
         "def build(require_grad=True):\n    pass\nopts.require_grad = True\n",
         "opts.require_grad = True\nif opts.require_grad:\n    pass\n",
         "ok = p.require_grad == True\n",
+        # an options object of the project's, which another file may read the name from
+        "class Options:\n    pass\nopts = Options()\nopts.require_grad = True\n",
     )
     invalid = (
         Invalid(
@@ -85,6 +92,9 @@ class RequireGradTypo(Rule):
         for target in node.targets:
             attribute = target.target
             if isinstance(attribute, cst.Attribute) and attribute.attr.value == "require_grad":
+                receiver = self.ctx.kind(attribute.value)
+                if receiver is not None and receiver.base not in (TENSOR, MODULE):
+                    continue  # an object of another kind: the name may be its own
                 fixed = attribute.with_changes(attr=cst.Name("requires_grad"))
                 self.report(attribute, "`require_grad` is a typo: assigning it changes nothing; use `requires_grad`",
-                            self.replace(attribute, fixed, "Use `requires_grad`"))
+                            self.replace(attribute, fixed, "Use `requires_grad`", "unsafe"))

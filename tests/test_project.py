@@ -1574,3 +1574,14 @@ def test_a_local_of_another_module_rebound_from_itself(cli, tmp_path, body, expe
     (tmp_path / "util.py").write_text(f"import torch\n\ndef batchify(gpu, idx):\n{body}    return mask, 1\n")
     (tmp_path / "run.py").write_text("from util import batchify\nm, n = batchify(True, 0)\nprint(m.data)\n")
     assert _findings(cli, "run.py") == expected
+
+
+def test_require_grad_set_on_an_options_object_another_file_reads_is_not_a_typo(cli, tmp_path):
+    (tmp_path / "config.py").write_text(
+        "class Options:\n    def __init__(self):\n        self.require_grad = False\n\n"
+        "def describe(opts):\n    return 'saliency' if opts.require_grad else 'plain'\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom config import Options\nopts = Options()\nopts.require_grad = True\n"
+        "labels = torch.tensor([0, 1])\nlabels.require_grad = False\n")
+    assert _findings(cli, "--select", "TL729", "train.py") == [("TL729", 6)]
+
