@@ -1585,3 +1585,20 @@ def test_require_grad_set_on_an_options_object_another_file_reads_is_not_a_typo(
         "labels = torch.tensor([0, 1])\nlabels.require_grad = False\n")
     assert _findings(cli, "--select", "TL729", "train.py") == [("TL729", 6)]
 
+
+
+@pytest.mark.parametrize(
+    ("default", "expected"),
+    [
+        pytest.param("None", [("TL001", 5)], id="none-is-neutral"),
+        pytest.param("torch.zeros(1)", [("TL001", 5)], id="a-tensor"),
+        pytest.param("EMPTY", [], id="another-kind-of-object"),
+        pytest.param("0.0", [], id="a-number"),
+    ],
+)
+def test_a_default_counts_where_a_caller_leaves_the_argument_out(cli, tmp_path, default, expected):
+    (tmp_path / "utils.py").write_text(
+        "import torch\nfrom torch.nn.utils.rnn import pack_sequence\nEMPTY = pack_sequence([torch.zeros(1)])\n"
+        f"def count(seq={default}):\n    return seq.data\n")
+    (tmp_path / "train.py").write_text("import torch\nfrom utils import count\ncount(torch.ones(4))\ncount()\n")
+    assert _findings(cli, "--select", "TL001", "utils.py") == expected

@@ -79,8 +79,12 @@ class Callers:
             value, code = site.args[position], site.code[position] if position < len(site.code) else name
         elif name in keywords:
             value, code = keywords[name], name
+        elif name in function.defaults:
+            # the default: `None` is neutral (the callers decide), anything else is one more value
+            default = function.defaults[name]
+            return NONE if default == ("none",) else self.kind(path, default) if default is not None else None
         else:
-            return NONE if name in function.defaults else None  # a default: neutral, the callers decide
+            return None
         self.consulted.add(caller)
         kind = self.kind(caller, value)
         return with_evidence(kind, f"`{name}` is the `{code}` passed at {Path(caller).name}:{site.line}")
