@@ -71,7 +71,10 @@ class TensorDataAttribute(Rule):
       `F.avg_pool2d(x, k)`), a method's
       parameter typed by the calls of the method the project shows (a method may also be reached
       by a name computed at run time), or a value computed from such guesses alone: were the
-      object not a tensor, `.detach()` would not exist on it.
+      object not a tensor, `.detach()` would not exist on it. It is also **unsafe** where the read
+      is bound to a name the scope then changes in place (`w = layer.weight.data`, `w.add_(e)`,
+      ..., `w.copy_(saved)`): `.detach()` shares the tensor's version counter, so a backward
+      through a graph that saved the tensor raises even where the change was undone.
     - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`,
       `p.data[i] += ...`, and an in-place method on an indexed view: `p.data[:, c:].zero_()`) becomes the same
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing
@@ -450,6 +453,7 @@ class TensorDataAttribute(Rule):
         # ids of such reads on another line than the update: each keeps a finding of its own there,
         # with no fix (the statement's fix drops it)
         self._dropped_elsewhere: set[int] = set()
+        self._changed_aliases: dict[tuple[int, str], bool] = {}  # (scope, name) -> changed in place there
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value != "data" or not self.ctx.is_tensor(node.value):
@@ -471,8 +475,24 @@ class TensorDataAttribute(Rule):
             # element of a DataLoader's batch): the fix is not proven.
             guessed = self.ctx.kind(node.value).origin in GUESSED
             fix = self.replace(node, method_call(node.value, "detach"), "Replace `.data` with `.detach()`",
-                               "unsafe" if guessed else "safe")
+                               "unsafe" if guessed or self._alias_changed_in_place(node, parent) else "safe")
             self.report(node, _READ_MESSAGE, fix)
+
+    def _alias_changed_in_place(self, node: cst.Attribute, parent: cst.CSTNode) -> bool:
+        """`w = layer.weight.data`, then `w.add_(noise)` ... `w.copy_(saved)`: changed in place
+        through the alias. `.detach()` shares the tensor's version counter, which `.data` does
+        not, so a backward through a graph that saved the tensor raises even where the change was
+        undone (a sharpness probe): the fix is not proven there."""
+        if not (isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1
+                and isinstance(parent.targets[0].target, cst.Name)):
+            return False
+        alias = parent.targets[0].target.value
+        function = self.ctx.enclosing(cst.FunctionDef)
+        scope = function.body if function is not None else self.ctx.module
+        key = (id(scope), alias)
+        if key not in self._changed_aliases:
+            self._changed_aliases[key] = any(_changes_in_place(inner, alias) for inner in descendants(scope))
+        return self._changed_aliases[key]
 
     def _assignment_message(self, node: cst.Attribute) -> str:
         """One finding for the line: the statement's `.data` reads there (`p.data =
@@ -612,6 +632,27 @@ _ALIAS_ONLY_METHODS = frozenset(
     {"requires_grad_", "detach_", "set_", "resize_", "resize_as_", "t_", "transpose_", "squeeze_", "unsqueeze_",
      "as_strided_", "swapdims_", "swapaxes_", "share_memory_", "rename_"}
 )
+
+
+def _changes_in_place(node: cst.CSTNode, name: str) -> bool:
+    """`name.add_(...)`, `name += ...`, `name[i] = ...`, `nn.init.normal_(name)`, `out=name`."""
+    def named(expr) -> bool:
+        while isinstance(expr, cst.Subscript):
+            expr = expr.value
+        return isinstance(expr, cst.Name) and expr.value == name
+
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and _is_in_place_method(func.attr.value) and named(func.value):
+            return True
+        called = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        return any(named(arg.value) and (_is_in_place_method(called) or (arg.keyword is not None and arg.keyword.value == "out"))
+                   for arg in node.args)
+    if isinstance(node, cst.AugAssign):
+        return named(node.target)
+    if isinstance(node, cst.Assign):
+        return any(isinstance(target.target, cst.Subscript) and named(target.target) for target in node.targets)
+    return False
 
 
 def _is_in_place_method(name: str) -> bool:

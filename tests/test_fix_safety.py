@@ -390,3 +390,24 @@ def test_tl503_logsumexp_is_safe_only_with_dimensions_written_out(dim, applicabi
     [finding] = lint_text(source, "lse.py", [rule]).diagnostics
     assert finding.fix is not None and finding.fix.applicability == applicability
     assert f"torch.logsumexp(-e, dim={dim})" in fix_text(source, "lse.py", [rule], unsafe_fixes=True).text
+
+
+@pytest.mark.parametrize(
+    ("use", "applicability"),
+    [
+        ("saved = w.clone()\nw.add_(0.01)\nw.copy_(saved)\n", "unsafe"),
+        ("w += 0.01\n", "unsafe"),
+        ("w[0] = 0.0\n", "unsafe"),
+        ("torch.nn.init.normal_(w)\n", "unsafe"),
+        ("torch.add(w, 1, out=w)\n", "unsafe"),
+        ("print(w.sum())\nv = w.clone()\nv.add_(1)\n", "safe"),
+        ("w = w.clone()\n", "safe"),
+    ],
+)
+def test_tl001_a_read_bound_to_a_name_changed_in_place_gets_an_unsafe_fix(use, applicability):
+    """`.detach()` shares the version counter `.data` does not: a perturbation made and undone
+    through the alias makes a later backward raise (a sharpness probe)."""
+    rule = rule_by_code("TL001")
+    source = f"import torch\nimport torch.nn as nn\nlayer = nn.Linear(2, 2)\nw = layer.weight.data\n{use}"
+    [finding] = lint_text(source, "probe.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == applicability
