@@ -1579,3 +1579,20 @@ def test_lists_of_instances_of_a_class_of_the_file(source, expected):
 )
 def test_a_container_the_scope_may_have_changed_out_of_sight(source, expected):
     assert kinds(HEAD + source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("from torch.utils import data\nloader = data.DataLoader(ds)\nfor data in loader:\n    pass\nprobe(loader)\n",
+                     "object", id="a-loop-variable-of-the-same-name"),
+        pytest.param("from torch.utils import data\nloader = data.DataLoader(ds)\ndata = next(iter(loader))\nprobe(loader)\n",
+                     "object", id="a-value-of-the-same-name"),
+        pytest.param("from torch.utils import data\nclass data:\n    DataLoader = list\nloader = data.DataLoader(ds)\nprobe(loader)\n",
+                     None, id="a-class-of-its-own"),
+        pytest.param("from torch.utils import data\nimport mylib\ndata = mylib\nloader = data.DataLoader(ds)\nprobe(loader)\n",
+                     None, id="another-module-under-that-name"),
+    ],
+)
+def test_an_imported_name_bound_again_at_module_level(source, expected):
+    assert kinds(source) == [expected]

@@ -1602,3 +1602,52 @@ def test_a_default_counts_where_a_caller_leaves_the_argument_out(cli, tmp_path, 
         f"def count(seq={default}):\n    return seq.data\n")
     (tmp_path / "train.py").write_text("import torch\nfrom utils import count\ncount(torch.ones(4))\ncount()\n")
     assert _findings(cli, "--select", "TL001", "utils.py") == expected
+
+
+STORE = ("import torch\nfrom torch.nn.utils.rnn import pack_sequence\n\nclass Store:\n    def __init__(self):\n"
+         "        self.feats = torch.zeros(0)\n\n    def size(self):\n        return self.feats.data.numel()\n")
+
+
+@pytest.mark.parametrize(
+    ("subclass", "expected"),
+    [
+        pytest.param("    def __init__(self, seqs):\n        super().__init__()\n        self.feats = pack_sequence(seqs)\n",
+                     [], id="assigned-another-kind"),
+        pytest.param("    def __init__(self):\n        super().__init__()\n        self.feats = torch.ones(2)\n",
+                     [("TL001", 9)], id="assigned-a-tensor-too"),
+        pytest.param("    def other(self):\n        return 1\n", [("TL001", 9)], id="not-assigned"),
+    ],
+)
+@pytest.mark.parametrize("elsewhere", [False, True], ids=["same-file", "another-file"])
+def test_self_attributes_a_subclass_assigns_again(cli, tmp_path, subclass, expected, elsewhere):
+    derived = "class Packed(Store):\n" + subclass
+    if elsewhere:
+        (tmp_path / "store.py").write_text(STORE)
+        (tmp_path / "packed.py").write_text("import torch\nfrom torch.nn.utils.rnn import pack_sequence\n"
+                                            "from store import Store\n" + derived)
+    else:
+        (tmp_path / "store.py").write_text(STORE + "\n" + derived)
+    assert _findings(cli, "--select", "TL001", "store.py") == expected
+
+
+SELF_CALLING_ENCODER = ("import torch.nn as nn\n\nclass Encoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.fc = nn.Linear(3, 3)\n\n    def forward(self, x):\n        return self.fc(x)\n\n"
+           "    def size(self, x):\n        return self(x).data.numel() + self.forward(x).data.numel()\n")
+
+
+@pytest.mark.parametrize(
+    ("forward", "expected"),
+    [
+        pytest.param("        return pack_sequence([self.fc(x)])\n", [], id="returning-another-kind"),
+        pytest.param("        return torch.relu(x)\n", [("TL001", 12)], id="returning-a-tensor-too"),
+    ],
+)
+def test_a_base_class_calling_itself_where_a_subclass_overrides_forward(cli, tmp_path, forward, expected):
+    (tmp_path / "models.py").write_text(SELF_CALLING_ENCODER)
+    (tmp_path / "packed.py").write_text("import torch\nfrom torch.nn.utils.rnn import pack_sequence\nfrom models import Encoder\n"
+                                        "class PackedEncoder(Encoder):\n    def forward(self, x):\n" + forward)
+    (tmp_path / "utils.py").write_text("from models import Encoder\ndef flat(model: Encoder, x):\n"
+                                       "    return model(x).data\n")
+    found = _findings(cli, "--select", "TL001", "models.py", "utils.py")
+    assert sorted({f for f in found if f[1] == 12}) == expected
+    assert [f for f in found if f[1] == 3] == []  # annotated: an instance of any subclass

@@ -276,9 +276,11 @@ def element_at(value: cst.CSTNode, path: tuple[int, ...]) -> cst.CSTNode | None:
 
 
 def module_level_rebindings(module: cst.Module) -> set[str]:
-    """Names the module's own code binds other than by an import or to `None` (`try: import apex`
-    / `except ImportError: apex = None` keeps `apex` what it imports): at module level and in the
-    blocks there, not in functions or classes."""
+    """Names the module's own code binds to a function or class of its own, at module level and
+    in the blocks there (not in functions or classes): `def checkpoint(...)`, `checkpoint =
+    no_checkpoint`, `load = lambda f: ...`. A value (`data = next(iter(loader))` after `from
+    torch.utils import data`, a loop variable, `apex = None` where the import failed) leaves the
+    import what the code before it calls."""
     bound: set[str] = set()
     pending: list[cst.CSTNode] = list(module.body)
     while pending:
@@ -289,23 +291,16 @@ def module_level_rebindings(module: cst.Module) -> set[str]:
             for small in statement.body:
                 bound.update(_names_bound_by(small))
         elif isinstance(statement, cst.BaseCompoundStatement):
-            if isinstance(statement, cst.For):
-                bound.update(_target_names(statement.target))
-            elif isinstance(statement, cst.With):
-                bound.update(name for item in statement.items if item.asname is not None
-                             for name in _target_names(item.asname.name))
             pending.extend(_blocks_of(statement))
     return bound
 
 
 def _names_bound_by(small: cst.BaseSmallStatement) -> list[str]:
-    if isinstance(small, cst.Assign):
-        if isinstance(small.value, cst.Name) and small.value.value == "None":
-            return []
-        return [name for target in small.targets for name in _target_names(target.target)]
-    if isinstance(small, (cst.AugAssign, cst.AnnAssign)) and (not isinstance(small, cst.AnnAssign) or small.value is not None):
-        return _target_names(small.target)
-    return []
+    value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
+    if not isinstance(value, (cst.Name, cst.Attribute, cst.Lambda)) or (isinstance(value, cst.Name) and value.value == "None"):
+        return []
+    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+    return [name for target in targets for name in _target_names(target)]
 
 
 def _target_names(target: cst.CSTNode) -> list[str]:

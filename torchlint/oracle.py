@@ -476,7 +476,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         function = scope.node
         owner = self._method_class(function)
         if owner is not None and is_first_param(function, param):
-            return self._local_instance_kind(owner)
+            return self._self_kind(owner)
         if not isinstance(function, cst.FunctionDef):
             return None
         positional = [*function.params.posonly_params, *function.params.params]
@@ -558,8 +558,24 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             options = [annotation.left, annotation.right]
         elif isinstance(annotation, cst.Subscript) and self.imports.qualify(annotation.value) in _OPTIONAL_TYPES:
             options = [element.slice.value for element in annotation.slice if isinstance(element.slice, cst.Index)]
-        kinds = [NONE if _is_none_name(option) else self._instance_kind_of_class(option) for option in options]
+        kinds = [NONE if _is_none_name(option) else self._of_class_or_subclass(self._instance_kind_of_class(option))
+                 for option in options]
         return public(merge(kinds)) if options else None
+
+    def _of_class_or_subclass(self, kind: Kind | None) -> Kind | None:
+        """An instance of `kind`'s class or of a subclass (what an annotation admits): where the
+        project derives from the class, which one, and what calling it gives, are not known."""
+        if kind is None or kind.cls is None:
+            return kind
+        cls = kind.cls
+        if isinstance(cls, ProjectClass):
+            derived = self.project.has_subclasses(cls)
+        else:
+            summary = self.project.summaries.get(self._project_path)
+            derived = bool(self.classes.subclasses(cls)) or (
+                summary is not None and cls.name.value in summary.classes
+                and self.project.has_subclasses(self.project.project_class(self._project_path, cls.name.value)))
+        return Kind(kind.base) if derived else kind
 
     def _function_key(self, function: cst.FunctionDef) -> str | None:
         """The project index's key for a module-level function or a method of a module-level class."""
@@ -613,6 +629,20 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         name = dotted_name(expr)
         definitions = self.classes.by_name.get(name or "")
         return self._local_instance_kind(definitions[0]) if definitions and len(definitions) == 1 else None
+
+    def _self_kind(self, cls: cst.ClassDef) -> Kind | None:
+        """`self` in a method of `cls`: an instance of it or of a subclass, whose `forward` may
+        return something else (`PackedEncoder(Encoder)` packing its rows): calling it gives what
+        every definition it may run agrees on."""
+        kind = self._local_instance_kind(cls)
+        if kind is None or kind.base != MODULE or kind.output is None:
+            return kind
+        overriding = self._overriding_results(cls, "forward") + [
+            None for subclass in self.classes.subclasses(cls) if _method_named(subclass, "__call__") is not None]
+        if not overriding:
+            return kind
+        output = merge([kind.output, *(output_of_forward(result) for result in overriding)])
+        return Kind(MODULE, output=output, origin=kind.origin, cls=kind.cls)
 
     def _local_instance_kind(self, cls: cst.ClassDef) -> Kind | None:
         name = cls.name.value
@@ -1211,7 +1241,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 return attribute_kind(wrapper, attribute)  # `DataParallel(net).module`: `net`
         owner = self._instance_class(expr.value, scope)
         if owner is not None:
-            return self._class_attribute_kind(owner, attribute)
+            return self._self_attribute_kind(owner, attribute)
         receiver = self._kind(expr.value, scope, at)
         if receiver is not None and receiver.base in (MODULE, OBJECT):
             if isinstance(receiver.cls, cst.ClassDef):
@@ -1245,6 +1275,21 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 if qualified and qualified.split(".")[0] not in _NEUTRAL_ANNOTATION_MODULES:
                     return True
         return False
+
+    def _self_attribute_kind(self, owner: cst.ClassDef, attribute: str) -> Kind | None:
+        """`self.<attribute>` in a method of `owner`: what the class assigns, and what each
+        subclass assigning it again does (`self.feats = pack_sequence(...)` in a subclass's
+        `__init__`), when they agree."""
+        kind = self._class_attribute_kind(owner, attribute)
+        if kind is None:
+            return None
+        overriding = [self._class_attribute_kind(subclass, attribute) for subclass in self.classes.subclasses(owner)
+                      if self._attribute_bindings(subclass, attribute)]
+        summary = self.project.summaries.get(self._project_path)
+        if summary is not None and owner.name.value in summary.classes:
+            own = self.project.project_class(self._project_path, owner.name.value)
+            overriding += self.project.overriding_attributes(own, attribute, elsewhere_than=self._project_path)
+        return merge([kind, *overriding]) if overriding else kind
 
     def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset = frozenset()) -> Kind | None:
         bindings = self._attribute_bindings(owner, attribute)

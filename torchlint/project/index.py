@@ -667,6 +667,23 @@ class ProjectIndex(Callers):
                 overriding.append(self.method_result(subclass, method))
         return overriding
 
+    def has_subclasses(self, cls: ProjectClass) -> bool:
+        return bool(self._project_subclasses(cls))
+
+    def overriding_attributes(self, cls: ProjectClass, attribute: str, elsewhere_than: str = "") -> list[Kind | None]:
+        """What each project class deriving from `cls` (outside `elsewhere_than`) assigns to
+        `self.<attribute>` where it assigns it again: `self.feats` in a method of `cls` is that
+        when `self` is such an instance."""
+        overriding = []
+        for subclass in self._project_subclasses(cls):
+            summary = self.summaries.get(subclass.path)
+            if subclass.path == elsewhere_than or summary is None:
+                continue
+            if attribute in summary.classes[subclass.name].attributes:
+                self.consulted.add(subclass.path)
+                overriding.append(self.class_attribute_kind(subclass, attribute))
+        return overriding
+
     def _rebinds_method(self, cls: ProjectClass, method: str) -> bool:
         """The class binds the method's name otherwise: `self.m = ...` in a method (an instance's
         attribute comes before its class's methods), or `m = other` in its body."""
