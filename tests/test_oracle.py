@@ -645,6 +645,12 @@ def test_what_a_distribution_gives(source, expected):
         pytest.param("def f(x):\n    probe(torch.max(x, 1))\n", "container", id="torch-max-dim-of-an-unknown"),
         pytest.param("def f(x):\n    probe(torch.max(x, dim=1))\n", "container", id="torch-max-dim-keyword-of-an-unknown"),
         pytest.param("def f(xs):\n    probe(torch.max(*xs))\n", None, id="torch-max-spread"),
+        pytest.param("import torch.nn.functional as F\nt = torch.ones(1, 1, 4)\nprobe(F.max_pool1d(t, 2, return_indices=True))\n",
+                     None, id="functional-pool-with-indices"),
+        pytest.param("import torch.nn.functional as F\nt = torch.ones(1, 1, 4)\nprobe(F.max_pool1d(t, 2))\n", "tensor",
+                     id="functional-pool-without"),
+        pytest.param("a = torch.ones(3, 3)\nprobe(torch.lu_unpack(*torch.linalg.lu_factor(a)))\n", "container",
+                     id="lu-unpack-gives-three"),
         pytest.param("probe(nn.MaxPool2d(2)(torch.ones(1, 1, 4, 4)))\n", "tensor+graph", id="pool-without-indices"),
         pytest.param("import numpy as np\ndef f(x):\n    probe(np.max(x))\n", None, id="numpy-max-of-an-unknown"),
         pytest.param("def f(x):\n    probe(x.max())\n", None, id="max-method-of-an-unknown"),
@@ -1595,4 +1601,19 @@ def test_a_container_the_scope_may_have_changed_out_of_sight(source, expected):
     ],
 )
 def test_an_imported_name_bound_again_at_module_level(source, expected):
+    assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("    @property\n    def weight(self):\n        return [1, 2]\n", None, id="a-property"),
+        pytest.param("    def __getattr__(self, name):\n        return getattr(self.stats, name)\n", None,
+                     id="a-wrapper-handing-on-another-object-s"),
+        pytest.param("    def weight(self):\n        return 1\n", None, id="a-method"),
+        pytest.param("    pass\n", "tensor+graph", id="a-linear-s-own"),
+    ],
+)
+def test_an_attribute_a_module_class_reads_through_code_of_its_own(body, expected):
+    source = HEAD + f"class Layer(nn.Linear):\n{body}\nlayer = Layer(2, 2)\nprobe(layer.weight)\n"
     assert kinds(source) == [expected]

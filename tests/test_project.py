@@ -1651,3 +1651,20 @@ def test_a_base_class_calling_itself_where_a_subclass_overrides_forward(cli, tmp
     found = _findings(cli, "--select", "TL001", "models.py", "utils.py")
     assert sorted({f for f in found if f[1] == 12}) == expected
     assert [f for f in found if f[1] == 3] == []  # annotated: an instance of any subclass
+
+
+@pytest.mark.parametrize(
+    ("decorator", "expected"),
+    [
+        pytest.param("packed", [], id="a-decorator-of-the-project"),
+        pytest.param("torch.no_grad()", [("TL001", 13)], id="torch-no-grad-passes-them-on"),
+        pytest.param("functools.lru_cache", [("TL001", 13)], id="a-cache-passes-them-on"),
+    ],
+)
+def test_a_decorated_function_takes_its_callers_kinds_only_through_known_decorators(cli, tmp_path, decorator, expected):
+    (tmp_path / "utils.py").write_text(
+        "import functools\nimport torch\nfrom torch.nn.utils.rnn import pack_sequence\n\n"
+        "def packed(fn):\n    @functools.wraps(fn)\n    def inner(batch):\n        return fn(pack_sequence([batch]))\n    return inner\n\n"
+        f"@{decorator}\ndef count(seq):\n    return seq.data.shape[0]\n")
+    (tmp_path / "train.py").write_text("import torch\nfrom utils import count\ncount(torch.randn(3, 5))\n")
+    assert _findings(cli, "--select", "TL001", "utils.py") == expected

@@ -295,9 +295,12 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         if container is not None:  # (what it holds: the oracle reads what it is given)
             return Kind(MODULE, output=output, origin=qualified, mapping=container == "mapping")
         return Kind(MODULE, output=output, origin=qualified)
+    namespace, _, name = qualified.rpartition(".")
+    if namespace == "torch.nn.functional" and "max_pool" in name and (
+            "return_indices" in keywords or positional is None or positional >= 6):
+        return None  # `F.max_pool1d(x, 2, return_indices=True)`: the values and their indices
     if is_tensor_function(qualified):
         return tensor(graph)
-    namespace, _, name = qualified.rpartition(".")
     if namespace == "torch" and name in WHOLE_TENSOR_REDUCTIONS and positional is None:
         return None  # `torch.max(*pair)`: one tensor, or a named tuple
     if namespace == "torch" and name in WHOLE_TENSOR_REDUCTIONS and positional == 1 and not keywords:

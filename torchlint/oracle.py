@@ -668,19 +668,31 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         return output_of_forward(self._method_returns(forward)) if forward is not None else None
 
     def _defines_call(self, cls: cst.ClassDef, seen: set[str]) -> bool:
+        return self._defines_any(cls, ("__call__",), seen)
+
+    def _defines_any(self, cls: cst.ClassDef, names: tuple[str, ...], seen: set[str]) -> bool:
+        """Whether the class or a base of the project defines one of `names` in its body."""
         if cls.name.value in seen:
             return False
         seen.add(cls.name.value)
-        if any(_defines(item, "__call__") for item in cls.body.body):
+        if any(_defines(item, name) for item in cls.body.body for name in names):
             return True
         for base in cls.bases:
             local = self.classes.by_name.get(dotted_name(base.value) or "") if self.imports.qualify(base.value) is None else None
-            if local and any(self._defines_call(definition, seen) for definition in local):
+            if local and any(self._defines_any(definition, names, seen) for definition in local):
                 return True
             imported = self._imported_kind(self.imports.qualify(base.value))
-            if imported is not None and isinstance(imported.cls, ProjectClass) and self.project.defines_call(imported.cls):
+            if imported is not None and isinstance(imported.cls, ProjectClass) and self.project.defines_any(imported.cls, names):
                 return True
         return False
+
+    def _looked_up_otherwise(self, cls: cst.ClassDef | ProjectClass, attribute: str) -> bool:
+        """The class reads `attribute` through code of its own: a property or method of that name,
+        or `__getattr__`/`__getattribute__` (a wrapper handing on another object's attributes)."""
+        names = (attribute, "__getattr__", "__getattribute__")
+        if isinstance(cls, ProjectClass):
+            return self.project.defines_any(cls, names)
+        return self._defines_any(cls, names, set())
 
     def _method_returns(self, method: cst.FunctionDef) -> Kind | None:
         """What a method of a class of the file returns when every `return` agrees on a tensor, a
@@ -1252,6 +1264,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 own = self.project.class_attribute_kind(receiver.cls, attribute)
                 if own is not None:
                     return own
+            if receiver.cls is not None and self._looked_up_otherwise(receiver.cls, attribute):
+                return None  # `@property def weight(self)`: not a layer's parameter
         layer_tensor = _layer_tensor(attribute)
         if (receiver is None and layer_tensor is not None and self._imports_torch()
                 and not self._annotated_outside_torch(expr.value, scope)):
@@ -1294,6 +1308,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
     def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset = frozenset()) -> Kind | None:
         bindings = self._attribute_bindings(owner, attribute)
         if not bindings:
+            if not seen and self._looked_up_otherwise(owner, attribute):
+                return None  # a property, or `__getattr__` handing on another object's
             return self._inherited_attribute_kind(owner, attribute, seen | {owner})
         assigned = [binding for binding in bindings if binding.how != "augmented"]
         held = merge(self._binding_kind(binding) for binding in assigned) if assigned else None

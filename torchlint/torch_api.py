@@ -106,7 +106,7 @@ _NON_TENSOR_FUNCTIONS = frozenset(
         "std_mean", "var_mean", "frexp", "histogram", "lu", "qr", "svd", "eig", "eigh", "slogdet", "lstsq",
         "lu_factor", "lu_factor_ex", "inv_ex", "cholesky_ex", "solve_ex", "ldl_factor", "ldl_factor_ex",
         "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d", "nonzero_static", "where",
-        "gradient", "geqrf", "cummax", "cummin",
+        "gradient", "geqrf", "cummax", "cummin", "lu_unpack",
         # functional helpers that return other things
         "pad_sequence", "fold", "unfold",
     }
@@ -117,7 +117,7 @@ _NON_TENSOR_FUNCTIONS = frozenset(
 TENSOR_TUPLE_RESULTS = frozenset(
     {"chunk", "split", "unbind", "tensor_split", "hsplit", "vsplit", "dsplit", "sort", "topk", "kthvalue", "mode",
      "median", "nanmedian", "max", "min", "aminmax", "std_mean", "var_mean", "cummax", "cummin",
-     "broadcast_tensors", "meshgrid"}
+     "broadcast_tensors", "meshgrid", "lu_unpack"}
 )
 # Of those, the reductions that give one tensor when no dimension is named: `x.max()`,
 # `torch.median(x)` (with a dimension, a named tuple; with a second tensor, a tensor).

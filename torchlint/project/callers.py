@@ -30,6 +30,16 @@ _SIGNATURE_KEEPING = frozenset({"torch.no_grad", "torch.inference_mode", "torch.
                                 "functools.lru_cache", "lru_cache", "functools.cache"})
 
 
+# Decorators (as written) that keep what a function returns; those that also turn autograd off.
+GRAD_DISABLING_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "no_grad", "inference_mode"})
+RESULT_KEEPING_DECORATORS = GRAD_DISABLING_DECORATORS | {
+    "staticmethod", "classmethod", "torch.enable_grad", "functools.wraps", "functools.lru_cache", "lru_cache",
+    "functools.cache"}
+# Decorators that call the function with the arguments its callers give (a decorator of the
+# project's may hand it something else: `@packed` packing a padded batch).
+ARGUMENT_KEEPING_DECORATORS = RESULT_KEEPING_DECORATORS | {
+    "property", "abstractmethod", "abc.abstractmethod", "typing.overload", "overload"}
+
 class Callers:
     """The call-site half of ProjectIndex (which calls `_init_callers` when built)."""
 
@@ -54,6 +64,9 @@ class Callers:
         """The kind every call in the project passes for parameter `index` of function `key` (a
         module-level function, or a class's `__init__` called through the class), when all agree.
         `extra`: kinds the caller already found (the linted file's own call sites)."""
+        function = self._function(path, key)
+        if function is not None and not all(d in ARGUMENT_KEEPING_DECORATORS for d in function.decorators):
+            return None  # `@packed def count(seq)`: the wrapper its decorator returns may pass anything
         sites = self.calls_to(path, key)
         if sites is None:
             return None

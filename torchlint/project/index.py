@@ -19,7 +19,7 @@ from torchlint.kinds import (
     tensor, unpacked_kind,
 )
 from torchlint.outline import Outline
-from torchlint.project.callers import ASKED, Callers
+from torchlint.project.callers import ASKED, GRAD_DISABLING_DECORATORS, RESULT_KEEPING_DECORATORS, Callers
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
     Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, select, summarize, uses_digest,
@@ -29,10 +29,6 @@ from torchlint.torch_api import (
     KNOWN_NON_MODULE_BASES, MODELLED_LIBRARIES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
 )
 
-# Decorators (as written) that keep what a function returns; those that also turn autograd off.
-_GRAD_DISABLING = frozenset({"torch.no_grad", "torch.inference_mode", "no_grad", "inference_mode"})
-_RESULT_KEEPING_DECORATORS = _GRAD_DISABLING | {"staticmethod", "classmethod", "torch.enable_grad", "functools.wraps",
-                                                 "functools.lru_cache", "lru_cache", "functools.cache"}
 
 _MAX_DEPTH = 40
 # A key of a cached result's dependencies: every module's content, as it was (see dependencies).
@@ -590,7 +586,11 @@ class ProjectIndex(Callers):
 
     def defines_call(self, cls: ProjectClass) -> bool:
         """Whether the class or a base of the project defines `__call__`."""
-        return any(self._defines_method(member, "__call__") for member in {cls} | self._project_ancestors(cls))
+        return self.defines_any(cls, ("__call__",))
+
+    def defines_any(self, cls: ProjectClass, names: Iterable[str]) -> bool:
+        """Whether the class or a base of the project defines one of `names` in its body."""
+        return any(self._defines_method(member, name) for member in {cls} | self._project_ancestors(cls) for name in names)
 
     def _defines_method(self, cls: ProjectClass, method: str) -> bool:
         summary = self.summaries.get(cls.path)
@@ -634,7 +634,7 @@ class ProjectIndex(Callers):
             return None
         self.consulted.add(where)
         kind = merge(self.kind(where, element) for element in elements)
-        if kind is not None and kind.base == TENSOR and any(d in _GRAD_DISABLING for d in function.decorators):
+        if kind is not None and kind.base == TENSOR and any(d in GRAD_DISABLING_DECORATORS for d in function.decorators):
             return Kind(TENSOR, graph=False)
         return kind
 
@@ -768,7 +768,7 @@ def _folder_ends_with(folder: Path, names: list[str]) -> bool:
 
 def _keeps_result(function: FunctionSummary) -> bool:
     """Whether calling the decorated function still returns what its body returns."""
-    return all(decorator in _RESULT_KEEPING_DECORATORS for decorator in function.decorators)
+    return all(decorator in RESULT_KEEPING_DECORATORS for decorator in function.decorators)
 
 
 def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
