@@ -1668,3 +1668,30 @@ def test_a_decorated_function_takes_its_callers_kinds_only_through_known_decorat
         f"@{decorator}\ndef count(seq):\n    return seq.data.shape[0]\n")
     (tmp_path / "train.py").write_text("import torch\nfrom utils import count\ncount(torch.randn(3, 5))\n")
     assert _findings(cli, "--select", "TL001", "utils.py") == expected
+
+
+def _notebook(*cells: str) -> str:
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "id": f"c{i}", "metadata": {}, "execution_count": None, "outputs": [], "source": cell}
+        for i, cell in enumerate(cells)]})
+
+
+@pytest.mark.parametrize(
+    ("caller", "expected"),
+    [
+        pytest.param(("analysis.ipynb", _notebook("%matplotlib inline\nimport numpy as np\nfrom utils import show",
+                                                  "show(np.zeros(2))")), [], id="a-notebook-passing-an-array"),
+        pytest.param(("analysis.ipynb", _notebook("import torch\nfrom utils import show", "show(torch.ones(2))")),
+                     [("TL001", 2)], id="a-notebook-passing-a-tensor"),
+        pytest.param(("evaluate", "#!/usr/bin/env python3\nimport numpy as np\nfrom utils import show\nshow(np.zeros(2))\n"),
+                     [], id="a-script-without-a-suffix"),
+    ],
+)
+def test_notebooks_and_scripts_without_a_suffix_are_callers_too(cli, tmp_path, caller, expected):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "utils.py").write_text("def show(t):\n    return t.data\n")
+    (tmp_path / "train.py").write_text("import torch\nfrom utils import show\nshow(torch.zeros(2))\n")
+    name, text = caller
+    (tmp_path / name).write_text(text)
+    assert _findings(cli, "--select", "TL001", "utils.py") == expected
+    assert _findings(cli, "--select", "TL001", ".") == expected  # (the notebook itself has nothing to report)

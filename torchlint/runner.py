@@ -66,9 +66,11 @@ def build_run_projects(sources, resolver, jobs: int, cache_folder: Path | None, 
     from torchlint.discovery import Discovery
     from torchlint.project.load import build_projects
 
+    # Notebooks and extensionless scripts are never imported, but their calls are call sites of
+    # the project's functions as much as a script's.
     def project_files(root: Path) -> list[Path]:
         if walked and root in walked:
-            return [path for path in walked[root] if path.suffix in (".py", ".pyi")]
+            return list(walked[root])
         try:
             found, _ = Discovery(resolver).files([str(root)])
         except ConfigError:
@@ -76,7 +78,7 @@ def build_run_projects(sources, resolver, jobs: int, cache_folder: Path | None, 
             # must not stop this run: its own files are reported when they are linted, and the
             # index makes do with the files named here.
             return [source.path for source in sources if root in source.path.resolve().parents]
-        return [source.path for source in found if source.path.suffix in (".py", ".pyi")]
+        return [source.path for source in found]
 
     bases = frozenset(resolver.default().module_base_classes)
     return build_projects([source.path for source in sources], project_files, cache_folder, jobs, fallback, bases)

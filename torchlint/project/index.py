@@ -202,6 +202,8 @@ class ProjectIndex(Callers):
             base._by_last_part = {}
             for path in base.summaries:
                 module = Path(path)
+                if module.suffix not in (".py", ".pyi"):
+                    continue  # a notebook or a script without a suffix: never imported
                 name = module.parent.name if module.name == "__init__.py" else module.stem
                 base._by_last_part.setdefault(name, []).append(module)
         tail = parts[:-1]

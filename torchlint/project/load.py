@@ -153,9 +153,23 @@ def _summarise_one(path: str, previous: tuple | None = None):
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
+    if path.endswith(".ipynb"):
+        text = _notebook_code(text)
     with collector.paused():
         packed = PackedSummary.of(*summarize_and_outline(text, path))
     return path, ((stat.st_mtime_ns, stat.st_size), digest, packed)
+
+
+def _notebook_code(text: str) -> str:
+    """A notebook's code cells as the linter reads them (magics masked); nothing for one that is
+    not a valid notebook (it is reported when it is linted)."""
+    from torchlint.notebooks import load_notebook
+    from torchlint.sourcefile import SourceError
+
+    try:
+        return load_notebook(text).text
+    except SourceError:
+        return ""
 
 
 def _summarise_all(paths: list[str], cached: dict, jobs: int):
