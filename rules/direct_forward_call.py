@@ -61,7 +61,9 @@ class DirectForwardCall(Rule):
     It is safe only where calling the module is known to run `nn.Module.__call__`: there is
     no fix when the module's class (or a base class in the file) overrides `__call__`, when a
     base class is one the file cannot see, or when the call is in a method that the class's own
-    `forward` calls (the rewrite would run `forward` again from inside it). Where the module's
+    `forward` calls (the rewrite would run `forward` again from inside it); `self.forward(...)` in
+    a method of a class that defines no `forward` itself, or that the project derives other
+    classes from, has no fix either (the `forward` that runs may call that method). Where the module's
     class is not known at all (an element of `net.modules()`, a module chosen from several
     classes, a module known by a type test such as `if isinstance(m, nn.Linear)`, which a subclass
     passes too), the fix is **unsafe**: a class of the project may override `__call__`.
@@ -229,13 +231,23 @@ class DirectForwardCall(Rule):
         Invalid(
             "import torch.nn as nn\n"
             "class Net(nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        return x\n"
             "    def predict(self, x):\n"
             "        return self.forward(x).argmax(-1)\n",
             "import torch.nn as nn\n"
             "class Net(nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        return x\n"
             "    def predict(self, x):\n"
             "        return self(x).argmax(-1)\n",
         ),
+        # the `forward` that runs is a subclass's, which may call this very method: no fix
+        Invalid("import torch.nn as nn\nclass Refiner(nn.Module):\n    def refine(self, x):\n"
+                "        return self.forward(x, depth=1)\n", None),
+        Invalid("import torch.nn as nn\nclass Base(nn.Module):\n    def forward(self, x):\n        return x\n"
+                "    def refine(self, x):\n        return self.forward(x)\n"
+                "class Net(Base):\n    def forward(self, x):\n        return self.refine(x)\n", None),
         Invalid(
             ENCODER_NET
             + "    def forward(self, x):\n"
@@ -366,9 +378,12 @@ class DirectForwardCall(Rule):
         if self.ctx.oracle.may_override(cls, "__call__"):
             return None
         function = self.ctx.enclosing(cst.FunctionDef)
-        if own is None or function is None or function.name.value not in _methods_reached(cls, "forward"):
+        if own is None or function is None:
             return "safe"
-        return None
+        defines_forward = any(isinstance(item, cst.FunctionDef) and item.name.value == "forward" for item in own.body.body)
+        if not defines_forward or self.ctx.oracle.has_subclasses(own):
+            return None  # a `forward` of a base or of a subclass may call this method: `self(x)` would recurse
+        return "safe" if function.name.value not in _methods_reached(cls, "forward") else None
 
     def _in_hook(self) -> bool:
         """Inside a function or lambda the file registers as a module hook

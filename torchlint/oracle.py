@@ -567,15 +567,16 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         project derives from the class, which one, and what calling it gives, are not known."""
         if kind is None or kind.cls is None:
             return kind
-        cls = kind.cls
+        return Kind(kind.base) if self.has_subclasses(kind.cls) else kind
+
+    def has_subclasses(self, cls: cst.ClassDef | ProjectClass) -> bool:
+        """Whether the file or another module of the project derives a class from `cls`."""
         if isinstance(cls, ProjectClass):
-            derived = self.project.has_subclasses(cls)
-        else:
-            summary = self.project.summaries.get(self._project_path)
-            derived = bool(self.classes.subclasses(cls)) or (
-                summary is not None and cls.name.value in summary.classes
-                and self.project.has_subclasses(self.project.project_class(self._project_path, cls.name.value)))
-        return Kind(kind.base) if derived else kind
+            return self.project.has_subclasses(cls)
+        summary = self.project.summaries.get(self._project_path)
+        return bool(self.classes.subclasses(cls)) or (
+            summary is not None and cls.name.value in summary.classes
+            and self.project.has_subclasses(self.project.project_class(self._project_path, cls.name.value)))
 
     def _function_key(self, function: cst.FunctionDef) -> str | None:
         """The project index's key for a module-level function or a method of a module-level class."""
