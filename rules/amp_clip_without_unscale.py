@@ -60,8 +60,9 @@ class AmpClipWithoutUnscale(Rule):
     `scaler.step(...)` that follows) just before the clip and is **safe**: the gradients are
     clipped to the same norm as in a float32 run without a scaler, which is what the clip means,
     and `scaler.step` skips its own unscaling (inf/NaN checks included) for that optimizer. It is
-    offered only when the clip is a statement of its own and no `unscale_` runs later in the same
-    step (a second `unscale_` before `update()` raises).
+    offered only when the clip is a statement of its own, no `unscale_` runs later in the same
+    step (a second `unscale_` before `update()` raises), and it is the step's first clip (the
+    others are reported without a fix: the first one's `unscale_` covers them).
 
     Not flagged: clipping after `scaler.unscale_(...)`, Accelerate's or Lightning's own
     `clip_grad_norm_` methods (they unscale), loops without a `GradScaler` of known type.
@@ -122,6 +123,15 @@ class AmpClipWithoutUnscale(Rule):
             SETUP + "for x in data:\n    scaler.scale(model(x).sum()).backward()\n"
             "    norm = sum(p.grad.norm() for p in model.parameters())\n    scaler.step(opt)\n    scaler.update()\n"
         ),
+        # two clips in one step: one `unscale_`, before the first
+        Invalid(
+            SETUP + "for x in data:\n    scaler.scale(model(x).sum()).backward()\n"
+            "    torch.nn.utils.clip_grad_value_(model.parameters(), 5.0)\n"
+            "    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n    scaler.step(opt)\n    scaler.update()\n",
+            SETUP + "for x in data:\n    scaler.scale(model(x).sum()).backward()\n    scaler.unscale_(opt)\n"
+            "    torch.nn.utils.clip_grad_value_(model.parameters(), 5.0)\n"
+            "    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n    scaler.step(opt)\n    scaler.update()\n",
+        ),
         # an unscale_ after the clip: a second one would raise, so no fix
         Invalid(
             SETUP + "for x in data:\n    scaler.scale(model(x).sum()).backward()\n" + CLIP
@@ -150,10 +160,12 @@ class AmpClipWithoutUnscale(Rule):
         if step is None:
             return
         unscaled_later = any(method_of(call) == "unscale_" for call in calls[position:])
+        # (a clip before this one in the same step gets the one `unscale_`: a second raises)
+        clipped_before = any(is_torch_clip(self.ctx, call) for call in calls[scaled[-1]:position])
         self.report(
             node,
             "Gradients are clipped while still scaled by the GradScaler; call `scaler.unscale_(optimizer)` first",
-            None if unscaled_later else self._fix(step),
+            None if unscaled_later or clipped_before else self._fix(step),
         )
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
