@@ -491,7 +491,7 @@ class TensorDataAttribute(Rule):
         scope = function.body if function is not None else self.ctx.module
         key = (id(scope), alias)
         if key not in self._changed_aliases:
-            self._changed_aliases[key] = any(_changes_in_place(inner, alias) for inner in descendants(scope))
+            self._changed_aliases[key] = any(_changes_in_place(inner, alias, self.ctx.qualify) for inner in descendants(scope))
         return self._changed_aliases[key]
 
     def _assignment_message(self, node: cst.Attribute) -> str:
@@ -634,8 +634,9 @@ _ALIAS_ONLY_METHODS = frozenset(
 )
 
 
-def _changes_in_place(node: cst.CSTNode, name: str) -> bool:
-    """`name.add_(...)`, `name += ...`, `name[i] = ...`, `nn.init.normal_(name)`, `out=name`."""
+def _changes_in_place(node: cst.CSTNode, name: str, qualify) -> bool:
+    """`name.add_(...)`, `name += ...`, `name[i] = ...`, `nn.init.normal_(name)`, `out=name` (not
+    `p.add_(name)`, which changes `p`)."""
     def named(expr) -> bool:
         while isinstance(expr, cst.Subscript):
             expr = expr.value
@@ -645,9 +646,12 @@ def _changes_in_place(node: cst.CSTNode, name: str) -> bool:
         func = node.func
         if isinstance(func, cst.Attribute) and _is_in_place_method(func.attr.value) and named(func.value):
             return True
-        called = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-        return any(named(arg.value) and (_is_in_place_method(called) or (arg.keyword is not None and arg.keyword.value == "out"))
-                   for arg in node.args)
+        if any(arg.keyword is not None and arg.keyword.value == "out" and named(arg.value) for arg in node.args):
+            return True
+        qualified = qualify(func) or ""  # a torch function changing its first argument (`torch.nn.init.normal_(w)`)
+        first = node.args[0] if node.args and node.args[0].keyword is None else None
+        return (qualified.startswith("torch.") and _is_in_place_method(qualified.rsplit(".", 1)[-1])
+                and first is not None and named(first.value))
     if isinstance(node, cst.AugAssign):
         return named(node.target)
     if isinstance(node, cst.Assign):

@@ -402,6 +402,7 @@ def test_tl503_logsumexp_is_safe_only_with_dimensions_written_out(dim, applicabi
         ("torch.add(w, 1, out=w)\n", "unsafe"),
         ("print(w.sum())\nv = w.clone()\nv.add_(1)\n", "safe"),
         ("w = w.clone()\n", "safe"),
+        ("other = torch.zeros(2)\nother.add_(-0.1, w[0])\n", "safe"),  # what `w` is added to changes
     ],
 )
 def test_tl001_a_read_bound_to_a_name_changed_in_place_gets_an_unsafe_fix(use, applicability):
