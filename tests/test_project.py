@@ -1695,3 +1695,30 @@ def test_notebooks_and_scripts_without_a_suffix_are_callers_too(cli, tmp_path, c
     (tmp_path / name).write_text(text)
     assert _findings(cli, "--select", "TL001", "utils.py") == expected
     assert _findings(cli, "--select", "TL001", ".") == expected  # (the notebook itself has nothing to report)
+
+
+CACHE = ("import torch\nfrom torch.nn.utils.rnn import pack_sequence\n\nclass FeatureCache:\n    def __init__(self):\n"
+         "        self.feats = torch.zeros(0)\n\n    def numel(self):\n        return self.feats.data.numel()\n")
+
+
+@pytest.mark.parametrize(
+    ("store", "expected"),
+    [
+        pytest.param("cache.feats = pack_sequence([torch.ones(3)])\n", [], id="another-kind-of-object"),
+        pytest.param("cache.feats, n = pack_sequence([torch.ones(3)]), 1\n", [], id="in-a-tuple-target"),
+        pytest.param("cache.feats = torch.ones(3)\n", [("TL001", 9)], id="a-tensor-too"),
+        pytest.param("cache.other = pack_sequence([torch.ones(3)])\n", [("TL001", 9)], id="another-attribute"),
+        pytest.param("cache.feats += 1\n", [("TL001", 9)], id="updated-in-place"),
+    ],
+)
+@pytest.mark.parametrize("elsewhere", [False, True], ids=["same-file", "another-file"])
+def test_an_attribute_assigned_from_outside_its_class(cli, tmp_path, store, expected, elsewhere):
+    use = "cache = FeatureCache()\n" + store
+    if elsewhere:
+        (tmp_path / "cache.py").write_text(CACHE)
+        (tmp_path / "run.py").write_text("import torch\nfrom torch.nn.utils.rnn import pack_sequence\n"
+                                         "from cache import FeatureCache\n" + use)
+    else:
+        (tmp_path / "cache.py").write_text(CACHE + use)
+    found = _findings(cli, "--select", "TL001", ".")
+    assert [f for f in found if f[1] == 9] == expected

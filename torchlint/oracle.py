@@ -1257,14 +1257,14 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             return self._self_attribute_kind(owner, attribute)
         receiver = self._kind(expr.value, scope, at)
         if receiver is not None and receiver.base in (MODULE, OBJECT):
+            own = None
             if isinstance(receiver.cls, cst.ClassDef):
                 own = self._class_attribute_kind(receiver.cls, attribute)
-                if own is not None:
-                    return own
             elif isinstance(receiver.cls, ProjectClass):
                 own = self.project.class_attribute_kind(receiver.cls, attribute)
-                if own is not None:
-                    return own
+            if own is not None:
+                outside = self.project.stored_from_outside(attribute)
+                return merge([own, *outside]) if outside else own
             if receiver.cls is not None and self._looked_up_otherwise(receiver.cls, attribute):
                 return None  # `@property def weight(self)`: not a layer's parameter
         layer_tensor = _layer_tensor(attribute)
@@ -1304,6 +1304,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         if summary is not None and owner.name.value in summary.classes:
             own = self.project.project_class(self._project_path, owner.name.value)
             overriding += self.project.overriding_attributes(own, attribute, elsewhere_than=self._project_path)
+        overriding += self.project.stored_from_outside(attribute)
         return merge([kind, *overriding]) if overriding else kind
 
     def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset = frozenset()) -> Kind | None:

@@ -652,6 +652,18 @@ class ProjectIndex(Callers):
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
 
+    def stored_from_outside(self, attribute: str) -> list[Kind | None]:
+        """What the project assigns to `<object>.<attribute>` through another object than a
+        method's own `self` (`cache.feats = pack_sequence(...)`): an instance's attribute may hold
+        that too."""
+        kinds = []
+        for module in self._modules_where_escaping("=" + attribute):
+            summary = self.summaries[module]
+            for value in summary.stores.get(attribute, ()):
+                self.consulted.add(module)
+                kinds.append(self.kind(module, value) if value is not None else None)
+        return kinds
+
     def has_subclasses(self, cls: ProjectClass) -> bool:
         return bool(self._project_subclasses(cls))
 

@@ -35,7 +35,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 29  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 30  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -94,6 +94,10 @@ class ModuleSummary:
     read_through: frozenset[str] = frozenset()
     applied: tuple[str, ...] = ()  # names passed to `<x>.apply(fn)`
     syntax_error: tuple[str, int, int] | None = None
+    # Attributes assigned through another object than a method's own `self` (`cache.feats = v`,
+    # `agent.policy = v`): attribute -> the values (an instance's attribute may be set from
+    # outside its class). Each also escapes as `=<attribute>`, which finds the module by name.
+    stores: dict[str, tuple[Descriptor, ...]] = field(default_factory=dict)
 
 
 def callee_name(site: CallSite) -> str | None:
@@ -193,6 +197,7 @@ class _Summarizer:
         # function key -> {a name its own imports bind: the hidden module-level name it is kept
         # under} (see _own_imports)
         self._local_imports: dict[str, dict[str, str]] = {}
+        self._stores: dict[str, list[Descriptor]] = {}  # see ModuleSummary.stores
         # (function key, escape) of each module found by a computed name; the functions that look
         # names up by a computed name (None: the module's own code)
         self._modules_by_computed_name: list[tuple[str | None, str]] = []
@@ -236,6 +241,7 @@ class _Summarizer:
             elif isinstance(statement, (ast.Import, ast.ImportFrom)):
                 imported.update(alias.asname or alias.name.split(".")[0] for alias in statement.names)
             else:
+                self._note_stores(statement, None, frozenset(), None)
                 for name, value in _bindings(statement, None, frozenset(), walrus=self.walrus):
                     if name in imported and name not in names and name in self.summary.imports:
                         value = self._through_import(name, value)
@@ -249,6 +255,7 @@ class _Summarizer:
         self.summary.escapes = frozenset(self.escapes)
         self.summary.read_through = frozenset(self._read_through)
         self.summary.applied = tuple(self.applied)
+        self.summary.stores = {attribute: tuple(values) for attribute, values in self._stores.items()}
         return self.summary
 
     def _own_imports(self, statements: list[ast.stmt], key: str, local_names: frozenset[str]) -> dict[str, str]:
@@ -278,6 +285,25 @@ class _Summarizer:
         if found:
             self._local_imports[key] = found
         return found
+
+    def _note_stores(self, statement: ast.stmt, key: str | None, local_names: frozenset[str], own_self: str | None) -> None:
+        """`cache.feats = v`, `a.policy, a.critic = p, c`: attributes assigned through another
+        object than the method's own `self` (see ModuleSummary.stores)."""
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        else:
+            return  # (`obj.step += 1` keeps what the attribute holds)
+        described = None
+        for target in targets:
+            for stored, path in _stored_attributes(target, ()):
+                if type(stored.value) is ast.Name and stored.value.id == own_self:
+                    continue  # the class's own attribute
+                if described is None and value is not None:
+                    described = _describe(value, key, local_names)
+                self._stores.setdefault(stored.attr, []).append(select(described, path) if path else described)
+                self.escapes.add("=" + stored.attr)
 
     def _as_seen(self, key: str | None, dotted: str) -> str:
         """`dotted` as the index must read it in the function `key`: through its own imports."""
@@ -345,6 +371,9 @@ class _Summarizer:
             bound |= {name for name, _ in _bindings(statement, None, frozenset(), describe=False, walrus=self.walrus)}
         local_names = frozenset(bound) - _declared_global(statements)
         own_imports = self._own_imports(statements, key, local_names)
+        own_self = params[0] if owner is not None and params and not _is_static(node) else None
+        for statement in statements:
+            self._note_stores(statement, key, local_names, own_self)
         locals_: dict[str, list[Descriptor]] = {}
         for index, param in enumerate(params):
             locals_.setdefault(param, []).append(("param", key, index))
@@ -1199,6 +1228,17 @@ def select(value: Descriptor, path: tuple[int, ...]) -> Descriptor:
             return None
         value = value[1][index]
     return value
+
+
+def _stored_attributes(target: ast.expr, path: tuple[int, ...]):
+    """The attributes a target assigns (`x.a`, and those inside a tuple target), with their place."""
+    if isinstance(target, ast.Attribute):
+        yield target, path
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for index, element in enumerate(target.elts):
+            if isinstance(element, ast.Starred):
+                continue
+            yield from _stored_attributes(element, path + (_place(target.elts, index),))
 
 
 def _target_paths(target: ast.expr, path: tuple[int, ...]):
