@@ -70,10 +70,10 @@ class DirectForwardCall(Rule):
 
     Not flagged, on purpose: `.forward(...)` inside a function or lambda that the file registers
     as a module hook (`register_forward_hook`, `register_forward_pre_hook`, ...), or that a
-    factory the file passes there makes (`register_forward_hook(make_hook(net))`), or a closure
-    any factory returns taking what a hook takes (`def hook(module, inputs, output)`, which
-    another file may register), where calling the module would run the hooks again and re-enter
-    the hook; `super().forward(x)` and `Base.forward(self, x)` (calling a parent's
+    factory the file passes there makes (`register_forward_hook(make_hook(net))`), where calling
+    the module would run the hooks again and re-enter the hook (a closure any factory returns
+    taking what a hook takes, `def hook(module, inputs, output)` or `def wrapper(*args)`, which
+    another file may register as one, is reported without a fix); `super().forward(x)` and `Base.forward(self, x)` (calling a parent's
     implementation), `self.forward(...)` inside `forward` or `__call__`, a wrapper's
     `self.module.forward(*args, **kwargs)` inside its own `forward`, or a `forward` whose only
     statement returns `self.model.forward(...)` with its own parameters passed through unchanged
@@ -102,8 +102,6 @@ class DirectForwardCall(Rule):
         "import torch.nn as nn\nnet = nn.Linear(4, 2)\ndef make_hook(model):\n"
         "    def hook(module, inputs, output):\n        return output + model.forward(inputs[0])\n    return hook\n"
         "net.register_forward_hook(make_hook(net))\n",
-        "import torch.nn as nn\ndef make_hook(model: nn.Linear):\n"
-        "    def hook(module, inputs, output):\n        return output + model.forward(inputs[0])\n    return hook\n",
         # a module converted in place whose class cannot be seen (it may define its own `__call__`)
         "import torch.nn as nn\nfrom .lib import Detector\nnet = nn.SyncBatchNorm.convert_sync_batchnorm(Detector())\n"
         "out = net.forward(x)\n",
@@ -180,6 +178,11 @@ class DirectForwardCall(Rule):
     )
 
     invalid = (
+        # a closure a factory returns, taking what a hook takes: another file may register it as
+        # one, so the call is reported without a fix
+        Invalid("import torch.nn as nn\ndef make_hook(model: nn.Linear):\n"
+                "    def hook(module, inputs, output):\n        return output + model.forward(inputs[0])\n    return hook\n",
+                None),
         # a closure that takes one input is no hook
         Invalid(
             "import torch.nn as nn\nnet = nn.Linear(4, 2)\ndef make_step():\n    def step(x):\n"
@@ -352,7 +355,7 @@ class DirectForwardCall(Rule):
         if not self.ctx.is_module(receiver):
             return
         fix = None
-        safety = self._fix_safety(receiver)
+        safety = self._fix_safety(receiver) if not self._maybe_in_hook() else None
         if safety is not None:
             fix = self.replace(node, node.with_changes(func=receiver), "Call the module instead of `.forward()`", safety)
         self.report(node, _MESSAGE, fix)
@@ -392,14 +395,17 @@ class DirectForwardCall(Rule):
         if self._hooks is None:
             self._hooks = _registered_hooks(self.ctx.module)
         names, lambdas = self._hooks
-        functions = [node for node in self.ctx.stack if isinstance(node, cst.FunctionDef)]
         for node in reversed(self.ctx.stack):
             if isinstance(node, cst.Lambda) and id(node) in lambdas:
                 return True
             if isinstance(node, cst.FunctionDef) and node.name.value in names:
                 return True
-        # a closure its factory returns, taking what a hook takes (`def make_hook(model): def
-        # hook(m, inputs, output): ...; return hook`): another file may register what it makes
+        return False
+
+    def _maybe_in_hook(self) -> bool:
+        """In a closure its factory returns, taking what a hook takes (`def make_hook(model): def
+        hook(m, inputs, output): ...; return hook`): another file may register what it makes."""
+        functions = [node for node in self.ctx.stack if isinstance(node, cst.FunctionDef)]
         return any(_returned_hook_shaped(inner, outer) for outer, inner in zip(functions, functions[1:]))
 
     def _enclosing_method_name(self) -> str | None:

@@ -652,16 +652,21 @@ class ProjectIndex(Callers):
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
 
-    def stored_from_outside(self, attribute: str) -> list[Kind | None]:
+    def stored_from_outside(self, attribute: str) -> list[Kind]:
         """What the project assigns to `<object>.<attribute>` through another object than a
-        method's own `self` (`cache.feats = pack_sequence(...)`): an instance's attribute may hold
-        that too."""
+        method's own `self` (`cache.feats = pack_sequence(...)`), where it is known: an instance's
+        attribute may hold that too. Stores are matched by name alone (the receiver may be any
+        instance), so a value of unknown kind is not counted: most stores of a name keep what it
+        holds (`module.weight = nn.Parameter(w)`), and counting them would leave every class's
+        attribute of a common name unknown."""
         kinds = []
         for module in self._modules_where_escaping("=" + attribute):
             summary = self.summaries[module]
             for value in summary.stores.get(attribute, ()):
-                self.consulted.add(module)
-                kinds.append(self.kind(module, value) if value is not None else None)
+                kind = self.kind(module, value) if value is not None else None
+                if kind is not None:
+                    self.consulted.add(module)
+                    kinds.append(kind)
         return kinds
 
     def has_subclasses(self, cls: ProjectClass) -> bool:
