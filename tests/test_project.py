@@ -1620,14 +1620,17 @@ STORE = ("import torch\nfrom torch.nn.utils.rnn import pack_sequence\n\nclass St
 )
 @pytest.mark.parametrize("elsewhere", [False, True], ids=["same-file", "another-file"])
 def test_self_attributes_a_subclass_assigns_again(cli, tmp_path, subclass, expected, elsewhere):
-    derived = "class Packed(Store):\n" + subclass
-    if elsewhere:
-        (tmp_path / "store.py").write_text(STORE)
-        (tmp_path / "packed.py").write_text("import torch\nfrom torch.nn.utils.rnn import pack_sequence\n"
-                                            "from store import Store\n" + derived)
-    else:
-        (tmp_path / "store.py").write_text(STORE + "\n" + derived)
+    _after_a_module(tmp_path, "store", STORE, "from store import Store\n", "class Packed(Store):\n" + subclass, elsewhere)
     assert _findings(cli, "--select", "TL001", "store.py") == expected
+
+
+def _after_a_module(tmp_path, name: str, module: str, importing: str, code: str, elsewhere: bool) -> None:
+    """`code` after `module` in `<name>.py`, or in a module of its own that imports from it."""
+    if elsewhere:
+        (tmp_path / f"{name}.py").write_text(module)
+        (tmp_path / "other.py").write_text("import torch\nfrom torch.nn.utils.rnn import pack_sequence\n" + importing + code)
+    else:
+        (tmp_path / f"{name}.py").write_text(module + "\n" + code)
 
 
 SELF_CALLING_ENCODER = ("import torch.nn as nn\n\nclass Encoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
@@ -1713,12 +1716,7 @@ CACHE = ("import torch\nfrom torch.nn.utils.rnn import pack_sequence\n\nclass Fe
 )
 @pytest.mark.parametrize("elsewhere", [False, True], ids=["same-file", "another-file"])
 def test_an_attribute_assigned_from_outside_its_class(cli, tmp_path, store, expected, elsewhere):
-    use = "cache = FeatureCache()\n" + store
-    if elsewhere:
-        (tmp_path / "cache.py").write_text(CACHE)
-        (tmp_path / "run.py").write_text("import torch\nfrom torch.nn.utils.rnn import pack_sequence\n"
-                                         "from cache import FeatureCache\n" + use)
-    else:
-        (tmp_path / "cache.py").write_text(CACHE + use)
+    _after_a_module(tmp_path, "cache", CACHE, "from cache import FeatureCache\n", "cache = FeatureCache()\n" + store,
+                    elsewhere)
     found = _findings(cli, "--select", "TL001", ".")
     assert [f for f in found if f[1] == 9] == expected
