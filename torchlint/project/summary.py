@@ -317,8 +317,8 @@ class _Summarizer:
         """`from model import model` then `model = model.RNNPredictor(...)`: the value reads the
         module the import bound, which the new binding hides from every later use (a module-level
         name resolves to its assignments first). Its reads of the name go to the import, kept
-        under a name no code can write (`model@import`)."""
-        hidden = name + _IMPORTED
+        under a name no code can write, as a function's own imports are (`%<module>:model`)."""
+        hidden = _hidden_import_name("<module>", name)
         renamed = _renamed_refs(value, {name: hidden})
         if renamed != value:
             self.summary.imports[hidden] = self.summary.imports[name]
@@ -1308,8 +1308,9 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
     return None
 
 
-_IMPORTED = "@import"  # see _Summarizer._through_import
-_OWN_IMPORT = "%"  # see _Summarizer._own_imports (escapes starting with `@` are modules found by name)
+# Hidden imports (see _Summarizer._own_imports, _through_import); escapes starting with `@` are
+# modules found by name.
+_OWN_IMPORT = "%"
 
 
 def _renamed_refs(value: Descriptor, renames: dict[str, str]) -> Descriptor:
