@@ -6,7 +6,7 @@ import re
 
 import libcst as cst
 
-from torchlint.analysis import dotted_name, walk_statements
+from torchlint.analysis import dotted_name, unpacked_names, walk_statements
 from torchlint.codemod import method_call, names_used
 from torchlint.kinds import GUESSED
 from torchlint.oracle import starts_at_number
@@ -744,18 +744,9 @@ def _a_line_accumulates_a_backpropagated_name(text: str) -> bool:
 def _assigned_names(statement: cst.CSTNode) -> list[str]:
     """The names an assignment binds, unpacked ones too (`loss, mf_loss = 0., 0.`)."""
     if isinstance(statement, cst.Assign):
-        return [name for t in statement.targets for name in _unpacked_names(t.target)]
+        return [name for t in statement.targets for name in unpacked_names(t.target)]
     if isinstance(statement, cst.AnnAssign) and statement.value is not None and isinstance(statement.target, cst.Name):
         return [statement.target.value]
-    return []
-
-
-def _unpacked_names(target: cst.CSTNode) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements
-                for name in _unpacked_names(element.value)]
     return []
 
 

@@ -300,16 +300,17 @@ def _names_bound_by(small: cst.BaseSmallStatement) -> list[str]:
     if not isinstance(value, (cst.Name, cst.Attribute, cst.Lambda)) or (isinstance(value, cst.Name) and value.value == "None"):
         return []
     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-    return [name for target in targets for name in _target_names(target)]
+    return [name for target in targets for name in unpacked_names(target)]
 
 
-def _target_names(target: cst.CSTNode) -> list[str]:
+def unpacked_names(target: cst.CSTNode) -> list[str]:
+    """The names an assignment target binds, unpacked ones too (`a, (b, *c) = ...`)."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _target_names(element.value)]
+        return [name for element in target.elements for name in unpacked_names(element.value)]
     if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
+        return unpacked_names(target.value)
     return []
 
 
