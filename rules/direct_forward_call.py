@@ -12,7 +12,7 @@ from torchlint.project.index import ProjectClass
 from torchlint.rule import Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import MODULE_BASE_CLASSES
-from torchlint.walk import descendants
+from torchlint.walk import descendants, unparsed_without
 
 _MESSAGE = "Calling `.forward()` directly skips the module's hooks; call the module itself"
 # Methods through which a module legitimately runs its own forward.
@@ -443,7 +443,8 @@ def _registered_hooks(module: cst.Module) -> tuple[set[str], set[int]]:
     passes to a `register_*hook` call."""
     names: set[str] = set()
     lambdas: set[int] = set()
-    for call in calls_in(module):
+    # A body whose text never says `register_` registers nothing: it stays unparsed.
+    for call in (node for node in descendants(module, unparsed_without("register_")) if isinstance(node, cst.Call)):
         name = dotted_name(call.func) or ""
         last = name.rsplit(".", 1)[-1]
         if not (last.startswith("register_") and last.endswith("hook")):

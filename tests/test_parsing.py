@@ -274,3 +274,45 @@ def test_what_the_engine_holds_for_its_file_belongs_to_one_thread():
         assert seen[0] is not tree and ast.dump(seen[0]) == ast.dump(tree)
     finally:
         torchlint.parsing.forget_python_tree()
+
+
+def test_a_body_mentions_a_word_only_whole():
+    source = "def f(x):\n" + FILLER + "    global_step = x.fc1\n    return global_step\n"
+    module = parse_elided(source, frozenset({".data"}))
+    (function,) = module.body
+    body = function.body
+    assert type(body) is ElidedBlock and not body.is_parsed
+    assert body.mentions("fc1") and body.mentions("global_step")
+    assert not body.mentions("global") and not body.mentions("fc") and not body.mentions("step")
+    assert body.holds("global") and body.holds("fc")
+    assert not body.is_parsed
+
+
+HOOKED = (
+    "import torch\n"
+    "\n"
+    "def unrelated(x):\n" + FILLER + "    return x\n"
+    "\n"
+    "def hook(module, inputs, output):\n"
+    "    return module.forward(*inputs)\n"
+    "\n"
+    "def install(model):\n" + FILLER + "    model.register_forward_hook(hook)\n"
+    "\n"
+    "net = torch.nn.Linear(2, 2)\n"
+    "net.forward(torch.ones(2))\n"
+)
+
+
+def test_the_hook_scan_parses_only_bodies_that_say_register(monkeypatch):
+    from torchlint.rules.direct_forward_call import _registered_hooks
+
+    module = parse_elided(HOOKED, frozenset({".forward"}))
+    assert _elided_unparsed(module) == ["install", "unrelated"]
+    names, _ = _registered_hooks(module)
+    assert "hook" in names
+    parsed = {statement.name.value: statement.body.is_parsed for statement in module.body
+              if isinstance(statement, cst.FunctionDef) and type(statement.body) is ElidedBlock}
+    assert parsed == {"install": True, "unrelated": False}
+    findings = [d for d in lint_text(HOOKED, "hooked.py", selectable_rules()).diagnostics if d.code == "TL005"]
+    direct_call = HOOKED.splitlines().index("net.forward(torch.ones(2))") + 1
+    assert [(d.code, d.line) for d in findings] == [("TL005", direct_call)]  # not in the registered hook

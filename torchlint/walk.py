@@ -8,7 +8,9 @@ whitespace, punctuation or operators (no rule looks at them), is several times f
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 
 import libcst as cst
 
@@ -64,8 +66,14 @@ class ElidedBlock(cst.IndentedBlock):
         return True
 
     def mentions(self, word: str) -> bool:
-        """Whether the body's text holds `word`; a body that does not is not worth parsing."""
-        return word in self.source.text
+        """Whether the body's text holds `word` as a whole word (a name, a keyword, the contents
+        of a string); a body that does not is not worth parsing for it."""
+        text = self.source.text
+        return word in text and _whole_word(word).search(text) is not None
+
+    def holds(self, text: str) -> bool:
+        """Whether the body's text holds `text` anywhere (a prefix of a name, say)."""
+        return text in self.source.text
 
     def _codegen_impl(self, state) -> None:
         if self.is_parsed:
@@ -81,6 +89,16 @@ class ElidedBlock(cst.IndentedBlock):
         for line in self.footer:
             line._codegen(state)
         state.decrease_indent()
+
+
+@lru_cache(maxsize=256)
+def _whole_word(word: str) -> re.Pattern:
+    return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
+
+
+def unparsed_without(text: str) -> Callable[[cst.CSTNode], bool]:
+    """A `prune` for `descendants` that leaves unparsed the bodies whose text never holds `text`."""
+    return lambda node: type(node) is ElidedBlock and not node.is_parsed and not node.holds(text)
 
 
 def _node_types() -> frozenset[type]:
