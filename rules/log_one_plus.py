@@ -33,9 +33,13 @@ class LogOnePlus(NumericsRule):
     ```
 
     ## Fix safety
-    The fix is **safe**: the same function, computed closer to the exact value (the fixture
-    fixtures/TL501 checks it against a float64 reference). Integer tensors are promoted to float
-    by both. The fix is offered where the log is spelled as an attribute (`torch.log`), so
+    With a float one (`1.0 + x`) the fix is **safe**: the same function, computed closer to the
+    exact value (the fixture fixtures/TL501 checks it against a float64 reference); an integer
+    tensor is promoted to float before the addition, as `log1p` promotes it. With an integer one
+    (`1 + x`) the fix is **unsafe**: for an integer tensor `x + 1` is computed in its own dtype
+    and wraps around (a `uint8` 255 becomes 0, whose log is `-inf`), where `log1p(x)` does not, so
+    the output changes; torchlint does not know a tensor's dtype, so it cannot prove `x` is a float
+    tensor. The fix is offered where the log is spelled as an attribute (`torch.log`), so
     `torch.log1p` is reachable the same way.
 
     ## References
@@ -49,6 +53,7 @@ class LogOnePlus(NumericsRule):
     trigger_patterns = call_patterns("log")
     scope_tokens = call_tokens("log")
     trigger_calls = TORCH_LOG
+    fix_safety = ("safe", "unsafe")
 
     valid = (
         T + "y = torch.log1p(x)\n",
@@ -59,11 +64,13 @@ class LogOnePlus(NumericsRule):
         "import numpy as np\ny = np.log(1 + x)\n",
         T + "y = torch.log(x) + 1\n",
         T + "y = torch.log(1 * x)\n",
+        T + "y = torch.log(x - 1)\n",
     )
     invalid = (
         Invalid(T + "y = torch.log(1 + x)\n", T + "y = torch.log1p(x)\n"),
         Invalid(T + "y = torch.log(x + 1.0)\n", T + "y = torch.log1p(x)\n"),
         Invalid(T + "y = torch.log(1 + x.abs())\n", T + "y = torch.log1p(x.abs())\n"),
+        Invalid(T + "y = torch.log(1. + img)\n", T + "y = torch.log1p(img)\n"),
         Invalid("from torch import log\ny = log(1 + x)\n"),
     )
 
@@ -74,13 +81,16 @@ class LogOnePlus(NumericsRule):
         if not isinstance(value, cst.BinaryOperation) or not isinstance(value.operator, cst.Add):
             return
         if is_one(value.left):
-            x = value.right
+            x, one = value.right, value.left
         elif is_one(value.right):
-            x = value.left
+            x, one = value.left, value.right
         else:
             return
         func = sibling(node.func, "log1p")
         fix = None
         if func is not None:
-            fix = self.replace(node, node.with_changes(func=func, args=[node.args[0].with_changes(value=x)]), "Use `log1p`")
+            # `x + 1` on an integer tensor wraps around in its dtype; `x + 1.0` is float first
+            applicability = "safe" if isinstance(one, cst.Float) else "unsafe"
+            fix = self.replace(node, node.with_changes(func=func, args=[node.args[0].with_changes(value=x)]),
+                               "Use `log1p`", applicability)
         self.report(node, "`log(1 + x)` loses precision for small `x`; use `torch.log1p(x)`", fix)

@@ -393,6 +393,21 @@ def test_tl503_logsumexp_is_safe_only_with_dimensions_written_out(dim, applicabi
 
 
 @pytest.mark.parametrize(
+    ("argument", "applicability"),
+    [("1 + img", "unsafe"), ("img + 1", "unsafe"), ("1.0 + img", "safe"), ("img + 1.", "safe"), ("1e0 + img", "safe")],
+)
+def test_tl501_log1p_is_safe_only_when_one_is_a_float(argument, applicability):
+    """`img + 1` on a uint8 image wraps 255 round to 0 (whose log is -inf), where `log1p(img)`
+    does not; `img + 1.0` is computed in float."""
+    rule = rule_by_code("TL501")
+    source = f"import torch\nimg = torch.tensor([0, 255], dtype=torch.uint8)\nprint(torch.log({argument}))\n"
+    [finding] = lint_text(source, "image.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == applicability
+    assert "torch.log1p(img)" in fix_text(source, "image.py", [rule], unsafe_fixes=True).text
+    assert ("torch.log1p" in fix_text(source, "image.py", [rule]).text) == (applicability == "safe")
+
+
+@pytest.mark.parametrize(
     ("use", "applicability"),
     [
         ("saved = w.clone()\nw.add_(0.01)\nw.copy_(saved)\n", "unsafe"),
