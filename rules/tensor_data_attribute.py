@@ -74,7 +74,10 @@ class TensorDataAttribute(Rule):
       object not a tensor, `.detach()` would not exist on it. It is also **unsafe** where the read
       is bound to a name the scope then changes in place (`w = layer.weight.data`, `w.add_(e)`,
       ..., `w.copy_(saved)`): `.detach()` shares the tensor's version counter, so a backward
-      through a graph that saved the tensor raises even where the change was undone.
+      through a graph that saved the tensor raises even where the change was undone. And it is
+      **unsafe** in a project that builds lazy modules (`nn.LazyLinear`, `nn.LazyConv2d`, a layer
+      making an `UninitializedParameter`): until the module first runs its parameters are
+      uninitialised, and `.detach()` raises on one where `.data` does not.
     - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`,
       `p.data[i] += ...`, and an in-place method on an indexed view: `p.data[:, c:].zero_()`) becomes the same
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing
@@ -474,8 +477,9 @@ class TensorDataAttribute(Rule):
             # A receiver taken for a tensor by a guess (a layer's parameter by its name alone, an
             # element of a DataLoader's batch): the fix is not proven.
             guessed = self.ctx.kind(node.value).origin in GUESSED
+            unproven = guessed or self._alias_changed_in_place(node, parent) or self.ctx.oracle.parameters_may_be_lazy()
             fix = self.replace(node, method_call(node.value, "detach"), "Replace `.data` with `.detach()`",
-                               "unsafe" if guessed or self._alias_changed_in_place(node, parent) else "safe")
+                               "unsafe" if unproven else "safe")
             self.report(node, _READ_MESSAGE, fix)
 
     def _alias_changed_in_place(self, node: cst.Attribute, parent: cst.CSTNode) -> bool:

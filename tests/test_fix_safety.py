@@ -392,6 +392,33 @@ def test_tl503_logsumexp_is_safe_only_with_dimensions_written_out(dim, applicabi
     assert f"torch.logsumexp(-e, dim={dim})" in fix_text(source, "lse.py", [rule], unsafe_fixes=True).text
 
 
+REPORTS = "def report(net):\n    return [p.data.numel() for p in net.parameters()]\n"
+
+
+@pytest.mark.parametrize(
+    ("models", "applicability"),
+    [
+        ("import torch.nn as nn\nmodel = nn.Sequential(nn.LazyLinear(8), nn.ReLU())\n", "unsafe"),
+        ("from torch import nn\nmodel = nn.LazyConv2d(4, 3)\n", "unsafe"),
+        ("import torch\nfrom torch.nn.parameter import UninitializedParameter\n\n\nclass Lazy(torch.nn.Module):\n"
+         "    def __init__(self):\n        super().__init__()\n        self.weight = UninitializedParameter()\n", "unsafe"),
+        ("import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(5, 8), nn.ReLU())\n", "safe"),
+        ("import torch.nn as nn\nLazyLinear = None  # a name, not a call\nmodel = nn.Linear(5, 8)\n", "safe"),
+        ("def lazy_linear(n):\n    return n\nmodel = lazy_linear(8)\n", "safe"),
+    ],
+)
+def test_tl001_detach_is_unsafe_in_a_project_that_builds_lazy_modules(cli, tmp_path, models, applicability):
+    """An uninitialised parameter of a lazy module (before its first call) takes `.data` but
+    refuses `.detach()`; another file of the project building one is enough."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "models.py").write_text(models)
+    (tmp_path / "train.py").write_text("import torch\n\n\n" + REPORTS + "print(report(torch.nn.Linear(2, 2)))\n")
+    for named in (".", "train.py"):  # the whole project, or the one file (as pre-commit names it)
+        result = cli("check", "--select", "TL001", "--output-format", "json", "--no-cache", "--exit-zero", named)
+        [finding] = json.loads(result.output)
+        assert finding["fix"]["applicability"] == applicability
+
+
 @pytest.mark.parametrize(
     ("argument", "applicability"),
     [("1 + img", "unsafe"), ("img + 1", "unsafe"), ("1.0 + img", "safe"), ("img + 1.", "safe"), ("1e0 + img", "safe")],

@@ -29,7 +29,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
-    DATA_LOADERS, GRAD_DISABLING_CONTEXTS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
+    DATA_LOADERS, GRAD_DISABLING_CONTEXTS, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
     SEQUENTIAL_CONTAINERS, is_optimizer_class, is_tensor_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
@@ -89,6 +89,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         self._registered: dict[str, tuple[str, tuple[Kind | None, ...]]] | None = None
         self._defined_methods: frozenset[str] | None = None
         self._stored_into: dict[str, bool] = {}
+        self._lazy_parameters: bool | None = None
         classes.project_status = self._project_base_status
 
     @property
@@ -824,6 +825,14 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         if isinstance(expr, cst.Call) and not _only_true(expr.args):
             return False
         return self.imports.qualify(expr.func if isinstance(expr, cst.Call) else expr) in GRAD_DISABLING_CONTEXTS
+
+    def parameters_may_be_lazy(self) -> bool:
+        """The project builds lazy modules (`nn.LazyLinear(8)`, a layer of its own making an
+        `UninitializedParameter`): any parameter may then be uninitialised until the module first
+        runs, which `.data` reads and every tensor method refuses."""
+        if self._lazy_parameters is None:
+            self._lazy_parameters = self.project.calls_any_of(LAZY_PARAMETER_MAKERS)
+        return self._lazy_parameters
 
     def may_enable_grad(self, expr: cst.CSTNode) -> bool:
         """`torch.enable_grad()`, `torch.set_grad_enabled(...)`, `inference_mode(False)`: inside,

@@ -74,6 +74,13 @@ _NN_NON_TENSOR_OUTPUT = frozenset(
      "Identity", "Sequential", "Container", "RNNBase", "RNNCellBase"}
 )
 SEQUENTIAL_CONTAINERS = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
+# What makes a parameter that stays uninitialised until a module's first call: torch's lazy
+# layers, and the classes a lazy module of the project's own builds its parameters from.
+LAZY_PARAMETER_MAKERS = frozenset(
+    {"LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
+     "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
+     "LazyInstanceNorm2d", "LazyInstanceNorm3d", "UninitializedParameter", "UninitializedBuffer"}
+)
 # Pooling modules that return `(output, indices)` with `return_indices=True`, and the position of
 # that parameter.
 _RETURN_INDICES_POSITION = {

@@ -456,6 +456,11 @@ class Callers:
         self._subclasses[cls] = frozenset(found)
         return self._subclasses[cls]
 
+    def calls_any_of(self, names: Iterable[str]) -> bool:
+        """Whether a module of the project (this view's file as it is now) calls something whose
+        last name is one of `names`."""
+        return any(self._calls_named(name) for name in sorted(names))
+
     def _calls_named(self, name: str) -> list[tuple[str, CallSite]]:
         """Calls whose callee's last name is `name`: the run's table, with this view's file as it is now."""
         self.consulted.add(ASKED + name)
