@@ -451,6 +451,29 @@ def test_star_import_and_reexport(cli, tmp_path):
     assert _findings(cli, "run.py") == [("TL005", 3)]
 
 
+@pytest.mark.parametrize(
+    ("local", "expected"),
+    [
+        pytest.param("import torch\nfrom torch.nn.utils.rnn import pack_sequence\n"
+                     "prior = pack_sequence([torch.ones(3), torch.ones(2)])\n", [], id="rebound-to-another-kind"),
+        pytest.param("from torch.nn.utils.rnn import pack_sequence as prior\n", [], id="rebound-to-a-library-name"),
+        pytest.param("import torch\nprior = torch.ones(4)\n", [("TL001", 8)], id="rebound-to-a-tensor-too"),
+        pytest.param("import torch\n__all__ = ['scale']\nscale = 2\nprior = None\n", [("TL001", 8)], id="not-exported"),
+        pytest.param("import torch\nscale = 2\n", [("TL001", 8)], id="not-defined-there"),
+        pytest.param("import torch\n_prior = None\n", [("TL001", 8)], id="private-name"),
+    ],
+)
+def test_a_star_import_may_rebind_a_name_the_file_binds(cli, tmp_path, local, expected):
+    """`prior = torch.zeros(4)`, then an optional `from settings_local import *` that defines
+    `prior` again: the name may hold what the star-imported module gives it."""
+    (tmp_path / "settings_local.py").write_text(local)
+    (tmp_path / "train.py").write_text(
+        "import torch\n\nprior = torch.zeros(4)\ntry:\n    from settings_local import *\nexcept ImportError:\n"
+        "    pass\nprint(prior.data.numel())\n"
+    )
+    assert _findings(cli, "--select", "TL001", "train.py") == expected
+
+
 def test_names_the_linted_file_takes_from_a_star_import(cli, tmp_path):
     (tmp_path / "common.py").write_text(
         "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    def forward(self, x):\n"

@@ -267,6 +267,14 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         every = bindings
         if at is not None:
             bindings = reaching(bindings, scope, at) or bindings
+        kind = self._bound_kind(name, scope, bindings, every)
+        if self._star_import_may_rebind(name, bindings):
+            star = self.project.star_rebinding(name)
+            return None if star.what in ("external", "module") else merge([kind, self.project.symbol_kind(star)])
+        return kind
+
+    def _bound_kind(self, name: str, scope: Scope, bindings: list[Binding], every: list[Binding]) -> Kind | None:
+        """What the bindings that reach a use of `name` agree on (`every`: all of them)."""
         kinds = [self._binding_kind(binding) for binding in bindings]
         merged = merge(kinds)
         if merged is None and any(binding.how == "augmented" for binding in bindings):
@@ -446,6 +454,14 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         at = self.scopes.parents.path_to(scope.node, statement.target) or [None]
         held = self._kind(statement.target, scope, at[:-1] or None)  # what reaches the statement
         return augmented_kind(held, [self._kind(statement.value, scope)] if held is not None else [])
+
+    def _star_import_may_rebind(self, name: str, bindings: list[Binding]) -> bool:
+        """A module-level name that a `from x import *` of a project module also brings in: the
+        import may rebind it (`from settings_local import *` after `prior = torch.zeros(4)`).
+        Wherever the import stands, what it brings is one more value of the name."""
+        return (self.imports.star_fallback is not None
+                and any(isinstance(binding.scope.node, cst.Module) for binding in bindings)
+                and self.project.star_rebinding(name) is not None)
 
     def _star_imported_kind(self, name: str) -> Kind | None:
         """A name bound nowhere in the file: a class, function or value of the project that a

@@ -243,6 +243,20 @@ class ProjectIndex(Callers):
             target = f"{module}.{name}" if name is not None and module else (name or module)
             full = f"{target}.{rest}" if rest else target
             return self._resolve_absolute(importer, level, full, seen)
+        return self._resolve_through_stars(importer, summary, dotted, seen)
+
+    def star_rebinding(self, name: str) -> Symbol | None:
+        """What a `from x import *` of the linted file brings in under a name the file binds
+        itself (`prior = torch.zeros(4)`, then `from settings_local import *` defining `prior`):
+        the import may rebind it. None when no star import exports the name."""
+        own = self.own_path
+        summary = self.summaries.get(own) if own is not None else None
+        if summary is None or not summary.stars:
+            return None
+        return self._resolve_through_stars(own, summary, name, frozenset({(own, name)}))
+
+    def _resolve_through_stars(self, importer: str, summary: ModuleSummary, dotted: str, seen) -> Symbol | None:
+        head = dotted.partition(".")[0]
         for level, module in summary.stars:
             star = self.resolve_module(importer, level, module)
             star_summary = self.summaries.get(star) if star else None
