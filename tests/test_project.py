@@ -474,6 +474,38 @@ def test_a_star_import_may_rebind_a_name_the_file_binds(cli, tmp_path, local, ex
     assert _findings(cli, "--select", "TL001", "train.py") == expected
 
 
+STATE = "import torch\n\ncurrent = torch.zeros(0)\n\n\ndef total():\n    return current.data.numel()\n"
+
+
+@pytest.mark.parametrize(
+    ("train", "expected"),
+    [
+        pytest.param("import state\nstate.current = pack_sequence([torch.ones(3)])\n", [], id="packed-sequence"),
+        pytest.param("from pkg import state\nstate.current = pack_sequence([torch.ones(3)])\n", [], id="from-package"),
+        pytest.param("import pkg.state as st\nst.current = pack_sequence([torch.ones(3)])\n", [], id="aliased"),
+        pytest.param("def reset():\n    from pkg import state\n    state.current = pack_sequence([torch.ones(3)])\n", [],
+                     id="in-a-function-through-its-own-import"),
+        pytest.param("import state\nstate.current = make_state()\n", [], id="value-of-unknown-kind"),
+        pytest.param("import state\nstate.current = torch.ones(3)\n", [("TL001", 7)], id="another-tensor"),
+        pytest.param("import other\nother.current = pack_sequence([torch.ones(3)])\n", [("TL001", 7)], id="another-module"),
+        pytest.param("class Box:\n    pass\nbox = Box()\nbox.current = pack_sequence([torch.ones(3)])\n", [("TL001", 7)],
+                     id="an-instance-not-the-module"),
+    ],
+)
+def test_a_module_level_name_may_be_rebound_through_the_module_from_another_file(cli, tmp_path, train, expected):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "state.py").write_text(STATE)
+    (tmp_path / "state.py").write_text(STATE)
+    (tmp_path / "other.py").write_text("current = None\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom torch.nn.utils.rnn import pack_sequence\nfrom helpers import make_state\n" + train)
+    linted = "pkg/state.py" if "pkg" in train else "state.py"
+    assert _findings(cli, "--select", "TL001", linted) == expected
+    assert _findings(cli, "--select", "TL001", ".") == sorted(
+        [(code, line) for code, line in expected] + [("TL001", 7)], key=lambda f: f[1])
+
+
 def test_names_the_linted_file_takes_from_a_star_import(cli, tmp_path):
     (tmp_path / "common.py").write_text(
         "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    def forward(self, x):\n"

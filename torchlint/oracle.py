@@ -268,6 +268,11 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         if at is not None:
             bindings = reaching(bindings, scope, at) or bindings
         kind = self._bound_kind(name, scope, bindings, every)
+        if any(isinstance(binding.scope.node, cst.Module) for binding in bindings):
+            # `state.current = v` in another module: the module's own name, rebound from outside
+            outside = self.project.stored_into_module(self._project_path, name)
+            if outside:
+                kind = merge([kind, *outside])
         if self._star_import_may_rebind(name, bindings):
             star = self.project.star_rebinding(name)
             return None if star.what in ("external", "module") else merge([kind, self.project.symbol_kind(star)])

@@ -683,6 +683,19 @@ class ProjectIndex(Callers):
                     kinds.append(kind)
         return kinds
 
+    def stored_into_module(self, path: str, name: str) -> list[Kind | None]:
+        """What code assigns to the module-level `name` of `path` through the module itself
+        (`import state`, then `state.current = pack_sequence(...)`): the name may hold that too.
+        The receiver is resolved, so a value of unknown kind counts (as unknown)."""
+        kinds: list[Kind | None] = []
+        for module in self._modules_where_escaping("=" + name):
+            for receiver, value in self.summaries[module].name_stores.get(name, ()):
+                symbol = self.resolve(module, receiver)
+                if symbol is not None and symbol.what == "module" and symbol.path == path:
+                    self.consulted.add(module)
+                    kinds.append(self.kind(module, value) if value is not None else None)
+        return kinds
+
     def has_subclasses(self, cls: ProjectClass) -> bool:
         return bool(self._project_subclasses(cls))
 

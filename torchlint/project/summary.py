@@ -35,7 +35,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 30  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 31  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -98,6 +98,10 @@ class ModuleSummary:
     # `agent.policy = v`): attribute -> the values (an instance's attribute may be set from
     # outside its class). Each also escapes as `=<attribute>`, which finds the module by name.
     stores: dict[str, tuple[Descriptor, ...]] = field(default_factory=dict)
+    # Of those, the ones assigned through a module-level or imported name (`state.current = v`
+    # after `import state`): attribute -> (the receiver's dotted name as the module reads it,
+    # the value). The index resolves the receiver: a module's own name rebound from outside.
+    name_stores: dict[str, tuple[tuple[str, Descriptor], ...]] = field(default_factory=dict)
 
 
 def callee_name(site: CallSite) -> str | None:
@@ -123,8 +127,9 @@ def uses_digest(summary: ModuleSummary) -> str:
     file holding the finding is linted again)."""
     calls = [(site.callee, site.args, site.keywords, site.spread, site.code) for site in summary.calls]
     imports = sorted(summary.imports.items())  # (what a call's name resolves to)
+    stores = (sorted(summary.stores.items()), sorted(summary.name_stores.items()))  # (what an attribute may hold)
     return content_digest(repr((sorted(summary.escapes), sorted(summary.read_through), calls, summary.applied, imports,
-                                summary.stars)).encode())
+                                summary.stars, stores)).encode())
 
 
 def content_digest(data: bytes) -> str:
@@ -198,6 +203,7 @@ class _Summarizer:
         # under} (see _own_imports)
         self._local_imports: dict[str, dict[str, str]] = {}
         self._stores: dict[str, list[Descriptor]] = {}  # see ModuleSummary.stores
+        self._name_stores: dict[str, list[tuple[str, Descriptor]]] = {}  # see ModuleSummary.name_stores
         # (function key, escape) of each module found by a computed name; the functions that look
         # names up by a computed name (None: the module's own code)
         self._modules_by_computed_name: list[tuple[str | None, str]] = []
@@ -256,6 +262,7 @@ class _Summarizer:
         self.summary.read_through = frozenset(self._read_through)
         self.summary.applied = tuple(self.applied)
         self.summary.stores = {attribute: tuple(values) for attribute, values in self._stores.items()}
+        self.summary.name_stores = {attribute: tuple(values) for attribute, values in self._name_stores.items()}
         return self.summary
 
     def _own_imports(self, statements: list[ast.stmt], key: str, local_names: frozenset[str]) -> dict[str, str]:
@@ -302,8 +309,25 @@ class _Summarizer:
                     continue  # the class's own attribute
                 if described is None and value is not None:
                     described = _describe(value, key, local_names)
-                self._stores.setdefault(stored.attr, []).append(select(described, path) if path else described)
+                stored_value = select(described, path) if path else described
+                self._stores.setdefault(stored.attr, []).append(stored_value)
                 self.escapes.add("=" + stored.attr)
+                receiver = self._global_receiver(stored.value, key, local_names)
+                if receiver is not None:
+                    self._name_stores.setdefault(stored.attr, []).append((receiver, stored_value))
+
+    def _global_receiver(self, receiver: ast.expr, key: str | None, local_names: frozenset[str]) -> str | None:
+        """`state` in `state.current = v`, `pkg.state` in `pkg.state.current = v`: the dotted name
+        as the index must read it, when its head is not a local of the function (an import, the
+        function's own import included, or a module-level name)."""
+        dotted = _dotted(receiver)
+        if dotted is None:
+            return None
+        head = dotted.partition(".")[0]
+        own_imports = self._local_imports.get(key, {}) if key is not None else {}
+        if head in local_names and head not in own_imports:
+            return None
+        return self._as_seen(key, dotted)
 
     def _as_seen(self, key: str | None, dotted: str) -> str:
         """`dotted` as the index must read it in the function `key`: through its own imports."""
