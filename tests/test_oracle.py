@@ -425,6 +425,27 @@ FROM_USE = {
     "accumulated-after-another-value": (HEAD + "crit = nn.MSELoss()\ndef f(model, xs, start):\n    loss = start\n"
                                         "    for x in xs:\n        loss += crit(model(x), x)\n    probe(loss)\n", None),
     "extended-list": (HEAD + "def f(xs):\n    c = [torch.zeros(1)]\n    c += xs\n    probe(c)\n", "container"),
+    # passed first to a torch loss module: only a tensor goes there (a guess)
+    "given-to-a-torch-loss": (HEAD + "def f(model, x, y):\n    crit = nn.CrossEntropyLoss()\n    out = model(x)\n"
+                              "    loss = crit(out, y)\n    probe(out)\n", "tensor"),
+    "given-to-a-loss-by-module-path": (HEAD + "def f(model, x, y):\n    crit = torch.nn.modules.loss.MSELoss()\n"
+                                       "    out = model(x)\n    crit(out, y)\n    probe(out)\n", "tensor"),
+    "given-second-to-a-torch-loss": (HEAD + "def f(model, x, y):\n    crit = nn.MSELoss()\n    out = model(x)\n"
+                                     "    crit(y, out)\n    probe(out)\n", None),
+    "given-to-a-torch-layer": (HEAD + "def f(model, x):\n    rnn = nn.LSTM(2, 2)\n    out = model(x)\n    rnn(out)\n"
+                               "    probe(out)\n", None),  # an LSTM also takes a PackedSequence
+    "given-to-a-loss-of-its-own": (HEAD + "class FocalLoss(nn.Module):\n    def forward(self, a, b):\n        return a\n"
+                                   "def f(model, x, y):\n    crit = FocalLoss()\n    out = model(x)\n    crit(out, y)\n"
+                                   "    probe(out)\n", None),
+    "given-to-an-unknown-criterion": (HEAD + "def f(model, crit, x, y):\n    out = model(x)\n    crit(out, y)\n"
+                                      "    probe(out)\n", None),
+    "given-to-a-torch-loss-without-torch": ("import mylib.nn as nn\ndef f(model, x, y):\n    crit = nn.CrossEntropyLoss()\n"
+                                            "    out = model(x)\n    crit(out, y)\n    probe(out)\n", None),
+    "a-module-whose-functions-share-tensor-method-names": (HEAD + "def f(a, b):\n    c = torch.bmm(a, b)\n"
+                                                          "    d = torch.sigmoid(c)\n    probe(torch)\n", None),
+    "sigmoid-of-unknown": (HEAD + "def f(net, x):\n    probe(net.refine(x).sigmoid().squeeze())\n", "tensor"),
+    "sigmoid-of-a-class-of-the-file": (HEAD + "class Gate:\n    def sigmoid(self):\n        return self\ndef f(g):\n"
+                                       "    probe(g.sigmoid())\n", None),
     "augmented-string": (HEAD + "def f(xs):\n    s = ''\n    s += xs\n    probe(s)\n", None),
 }
 

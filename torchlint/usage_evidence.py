@@ -42,6 +42,8 @@ class UsageEvidence:
         evidence."""
         if not bindings or any(b.how == "param" and b.value.annotation is not None for b in bindings):
             return None  # (an annotation the oracle cannot read says what the parameter is)
+        if any(b.how == "import" for b in bindings):
+            return None  # a module or what it defines: `torch.bmm(a, b)` says nothing of `torch`
         # (each in its own scope: a name declared `global` may be bound in several functions)
         marks = [self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set()) for binding in bindings]
         said_of_all = set.intersection(*marks) if marks else set()
@@ -60,19 +62,27 @@ class UsageEvidence:
         uses = {use for use in said_of_all & _TENSOR_USES if use.split("(")[0] not in own}
         # (not when a class of the file keeps a `requires_grad` of its own: an autograd of its own)
         requires_grad = _REQUIRES_GRAD_READ in said_of_all and not _KEEPS_REQUIRES_GRAD.search(self.text)
-        if (uses or self._passed_to_functional(said_of_all) or requires_grad) and _TYPE_TESTED not in said_of_any:
+        passed = self._passed_where_only_a_tensor_goes(said_of_all, bindings[0].scope)
+        if (uses or passed or requires_grad) and _TYPE_TESTED not in said_of_any:
             # `def forward(self, src, trg): max_len = trg.size(0) ... trg.data[0]`: only a tensor
             # answers so. Not when the scope tests what the name is (`if isinstance(x,
             # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
             return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
         return None
 
-    def _passed_to_functional(self, marks: set[str]) -> bool:
-        """Passed first to one of torch.nn.functional's functions (`F.avg_pool2d(x, k)`), which
-        take a tensor there and nothing else."""
-        return any(mark.startswith(_PASSED_FIRST_TO)
-                   and (self.imports.qualify_name(mark[len(_PASSED_FIRST_TO):]) or "").startswith("torch.nn.functional.")
-                   for mark in marks)
+    def _passed_where_only_a_tensor_goes(self, marks: set[str], scope: Scope) -> bool:
+        """Passed first to one of torch.nn.functional's functions (`F.avg_pool2d(x, k)`) or to a
+        torch loss module (`criterion(output, y)` with `criterion` an `nn.CrossEntropyLoss()`),
+        which take a tensor there and nothing else."""
+        for mark in marks:
+            if not mark.startswith(_PASSED_FIRST_TO):
+                continue
+            callee = mark[len(_PASSED_FIRST_TO):]
+            if (self.imports.qualify_name(callee) or "").startswith("torch.nn.functional."):
+                return True
+            if "." not in callee and _is_torch_loss(self._name_kind(callee, scope)):
+                return True
+        return False
 
     def _uses_by_binding(self, name: str, scope: Scope) -> dict[tuple, set[str]]:
         """For each of the name's bindings in `scope` (by `_binding_key`), what the uses it reaches say."""
@@ -103,6 +113,12 @@ class UsageEvidence:
         if any(target.split(".")[0] == "torch" for target in self.imports.aliases.values()):
             return True
         return self.imports.star_fallback is not None and self.imports.target_of("torch") == "torch"
+
+
+def _is_torch_loss(kind: Kind | None) -> bool:
+    """A module of one of torch's loss classes (`nn.MSELoss()`): its first argument is a tensor."""
+    return (kind is not None and kind.base == MODULE and isinstance(kind.origin, str)
+            and kind.origin.startswith("torch.nn.") and kind.origin.endswith("Loss"))
 
 
 def _binding_key(binding: Binding) -> tuple:
