@@ -11,6 +11,7 @@ import libcst as cst
 from torchlint.analysis import argument, calls_in, dotted_name, walk_statements
 from torchlint.codemod import method_call, names_used, with_keyword
 from torchlint.config import DEFAULT_EXCLUDES
+from torchlint.kinds import CONTAINER, MODULE, Kind
 from torchlint.rule import FixSpec, Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import SELF_RETURNING_METHODS
@@ -87,7 +88,8 @@ class WholeModelSave(Rule):
 
     A whole module inside the saved object (`torch.save({"model": model, "epoch": e}, p)`, a
     `copy.deepcopy(model).half()` among the values, or such a dict kept in a name first:
-    `ckpt = {"model": model}` then `torch.save(ckpt, p)`) is flagged without a fix.
+    `ckpt = {"model": model}` then `torch.save(ckpt, p)`, or a list the scope grows with modules
+    only: `Gs = []`, `Gs.append(G)` per scale, `torch.save(Gs, p)`) is flagged without a fix.
 
     Not flagged: `torch.save(model.state_dict(), p)`, dicts of state_dicts, tensors,
     `best = model.state_dict(); torch.save(best, p)`, `torch.jit.save`, `torch.save(self, p)` in a
@@ -115,6 +117,13 @@ class WholeModelSave(Rule):
 
     valid = (
         NET + "model = Net()\ntorch.save(model.state_dict(), 'm.pt')\n",
+        # a list grown with state dicts, or handed to code that may put anything in it
+        NET + "def fit(n):\n    states = []\n    for i in range(n):\n        states.append(Net().state_dict())\n"
+        "        torch.save(states, 'all.pt')\n",
+        NET + "def fit(n):\n    nets = []\n    for i in range(n):\n        nets.append(Net())\n"
+        "    nets = [net.state_dict() for net in nets]\n    torch.save(nets, 'all.pt')\n",
+        NET + "def fit(n):\n    nets = []\n    for i in range(n):\n        nets.append(Net())\n"
+        "    export(nets)\n    torch.save(nets, 'all.pt')\n",
         NET + "model = Net()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
         "torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'epoch': 3}, 'ckpt.pt')\n",
         T + "torch.save(torch.randn(3), 't.pt')\n",
@@ -209,6 +218,8 @@ class WholeModelSave(Rule):
             NET + "import copy\nmodel = Net(4)\ntorch.save(copy.deepcopy(model).half().state_dict(), 'half.pt')\n",
         ),
         # a whole module inside the saved object: flagged without a fix
+        Invalid(NET + "def fit(n):\n    Gs = []\n    for scale in range(n):\n        G = Net()\n        Gs.append(G)\n"
+                "        torch.save(Gs, 'Gs.pth')\n", None),
         Invalid(NET + "model = Net(4)\ntorch.save({'model': model, 'epoch': 3}, 'ckpt.pt')\n", None),
         Invalid(NET + "def fit(path):\n    model = Net(4)\n    ckpt = {'epoch': 3, 'model': model}\n"
                 "    torch.save(ckpt, path)\n", None),
@@ -241,8 +252,11 @@ class WholeModelSave(Rule):
         return self.ctx.qualify(expr.func) == "copy.deepcopy" and bool(expr.args) and self._is_module_value(expr.args[0].value)
 
     def _holds_module(self, expr: cst.BaseExpression) -> bool:
-        """A dict, list or tuple literal with a whole module among its values, at any depth, or a
-        name every binding of which that reaches the save is one (`ckpt = {"model": model}`)."""
+        """A dict, list or tuple literal with a whole module among its values, at any depth, a
+        name every binding of which that reaches the save is one (`ckpt = {"model": model}`), or
+        a container the oracle knows holds modules (`Gs = []`, then `Gs.append(G)` per scale)."""
+        if _holds_module_kind(self.ctx.kind(expr)):
+            return True
         if isinstance(expr, cst.Name):
             bindings = self.ctx.oracle.reaching_bindings(expr.value, self.ctx.stack) or []
             return bool(bindings) and all(
@@ -563,6 +577,14 @@ def _project_root(folder: Path) -> Path:
         if any((candidate / marker).exists() for marker in _ROOT_MARKERS):
             return candidate
     return folder
+
+
+def _holds_module_kind(kind: Kind | None) -> bool:
+    """A container with a module among what it holds, at any depth."""
+    if kind is None or kind.base != CONTAINER:
+        return False
+    parts = [*(kind.positions or ()), kind.element]
+    return any(part is not None and (part.base == MODULE or _holds_module_kind(part)) for part in parts)
 
 
 def _project_mentions(path: str, needles: frozenset[str]) -> bool:

@@ -318,8 +318,10 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 isinstance(value, cst.List) and not any(isinstance(e, cst.StarredElement) for e in value.elements)
                 for value in displays):
             return None
-        if _handed_on(name, scope.node):
-            return None  # `add_records(items, raw)`, `rows = items`, a closure: grown out of sight
+        if _handed_on(name, scope.node, self._torch_call):
+            # `add_records(items, raw)`, `rows = items`, a closure: grown out of sight (torch's
+            # own functions keep what they are given: `torch.save(Gs, path)`, `nn.ModuleList(layers)`)
+            return None
         added = []
         for marks, path in scope.uses.get(name, ()):
             if marks & _MUTATIONS and not marks & _LIST_GROWTH:
@@ -344,8 +346,12 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         cache = self.__dict__.setdefault("_changed_out_of_sight", {})
         key = (scope.node, name)
         if key not in cache:
-            cache[key] = _handed_on(name, scope.node, lambda call: (self.imports.qualify(call.func) or "").startswith("torch."))
+            cache[key] = _handed_on(name, scope.node, self._torch_call)
         return cache[key]
+
+    def _torch_call(self, call: cst.Call) -> bool:
+        """A call of torch's own, which keeps the list it is given as it is."""
+        return (self.imports.qualify(call.func) or "").startswith("torch.")
 
     def _mutated(self, name: str, scope: Scope) -> bool:
         """Whether the scope puts something into the container `name` holds: `name[k] = v`,
