@@ -68,7 +68,9 @@ class TensorDataAttribute(Rule):
       parameter by its name alone (`self.conv.weight.data` with `self.conv` built where it cannot
       be read), an element of a DataLoader's batch, a value taken for a tensor because only
       tensors have what is called on it or what it is given to (`trg.size(0)`, `x.permute(0, 2, 1)`,
-      `F.avg_pool2d(x, k)`, `criterion(out, y)` with `criterion` one of torch's loss modules), a method's
+      `F.avg_pool2d(x, k)`, `criterion(out, y)` with `criterion` one of torch's loss modules), an instance's attribute
+      its methods set to a tensor in one place and to a number in another (`self.loss_kl = 0`
+      where that loss is off), a method's
       parameter typed by the calls of the method the project shows (a method may also be reached
       by a name computed at run time), or a value computed from such guesses alone: were the
       object not a tensor, `.detach()` would not exist on it. It is also **unsafe** where the read

@@ -392,6 +392,16 @@ def test_tl503_logsumexp_is_safe_only_with_dimensions_written_out(dim, applicabi
     assert f"torch.logsumexp(-e, dim={dim})" in fix_text(source, "lse.py", [rule], unsafe_fixes=True).text
 
 
+def test_tl001_an_attribute_that_may_be_a_number_gets_an_unsafe_fix():
+    """`self.loss_kl = 0` where the loss is off: `.detach()` on the number would raise as `.data` does,
+    but which binding reaches the read is a guess."""
+    source = ("import torch.nn as nn\n\n\nclass M:\n    def __init__(self, w):\n        self.w, self.crit = w, nn.L1Loss()\n\n"
+              "    def step(self, a, b):\n        if self.w > 0:\n            self.loss = self.crit(a, b) * self.w\n"
+              "        else:\n            self.loss = 0.0\n\n    def errors(self):\n        return self.loss.data\n")
+    [finding] = lint_text(source, "m.py", [rule_by_code("TL001")]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+
+
 REPORTS = "def report(net):\n    return [p.data.numel() for p in net.parameters()]\n"
 
 

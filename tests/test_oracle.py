@@ -443,6 +443,20 @@ FROM_USE = {
                                             "    out = model(x)\n    crit(out, y)\n    probe(out)\n", None),
     "a-module-whose-functions-share-tensor-method-names": (HEAD + "def f(a, b):\n    c = torch.bmm(a, b)\n"
                                                           "    d = torch.sigmoid(c)\n    probe(torch)\n", None),
+    # an attribute set to a tensor where a loss is on and to a number where it is off: a guess
+    "attribute-tensor-or-number": (HEAD + "class M:\n    def __init__(self, w):\n        self.w = w\n"
+                                   "        self.crit = nn.L1Loss()\n    def step(self, a, b):\n        if self.w:\n"
+                                   "            self.loss = self.crit(a, b) * self.w\n        else:\n            self.loss = 0.0\n"
+                                   "    def errors(self):\n        probe(self.loss)\n", "tensor+graph"),
+    "attribute-number-or-unknown": (HEAD + "class M:\n    def step(self, a, b):\n        if a:\n"
+                                    "            self.loss = b.compute()\n        else:\n            self.loss = 0\n"
+                                    "    def errors(self):\n        probe(self.loss)\n", None),
+    "attribute-number-or-string": (HEAD + "class M:\n    def step(self, a):\n        if a:\n"
+                                   "            self.loss = 'off'\n        else:\n            self.loss = 0\n"
+                                   "    def errors(self):\n        probe(self.loss)\n", None),
+    "attribute-numbers-only": (HEAD + "class M:\n    def step(self, a):\n        self.loss = 1.0 if a else 0\n"
+                               "    def reset(self):\n        self.loss = 0\n    def errors(self):\n        probe(self.loss)\n",
+                               None),
     "sigmoid-of-unknown": (HEAD + "def f(net, x):\n    probe(net.refine(x).sigmoid().squeeze())\n", "tensor"),
     "sigmoid-of-a-class-of-the-file": (HEAD + "class Gate:\n    def sigmoid(self):\n        return self\ndef f(g):\n"
                                        "    probe(g.sigmoid())\n", None),

@@ -63,8 +63,12 @@ GUESSED_METHOD_CALLERS = "guessed-method-callers"
 # Origin of an item of a dict kept on an instance, from what the class's own item assignments store
 # (`self.losses["ce"] = loss`): code outside the file could store something else under another key.
 GUESSED_STORED_ITEM = "guessed-stored-item"
+# Origin of an instance's attribute that its methods set to a tensor in one place and to a number
+# in another (`self.loss_kl = kl * w` when the weight is on, `self.loss_kl = 0` when it is off):
+# where a tensor's attribute is read the number would fail, but which one reaches is not known.
+GUESSED_TENSOR_OR_NUMBER = "guessed-tensor-or-number"
 GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT, GUESSED_TENSOR_USE, GUESSED_METHOD_CALLERS,
-                     GUESSED_STORED_ITEM})
+                     GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER})
 
 
 @dataclass(frozen=True)

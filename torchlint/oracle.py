@@ -21,7 +21,7 @@ from torchlint.narrowing import Narrowing
 from torchlint.stored_items import StoredItems
 from torchlint.usage_evidence import ITEM_STORED, UsageEvidence, collect_uses, is_int_literal
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
-    CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_USE,
+    CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_TENSOR_USE,
     MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     layer_tensor_kind, library_call_kind, merge, method_call_kind, output_of_forward, positional_count, public,
@@ -1351,12 +1351,21 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             return self._inherited_attribute_kind(owner, attribute, seen | {owner})
         assigned = [binding for binding in bindings if binding.how != "augmented"]
         held = merge(self._binding_kind(binding) for binding in assigned) if assigned else None
+        if held is None and assigned:
+            held = self._tensor_or_number(assigned)
         if len(assigned) == len(bindings):
             # `self.losses = {}`, then `self.losses["ce"] = loss` in a method
             return held if held is not None else self._stored_items_kind(owner, attribute, assigned)
         # `self.step += 1` in another method: judged as a local's `x += v` is, against the rest
         return augmented_kind(held, (self._kind(binding.value.value, binding.scope) for binding in bindings
                                      if binding.how == "augmented"))
+
+    def _tensor_or_number(self, assigned: list[Binding]) -> Kind | None:
+        """An attribute set to tensors in some methods or branches and to a number literal in
+        others (`self.loss_kl = 0` where that loss is off): a tensor where a tensor's attribute is
+        read, but a guess (which binding reaches a method is not known), so fixes stay unproven."""
+        found = _after_starting_number(assigned, [self._binding_kind(binding) for binding in assigned])
+        return Kind(TENSOR, graph=found.graph, origin=GUESSED_TENSOR_OR_NUMBER) if found is not None else None
 
     def _inherited_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset) -> Kind | None:
         """An attribute the class never assigns is its bases' (`self.conv` set in the base class's
