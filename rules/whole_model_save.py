@@ -88,8 +88,10 @@ class WholeModelSave(Rule):
 
     A whole module inside the saved object (`torch.save({"model": model, "epoch": e}, p)`, a
     `copy.deepcopy(model).half()` among the values, or such a dict kept in a name first:
-    `ckpt = {"model": model}` then `torch.save(ckpt, p)`, or a list the scope grows with modules
-    only: `Gs = []`, `Gs.append(G)` per scale, `torch.save(Gs, p)`) is flagged without a fix.
+    `ckpt = {"model": model}` then `torch.save(ckpt, p)`, a list the scope grows with modules
+    only: `Gs = []`, `Gs.append(G)` per scale, `torch.save(Gs, p)`, or any list, a parameter
+    included, that the scope appended a module to before the save, the same list still held) is
+    flagged without a fix.
 
     Not flagged: `torch.save(model.state_dict(), p)`, dicts of state_dicts, tensors,
     `best = model.state_dict(); torch.save(best, p)`, `torch.jit.save`, `torch.save(self, p)` in a
@@ -258,6 +260,9 @@ class WholeModelSave(Rule):
         if _holds_module_kind(self.ctx.kind(expr)):
             return True
         if isinstance(expr, cst.Name):
+            added = self.ctx.oracle.items_added_before(expr.value, self.ctx.stack)
+            if any(kind is not None and kind.base == MODULE for kind in added):
+                return True  # `Gs.append(G)` before `torch.save(Gs, p)`: G is among what is saved
             bindings = self.ctx.oracle.reaching_bindings(expr.value, self.ctx.stack) or []
             return bool(bindings) and all(
                 binding.how == "value" and not binding.path and isinstance(binding.value, _LITERALS)

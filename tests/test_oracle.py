@@ -457,6 +457,21 @@ FROM_USE = {
     "attribute-numbers-only": (HEAD + "class M:\n    def step(self, a):\n        self.loss = 1.0 if a else 0\n"
                                "    def reset(self):\n        self.loss = 0\n    def errors(self):\n        probe(self.loss)\n",
                                None),
+    # a function that gives back the parameter it was passed: what this call passes
+    "passed-back": (HEAD + "def freeze(m, flag):\n    for p in m.parameters():\n        p.requires_grad_(flag)\n"
+                    "    return m\nprobe(freeze(nn.Linear(2, 2), False))\n", "module"),
+    "passed-back-by-keyword": (HEAD + "def freeze(m, flag):\n    return m\nprobe(freeze(flag=False, m=torch.zeros(2)))\n",
+                               "tensor"),
+    "passed-back-unknown-here": (HEAD + "def freeze(m):\n    return m\nfreeze(nn.Linear(2, 2))\nprobe(freeze(make()))\n",
+                                 None),
+    "passed-back-in-one-branch-only": (HEAD + "def pick(m, other):\n    if other is not None:\n        return other\n"
+                                       "    return m\nprobe(pick(nn.Linear(2, 2), load()))\n", None),
+    "passed-back-after-rebinding": (HEAD + "def prep(m):\n    m = wrap(m)\n    return m\nprobe(prep(nn.Linear(2, 2)))\n",
+                                    None),
+    "passed-back-through-star-arguments": (HEAD + "def freeze(m, flag):\n    return m\nargs = (make(), False)\n"
+                                           "probe(freeze(*args))\n", None),
+    "passed-back-through-a-decorator": (HEAD + "@register\ndef freeze(m):\n    return m\nprobe(freeze(nn.Linear(2, 2)))\n",
+                                        None),
     "sigmoid-of-unknown": (HEAD + "def f(net, x):\n    probe(net.refine(x).sigmoid().squeeze())\n", "tensor"),
     "sigmoid-of-a-class-of-the-file": (HEAD + "class Gate:\n    def sigmoid(self):\n        return self\ndef f(g):\n"
                                        "    probe(g.sigmoid())\n", None),

@@ -506,6 +506,41 @@ def test_a_module_level_name_may_be_rebound_through_the_module_from_another_file
         [(code, line) for code, line in expected] + [("TL001", 7)], key=lambda f: f[1])
 
 
+@pytest.mark.parametrize(
+    ("loop", "expected"),
+    [
+        pytest.param("        G = functions.reset_grads(G, False)\n        Gs.append(G)\n        torch.save(Gs, 'Gs.pth')\n",
+                     [("TL004", 12)], id="appended-then-saved"),
+        pytest.param("        Gs.append(G.state_dict())\n        torch.save(Gs, 'Gs.pth')\n        Gs.append(G)\n", [],
+                     id="saved-before-the-module-is-appended"),
+        pytest.param("        Gs.append(G)\n        Gs = []\n        torch.save(Gs, 'Gs.pth')\n", [], id="another-list-saved"),
+        pytest.param("        Gs.append(functions.describe(G))\n        torch.save(Gs, 'Gs.pth')\n", [],
+                     id="what-a-function-makes-of-it"),
+        pytest.param("        Gs.append(G)\n        Gs.pop()\n        torch.save(Gs, 'Gs.pth')\n", [], id="taken-out-again"),
+        pytest.param("        Gs.append(G)\n        Gs[-1] = G.state_dict()\n        torch.save(Gs, 'Gs.pth')\n", [],
+                     id="replaced"),
+        pytest.param("        Gs.append(G)\n        functions.describe(Gs)\n        torch.save(Gs, 'Gs.pth')\n", [],
+                     id="handed-to-code-that-may-change-it"),
+        pytest.param("        functions.describe(Gs)\n        Gs.append(G)\n        torch.save(Gs, 'Gs.pth')\n",
+                     [("TL004", 12)], id="handed-on-before-the-append"),
+    ],
+)
+def test_a_list_a_module_was_appended_to_holds_it_when_saved(cli, tmp_path, loop, expected):
+    """SinGAN: `Gs` (a parameter) gets each scale's generator, and is saved whole each time; the
+    generator comes back from a helper that returns the model it is given."""
+    (tmp_path / "functions.py").write_text(
+        "def reset_grads(model, require_grad):\n    for p in model.parameters():\n        p.requires_grad_(require_grad)\n"
+        "    return model\n\n\ndef describe(model):\n    return str(model)\n")
+    (tmp_path / "training.py").write_text(
+        "import torch\nimport torch.nn as nn\n\nimport functions\n\n\ndef train(opt, Gs):\n"
+        "    for scale in range(opt.scales):\n        G = nn.Linear(2, 2)\n" + loop)
+    found = _findings(cli, "--select", "TL004", "training.py")
+    assert found == [(code, line) for code, line in expected]
+    if expected:
+        line = (tmp_path / "training.py").read_text().splitlines()[expected[0][1] - 1]
+        assert line.strip().startswith("torch.save(Gs")
+
+
 def test_names_the_linted_file_takes_from_a_star_import(cli, tmp_path):
     (tmp_path / "common.py").write_text(
         "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    def forward(self, x):\n"

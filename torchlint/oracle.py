@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import libcst as cst
 
-from torchlint.analysis import ClassIndex, ImportTable, dotted_name, element_at, walk_statements
+from torchlint.analysis import ClassIndex, ImportTable, argument, dotted_name, element_at, walk_statements
 from torchlint.codemod import names_used
 from torchlint.narrowing import Narrowing
 from torchlint.stored_items import StoredItems
@@ -352,6 +352,45 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
     def _torch_call(self, call: cst.Call) -> bool:
         """A call of torch's own, which keeps the list it is given as it is."""
         return (self.imports.qualify(call.func) or "").startswith("torch.")
+
+    def items_added_before(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Kind | None]:
+        """What the scope adds to the list `name` (`xs.append(v)`, `insert`, `extend` of a display)
+        before the use `stack` describes, while the binding of `name` that reaches it holds: among
+        its items there, whatever else it holds (`Gs.append(G)`, then `torch.save(Gs, p)`), unless
+        the scope takes items out, replaces them or hands the list to code that may in between."""
+        scope = self.scope_at(stack)
+        bindings = self.scopes.lookup(name, scope)
+        if not bindings or any(binding.scope is not scope for binding in bindings):
+            return []
+        self._mutated(name, scope)  # (collects the scope's uses)
+        uses = scope.uses.get(name, ())
+        handed = _hand_offs(name, scope.node, self._torch_call)
+        order = self._document_order(scope.node)
+        here = order.get(id(stack[-1]))
+        # `Gs.pop()`, `Gs[0] = x`, `export(Gs)`: what was added before them may be gone after
+        spoilers = [order.get(id(path[-1])) for marks, path in uses if marks & _MUTATIONS and not marks & _LIST_GROWTH]
+        spoilers += [order.get(id(call)) for call in handed or ()]
+        if handed is None or here is None or None in spoilers:
+            return []
+        held = {id(binding) for binding in reaching(bindings, scope, stack) or bindings}
+        added: list[Kind | None] = []
+        for marks, path in uses:
+            position = order.get(id(path[-1]))
+            if not marks & _LIST_GROWTH or position is None or position >= here:
+                continue
+            if any(position < spoiler < here for spoiler in spoilers):
+                continue
+            if {id(binding) for binding in reaching(bindings, scope, path) or bindings} != held:
+                continue  # `Gs = []` again in between: another list
+            added += [self._kind(value, scope, (*path, value)) for value in _grown_by(path[-1]) or ()]
+        return added
+
+    def _document_order(self, node: cst.CSTNode) -> dict[int, int]:
+        """Each node below `node` (its own scope's, nested ones too) by its place in the text."""
+        orders = self.__dict__.setdefault("_orders", {})
+        if node not in orders:
+            orders[node] = {id(inner): index for index, inner in enumerate(descendants(node))}
+        return orders[node]
 
     def _mutated(self, name: str, scope: Scope) -> bool:
         """Whether the scope puts something into the container `name` holds: `name[k] = v`,
@@ -1003,7 +1042,12 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             known = self._library_call_kind(qualified, call, scope)
             if known is not None or is_torch_module_class(qualified) or qualified.startswith("torch."):
                 return known
-            result = self.project.call_result(self._imported_kind(qualified))
+            imported = self._imported_kind(qualified)
+            if imported is not None and imported.base == FUNCTION:
+                passed = self._passed_back(call, imported.cls, scope, at)
+                if passed is not None:
+                    return passed  # `G = functions.reset_grads(G, False)`: the very object passed
+            result = self.project.call_result(imported)
             if result is None and isinstance(func, cst.Attribute):  # `VaeGan.loss(a, b)` of an imported class
                 owner = self._imported_kind(self.imports.qualify(func.value))
                 return self._own_method_result(owner, func.attr.value) if owner is not None and owner.base == CLASS else None
@@ -1027,6 +1071,10 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 return chosen
         if callee is not None and callee.base == MODULE:
             return callee.output or Kind(OBJECT, origin=MODEL_OUTPUT)
+        if callee is not None and callee.base == FUNCTION:
+            passed = self._passed_back(call, callee.cls, scope, at)
+            if passed is not None:
+                return passed  # `G = reset_grads(G, False)`: the very object this call passes
         if callee is not None and callee.base == FUNCTION and isinstance(callee.cls, cst.FunctionDef):
             return self._method_returns(callee.cls)  # a function of the file: what its returns agree on
         if callee is not None and callee.base in (CLASS, FUNCTION) and isinstance(callee.cls, (ProjectClass, ProjectFunction)):
@@ -1045,6 +1093,20 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 return guessed_method_result(receiver, func.attr.value)
             return known
         return None
+
+    def _passed_back(self, call: cst.Call, function, scope: Scope, at) -> Kind | None:
+        """A call of a plain function (of this file's top level, or another module's) that returns
+        one of its parameters as it was passed: the kind of what this call passes there."""
+        if isinstance(function, cst.FunctionDef):
+            if not any(statement is function for statement in self.module.body):
+                return None
+            name = function.name.value
+            function = ProjectFunction(self._project_path, name, name)
+        if not isinstance(function, ProjectFunction) or any(arg.star for arg in call.args):
+            return None
+        returned = self.project.returned_parameter(function)
+        passed = argument(call, *returned) if returned is not None else None
+        return self._kind(passed.value, scope, at) if passed is not None else None
 
     def _chosen_instance(self, func: cst.CSTNode, scope: Scope) -> Kind | None:
         """`Net = A if big else B; Net()`, `{"a": A, "b": B}[name]()`: what the instances of the
@@ -1533,22 +1595,30 @@ def _handed_on(name: str, scope: cst.CSTNode, keeps: Callable[[cst.Call], bool] 
     other than a reading builtin (`nn.Sequential(*layers)` passes its elements) or one that
     `keeps` it as it is, aliases it, or uses it in a nested function, lambda or comprehension that
     grows it."""
+    calls = _hand_offs(name, scope, keeps)
+    return calls is None or bool(calls)
+
+
+def _hand_offs(name: str, scope: cst.CSTNode, keeps: Callable[[cst.Call], bool]) -> list[cst.Call] | None:
+    """The calls through which the list `name` may change out of the scope's sight (see
+    `_handed_on`); None when it may change anywhere (aliased, or used by a nested scope)."""
+    calls = []
     for node in descendants(scope.body if isinstance(scope, cst.FunctionDef) else scope):
         if isinstance(node, cst.Call) and dotted_name(node.func) not in _READING_CALLS and any(
                 isinstance(arg.value, cst.Name) and arg.value.value == name and arg.star != "*" for arg in node.args
         ) and not keeps(node):
-            return True
+            calls.append(node)
         if isinstance(node, (cst.Assign, cst.AnnAssign)) and isinstance(node.value, cst.Name) and node.value.value == name and (
                 isinstance(node, cst.AnnAssign) or not all(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets)):
-            return True  # (`x, y = batch` unpacks it: no alias)
+            return None  # (`x, y = batch` unpacks it: no alias)
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)) and any(
                 isinstance(inner, cst.Name) and inner.value == name for inner in descendants(node)):
             if isinstance(node, (cst.FunctionDef, cst.Lambda)) or any(
                     isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute)
                     and isinstance(inner.func.value, cst.Name) and inner.func.value.value == name
                     for inner in descendants(node)):
-                return True
-    return False
+                return None
+    return calls
 
 
 # Calls that read a list they are given without keeping or changing it.

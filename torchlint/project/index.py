@@ -431,6 +431,10 @@ class ProjectIndex(Callers):
                     output = final.output if final is not None and final.base == MODULE else None
                     kind = Kind(MODULE, output=output, origin=kind.origin, element=kind.element)
                 return kind
+            if symbol is not None and symbol.what == "function" and first is not None:
+                returned = self.returned_parameter(ProjectFunction(symbol.path, symbol.name, symbol.name))
+                if returned is not None and returned[0] == 0:
+                    return self.kind(path, first)  # `init_net(Net())`: what it is given back
             return self.call_result(self.symbol_kind(symbol))
         if callee is not None and callee[0] == "attr":
             receiver = self.kind(path, callee[1])
@@ -761,6 +765,22 @@ class ProjectIndex(Callers):
             return None
         return merge(kinds)
 
+    def returned_parameter(self, function: ProjectFunction) -> tuple[int, str] | None:
+        """The positional parameter every return of a plain function gives back as it was passed
+        (`def reset_grads(model, flag): ...; return model`): its position and name. What a call
+        of it gives is then what that very call passes there."""
+        if "." in function.key:
+            return None  # a method (its `self` comes first) or a nested function
+        summary = self._function(function.path, function.key)
+        if summary is None or not summary.returns or not _keeps_result(summary):
+            return None
+        names = {_returned_parameter_name(function.key, summary, value) for value in summary.returns}
+        if len(names) != 1 or None in names:
+            return None
+        self.consulted.add(function.path)
+        name = names.pop()
+        return summary.params.index(name), name
+
     def param_kind(self, path: str, key: str, index: int) -> Kind | None:
         function = self._function(path, key)
         if function is None or index >= len(function.params):
@@ -810,6 +830,17 @@ def _mentions(descriptor, target: tuple) -> bool:
 
 def _folder_ends_with(folder: Path, names: list[str]) -> bool:
     return len(folder.parts) > len(names) and list(folder.parts[len(folder.parts) - len(names):]) == names
+
+
+def _returned_parameter_name(key: str, function: FunctionSummary, value: Descriptor) -> str | None:
+    """The parameter a returned value is, when it is one never rebound in the function."""
+    if isinstance(value, tuple) and value[:2] == ("local", key) and len(value) == 3:
+        bound = function.locals.get(value[2], ())
+        if len(bound) == 1 and bound[0][:2] == ("param", key) and bound[0][2] < len(function.params):
+            return function.params[bound[0][2]]
+    if isinstance(value, tuple) and value[:2] == ("param", key) and value[2] < len(function.params):
+        return function.params[value[2]]
+    return None
 
 
 def _keeps_result(function: FunctionSummary) -> bool:
