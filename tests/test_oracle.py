@@ -472,6 +472,20 @@ FROM_USE = {
                                            "probe(freeze(*args))\n", None),
     "passed-back-through-a-decorator": (HEAD + "@register\ndef freeze(m):\n    return m\nprobe(freeze(nn.Linear(2, 2)))\n",
                                         None),
+    # a Sequential of `*layers`: what the list's last item returns, from the statement before it
+    "sequential-of-a-list-ending-in-tanh": (HEAD + "model = [nn.ReflectionPad2d(3), make_block()]\nfor i in range(3):\n"
+                                            "    model += [Residual()]\nmodel += [nn.Conv2d(8, 3, 7), nn.Tanh()]\n"
+                                            "net = nn.Sequential(*model)\nprobe(net(x))\n", "tensor+graph"),
+    "sequential-of-a-list-appended-last": (HEAD + "model = [make_block()]\nmodel.append(nn.Sigmoid())\n"
+                                           "probe(nn.Sequential(*model)(x))\n", "tensor+graph"),
+    "sequential-of-a-list-grown-last-in-a-loop": (HEAD + "model = [nn.Conv2d(3, 8, 3)]\nfor i in range(3):\n"
+                                                  "    model += [Residual()]\nprobe(nn.Sequential(*model)(x))\n", "object"),
+    "sequential-of-a-list-ending-in-an-unknown": (HEAD + "model = [nn.Conv2d(3, 8, 3)]\nmodel += [make_head()]\n"
+                                                  "probe(nn.Sequential(*model)(x))\n", "object"),
+    "sequential-of-a-list-changed-otherwise-last": (HEAD + "model = [nn.Conv2d(3, 8, 3), nn.Tanh()]\nmodel = patch(model)\n"
+                                                    "probe(nn.Sequential(*model)(x))\n", "object"),
+    "sequential-of-a-list-ending-in-an-lstm": (HEAD + "model = [nn.Linear(2, 2)]\nmodel += [nn.LSTM(2, 2)]\n"
+                                               "probe(nn.Sequential(*model)(x))\n", "container"),  # (output, (h, c))
     "sigmoid-of-unknown": (HEAD + "def f(net, x):\n    probe(net.refine(x).sigmoid().squeeze())\n", "tensor"),
     "sigmoid-of-a-class-of-the-file": (HEAD + "class Gate:\n    def sigmoid(self):\n        return self\ndef f(g):\n"
                                        "    probe(g.sigmoid())\n", None),

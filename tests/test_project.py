@@ -541,6 +541,30 @@ def test_a_list_a_module_was_appended_to_holds_it_when_saved(cli, tmp_path, loop
         assert line.strip().startswith("torch.save(Gs")
 
 
+@pytest.mark.parametrize(
+    ("tail", "expected"),
+    [
+        pytest.param("        model += [nn.Conv2d(ngf, 3, 7), nn.Tanh()]\n", [("TL001", 4)], id="ends-in-tanh"),
+        pytest.param("        model.append(nn.Sigmoid())\n", [("TL001", 4)], id="appended-last"),
+        pytest.param("        model.extend([nn.Conv2d(ngf, 3, 7), nn.Tanh()])\n", [("TL001", 4)], id="extended-last"),
+        pytest.param("        model += [make_head(ngf)]\n", [], id="ends-in-an-unknown"),
+        pytest.param("        if ngf:\n            model += [nn.Tanh()]\n", [], id="grown-in-a-branch"),
+        pytest.param("        model += [nn.Tanh()]\n        model = patch(model)\n", [], id="changed-after"),
+    ],
+)
+def test_a_generator_built_from_a_list_returns_what_its_last_layer_returns(cli, tmp_path, tail, expected):
+    """The pix2pix/CycleGAN generator: `model += [...]` layer by layer, then `nn.Sequential(*model)`
+    in another module; its output is its last layer's."""
+    (tmp_path / "networks.py").write_text(
+        "import torch.nn as nn\n\n\nclass Gen(nn.Module):\n    def __init__(self, blocks, ngf=8):\n        super().__init__()\n"
+        "        model = [nn.ReflectionPad2d(3), make_block(3, ngf)]\n        for i in range(blocks):\n"
+        "            model += [Residual(ngf)]\n" + tail + "        self.model = nn.Sequential(*model)\n\n"
+        "    def forward(self, x):\n        return self.model(x)\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom networks import Gen\nfake = Gen(2)(torch.zeros(1, 3, 8, 8))\nprint(fake.cpu().data)\n")
+    assert _findings(cli, "--select", "TL001", "train.py") == expected
+
+
 def test_names_the_linted_file_takes_from_a_star_import(cli, tmp_path):
     (tmp_path / "common.py").write_text(
         "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    def forward(self, x):\n"

@@ -1319,11 +1319,35 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         given `*layers`, what every module the list holds returns, when they agree."""
         if not call.args or call.args[-1].keyword is not None or call.args[-1].star == "**":
             return None
-        last = self._kind(call.args[-1].value, scope)
-        if call.args[-1].star:
-            held = last if last is not None and last.base == CONTAINER and not last.mapping else None
-            last = held.element if held is not None else None
+        given = call.args[-1].value
+        last_added = self._last_added(given.value, call, scope) if call.args[-1].star and isinstance(given, cst.Name) else None
+        if last_added is not None:
+            last = self._kind(last_added, scope)  # `layers += [nn.Conv2d(...), nn.Tanh()]` just before
+        else:
+            last = self._kind(given, scope)
+            if call.args[-1].star:
+                held = last if last is not None and last.base == CONTAINER and not last.mapping else None
+                last = held.element if held is not None else None
         return last.output if last is not None and last.base == MODULE else None
+
+    def _last_added(self, name: str, call: cst.Call, scope: Scope) -> cst.BaseExpression | None:
+        """The item the list `name` ends with where `call` stands, from the statement before it in
+        its block that last touches the name: `model += [conv, nn.Tanh()]`, `model.append(x)`,
+        `model.extend([...])` or `model = [...]` (a loop, a branch or any other use: unknown)."""
+        path = self.scopes.parents.path_to(scope.node, call)
+        if path is None:
+            return None
+        for depth in range(len(path) - 1, 0, -1):
+            block = path[depth - 1]
+            if isinstance(block, (cst.IndentedBlock, cst.Module)) and not isinstance(block, ElidedBlock):
+                statements = list(block.body)
+                if path[depth] not in statements:
+                    return None
+                for statement in reversed(statements[:statements.index(path[depth])]):
+                    if any(isinstance(node, cst.Name) and node.value == name for node in descendants(statement)):
+                        return _item_added_last(statement, name)
+                return None
+        return None
 
     def _any_graph(self, call: cst.Call, scope: Scope) -> bool:
         for arg in call.args:
@@ -1689,6 +1713,26 @@ def _methods_called_on(expr: cst.CSTNode, name: str) -> list[tuple[str, bool | N
         steps.append((expr.func.attr.value, not expr.args))
         expr = expr.func.value
     return steps[::-1] if isinstance(expr, cst.Name) and expr.value == name else None
+
+
+def _item_added_last(statement: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    """What a statement puts last into the list `name`, when it is one plain growth or display."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign):
+        target, display = small.target, small.value
+    elif isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target, display = small.targets[0].target, small.value
+    elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute):
+        target, added = small.value.func.value, _grown_by(small.value)
+        return added[-1] if added and isinstance(target, cst.Name) and target.value == name else None
+    else:
+        return None
+    if not (isinstance(target, cst.Name) and target.value == name and isinstance(display, (cst.List, cst.Tuple))):
+        return None
+    elements = display.elements
+    return elements[-1].value if elements and not isinstance(elements[-1], cst.StarredElement) else None
 
 
 def _grown_by(call: cst.CSTNode) -> list[cst.BaseExpression] | None:

@@ -35,7 +35,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 31  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 32  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -215,6 +215,8 @@ class _Summarizer:
         self.attribute_names: set[str] = set()
 
     def module(self, tree: ast.Module) -> ModuleSummary:
+        if "Sequential(*" in self.text:
+            _mark_sequential_lists(tree)
         stars = []
         module_statements = list(_statements(tree.body))
         for statement in module_statements:
@@ -1193,6 +1195,62 @@ def _with_last_values(descriptor: Descriptor, key: str, last: dict[str, Descript
     return tuple(_with_last_values(part, key, last) for part in descriptor)
 
 
+# The attribute `_mark_sequential_lists` sets on a `Sequential(*layers)` call: the list's last item.
+_LAST_ITEM = "torchlint_last_item"
+
+
+def _mark_sequential_lists(tree: ast.AST) -> None:
+    """On each `Sequential(*layers)` in a simple statement, the item `layers` ends with there, from
+    the statement before it in its block that last touches the name (`layers += [conv, nn.Tanh()]`,
+    `layers.append(x)`, `layers = [...]`): the Sequential returns what that item returns."""
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                for index, statement in enumerate(block):
+                    if not isinstance(statement, _COMPOUND):
+                        _mark_in_statement(statement, block[:index])
+
+
+def _mark_in_statement(statement: ast.stmt, before: list[ast.stmt]) -> None:
+    for node in ast.walk(statement):
+        if (type(node) is ast.Call and node.args and _called_name(node.func) == "Sequential"
+                and isinstance(node.args[-1], ast.Starred) and type(node.args[-1].value) is ast.Name):
+            name = node.args[-1].value.id
+            touching = next((s for s in reversed(before) if _names(s, name)), None)
+            item = _item_added_last(touching, name) if touching is not None else None
+            if item is not None:
+                setattr(node, _LAST_ITEM, item)
+
+
+def _names(statement: ast.stmt, name: str) -> bool:
+    return any(type(node) is ast.Name and node.id == name for node in ast.walk(statement))
+
+
+def _item_added_last(statement: ast.stmt, name: str) -> ast.expr | None:
+    """What a statement puts last into the list `name`, when it is one plain growth or display."""
+    if isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add):
+        target, display = statement.target, statement.value
+    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target, display = statement.targets[0], statement.value
+    elif (isinstance(statement, ast.Expr) and type(statement.value) is ast.Call
+          and type(statement.value.func) is ast.Attribute and not statement.value.keywords):
+        call = statement.value
+        if not (type(call.func.value) is ast.Name and call.func.value.id == name):
+            return None
+        if call.func.attr == "append" and len(call.args) == 1 and not isinstance(call.args[0], ast.Starred):
+            return call.args[0]
+        if call.func.attr == "extend" and len(call.args) == 1 and isinstance(call.args[0], (ast.List, ast.Tuple)):
+            target, display = call.func.value, call.args[0]
+        else:
+            return None
+    else:
+        return None
+    if not (type(target) is ast.Name and target.id == name and isinstance(display, (ast.List, ast.Tuple))):
+        return None
+    return display.elts[-1] if display.elts and not isinstance(display.elts[-1], ast.Starred) else None
+
+
 def _stores(statement: ast.stmt, name: str) -> bool:
     return any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
                for node in _walk(statement))
@@ -1302,6 +1360,8 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
         last = None
         if len(expr.args) > 1 and _called_name(expr.func) == "Sequential" and not isinstance(expr.args[-1], ast.Starred):
             last = _describe(expr.args[-1], key, local_names)
+        elif (item := getattr(expr, _LAST_ITEM, None)) is not None:  # `nn.Sequential(*model)` (see _mark_sequential_lists)
+            last = _describe(item, key, local_names)
         return ("call", _describe(expr.func, key, local_names), _describe(first, key, local_names), keywords, last)
     if expr is None:
         return None
