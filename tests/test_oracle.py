@@ -1471,6 +1471,33 @@ def test_a_dict_kept_on_self_holds_what_the_class_stores(extra, after, expected)
     assert kinds(source) == [expected]
 
 
+LOADERS = HEAD + (
+    "from torch.utils.data import DataLoader\n\n\nclass Processor:\n"
+    "    def load_data(self, ds):\n        self.data_loader = dict()\n"
+    "        self.data_loader['train'] = DataLoader(ds, batch_size=4, shuffle=True)\n"
+    "        self.data_loader['test'] = DataLoader(ds, batch_size=4)\n"
+    "{extra}"
+    "    def train(self):\n        for batch_idx, (data, label) in enumerate(self.data_loader['train']):\n"
+    "            probe(label)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        pytest.param("", "tensor", id="loaders-stored-by-the-class"),
+        pytest.param("    def more(self, ds):\n        self.data_loader['raw'] = ds\n", None, id="a-dataset-stored-too"),
+        pytest.param("    def more(self, ds):\n        self.data_loader['aux'] = DataLoader(ds, collate_fn=pad)\n", None,
+                     id="a-loader-with-its-own-collate"),
+        pytest.param("    def more(self):\n        register(self.data_loader)\n", None, id="handed-on"),
+    ],
+)
+def test_a_dict_of_data_loaders_kept_on_self_yields_batches(extra, expected):
+    """`self.data_loader['train'] = DataLoader(...)` in one method, iterated in another: its batches
+    are collated tensors (the guess any DataLoader's batch is)."""
+    assert kinds(LOADERS.replace("{extra}", extra)) == [expected]
+
+
 LISTING = HEAD + (
     "class Binarize:\n"
     "    def __init__(self, model):\n        self.saved = []\n        self.targets = list()\n"

@@ -1,6 +1,7 @@
 """What a dict or list kept on an instance holds, when the class alone fills it: `self.losses = {}`
 in `__init__`, `self.losses["ce"] = F.cross_entropy(out, y)` in one method, `self.losses["ce"].data`
-in another; `self.targets = []`, `self.targets.append(m.weight)`, `self.targets[i].data`. Part of
+in another; `self.targets = []`, `self.targets.append(m.weight)`, `self.targets[i].data`; tensors,
+or DataLoaders (`self.data_loader["train"] = DataLoader(...)`, iterated in another method). Part of
 the type oracle (a mixin of `TypeOracle`): it asks the oracle what each stored
 value is.
 
@@ -23,9 +24,9 @@ import libcst as cst
 from torchlint.analysis import dotted_name
 from torchlint.codemod import names_used
 from torchlint.parsing import python_tree
-from torchlint.kinds import CONTAINER, GUESSED_STORED_ITEM, TENSOR, UNPICKLED, Kind, merge
+from torchlint.kinds import CONTAINER, GUESSED_STORED_ITEM, OBJECT, TENSOR, UNPICKLED, Kind, merge
 from torchlint.scopes import all_params
-from torchlint.torch_api import is_torch_module_class
+from torchlint.torch_api import DATA_LOADERS, is_torch_module_class
 from torchlint.walk import ElidedBlock, descendants, paths
 
 # Methods of a dict that neither store into it nor hand it on.
@@ -178,6 +179,10 @@ def _dict_use(path: Sequence[cst.CSTNode]):
 
 
 def _holding(element: Kind | None, mapping: bool) -> Kind | None:
+    """A dict (a list) of the tensors the class stores, a guess; or of its DataLoaders
+    (`self.data_loader["train"] = DataLoader(...)`), whose batches are a guess already."""
+    if element is not None and element.base == OBJECT and element.origin in DATA_LOADERS:
+        return Kind(CONTAINER, mapping=mapping, element=element)
     if element is None or element.base != TENSOR:
         return None
     return Kind(CONTAINER, mapping=mapping, element=Kind(TENSOR, graph=element.graph, origin=GUESSED_STORED_ITEM))
