@@ -470,6 +470,8 @@ FROM_USE = {
                                     None),
     "passed-back-through-star-arguments": (HEAD + "def freeze(m, flag):\n    return m\nargs = (make(), False)\n"
                                            "probe(freeze(*args))\n", None),
+    "returns-a-name-a-with-binds": (HEAD + "def opened(path):\n    with open(path) as f:\n        return f\n"
+                                    "probe(opened(torch.zeros(1)))\n", None),
     "passed-back-through-a-decorator": (HEAD + "@register\ndef freeze(m):\n    return m\nprobe(freeze(nn.Linear(2, 2)))\n",
                                         None),
     # a Sequential of `*layers`: what the list's last item returns, from the statement before it

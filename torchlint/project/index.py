@@ -836,8 +836,8 @@ def _returned_parameter_name(key: str, function: FunctionSummary, value: Descrip
     """The parameter a returned value is, when it is one never rebound in the function."""
     if isinstance(value, tuple) and value[:2] == ("local", key) and len(value) == 3:
         bound = function.locals.get(value[2], ())
-        if len(bound) == 1 and bound[0][:2] == ("param", key) and bound[0][2] < len(function.params):
-            return function.params[bound[0][2]]
+        if len(bound) == 1 and isinstance(bound[0], tuple) and bound[0][:2] == ("param", key):
+            value = bound[0]  # (a local bound by a `with`, a loop or an import has no descriptor: None)
     if isinstance(value, tuple) and value[:2] == ("param", key) and value[2] < len(function.params):
         return function.params[value[2]]
     return None
