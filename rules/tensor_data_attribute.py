@@ -77,9 +77,10 @@ class TensorDataAttribute(Rule):
       is bound to a name the scope then changes in place (`w = layer.weight.data`, `w.add_(e)`,
       ..., `w.copy_(saved)`): `.detach()` shares the tensor's version counter, so a backward
       through a graph that saved the tensor raises even where the change was undone. And it is
-      **unsafe** in a project that builds lazy modules (`nn.LazyLinear`, `nn.LazyConv2d`, a layer
-      making an `UninitializedParameter`): until the module first runs its parameters are
-      uninitialised, and `.detach()` raises on one where `.data` does not.
+      **unsafe** in a project that may build lazy modules (any of its files names `nn.LazyLinear`,
+      `nn.LazyConv2d` or another lazy layer, as a call, a registry's value or a base class, or
+      `UninitializedParameter`): until the module first runs its parameters are uninitialised,
+      and `.detach()` raises on one where `.data` does not.
     - An in-place update (`p.data.add_(...)`, `p.data -= ...`, `p.data[i] = ...`,
       `p.data[i] += ...`, and an in-place method on an indexed view: `p.data[:, c:].zero_()`) becomes the same
       statement on the tensor itself under `with torch.no_grad():` (no new block inside an existing

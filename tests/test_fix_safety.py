@@ -412,8 +412,10 @@ REPORTS = "def report(net):\n    return [p.data.numel() for p in net.parameters(
         ("from torch import nn\nmodel = nn.LazyConv2d(4, 3)\n", "unsafe"),
         ("import torch\nfrom torch.nn.parameter import UninitializedParameter\n\n\nclass Lazy(torch.nn.Module):\n"
          "    def __init__(self):\n        super().__init__()\n        self.weight = UninitializedParameter()\n", "unsafe"),
+        ("import torch.nn as nn\nLAYERS = {'lazy': nn.LazyLinear, 'dense': nn.Linear}\nmodel = LAYERS['lazy'](2)\n", "unsafe"),
+        ("import torch.nn as nn\n\n\nclass AutoDense(nn.LazyLinear):\n    pass\n\n\nmodel = AutoDense(2)\n", "unsafe"),
         ("import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(5, 8), nn.ReLU())\n", "safe"),
-        ("import torch.nn as nn\nLazyLinear = None  # a name, not a call\nmodel = nn.Linear(5, 8)\n", "safe"),
+        ("import torch.nn as nn\n\n\nclass LazyLinearish:  # another name\n    pass\n\n\nlazy = nn.Linear(5, 8)\n", "safe"),
         ("def lazy_linear(n):\n    return n\nmodel = lazy_linear(8)\n", "safe"),
     ],
 )

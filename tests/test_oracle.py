@@ -472,6 +472,13 @@ FROM_USE = {
                                            "probe(freeze(*args))\n", None),
     "returns-a-name-a-with-binds": (HEAD + "def opened(path):\n    with open(path) as f:\n        return f\n"
                                     "probe(opened(torch.zeros(1)))\n", None),
+    "passed-back-after-a-walrus": (HEAD + "def choose(a, b, use_b):\n    if use_b and (a := b):\n        pass\n    return a\n"
+                                   "probe(choose(torch.ones(3), make(), True))\n", None),
+    "passed-back-after-a-nonlocal": (HEAD + "def choose(a, b):\n    def swap():\n        nonlocal a\n        a = b\n"
+                                     "    swap()\n    return a\nprobe(choose(torch.ones(3), make()))\n", None),
+    "passed-back-after-a-match-capture": (HEAD + "def choose(a, b):\n    match b:\n        case Batch() as a:\n"
+                                          "            pass\n    return a\nprobe(choose(torch.ones(3), make()))\n", None),
+    "passed-back-from-an-async-function": (HEAD + "async def keep(a):\n    return a\nprobe(keep(torch.ones(3)))\n", None),
     "passed-back-through-a-decorator": (HEAD + "@register\ndef freeze(m):\n    return m\nprobe(freeze(nn.Linear(2, 2)))\n",
                                         None),
     # a Sequential of `*layers`: what the list's last item returns, from the statement before it
@@ -486,9 +493,20 @@ FROM_USE = {
                                                   "probe(nn.Sequential(*model)(x))\n", "object"),
     "sequential-of-a-list-changed-otherwise-last": (HEAD + "model = [nn.Conv2d(3, 8, 3), nn.Tanh()]\nmodel = patch(model)\n"
                                                     "probe(nn.Sequential(*model)(x))\n", "object"),
+    "sequential-of-a-list-inserted-into-last": (HEAD + "model = [nn.Linear(2, 2), nn.Tanh()]\nmodel.insert(0, make_pack())\n"
+                                                "probe(nn.Sequential(*model)(x))\n", "object"),  # (inserted first, not last)
+    "sequential-of-a-list-grown-through-an-alias": (HEAD + "model = [nn.Linear(2, 2)]\ntail = model\n"
+                                                    "model.append(nn.Tanh())\nif flag:\n    tail.append(make_pack())\n"
+                                                    "probe(nn.Sequential(*model)(x))\n", "object"),
+    "sequential-of-a-list-handed-on": (HEAD + "model = [nn.Linear(2, 2)]\nmodel.append(nn.Tanh())\nfinish(model)\n"
+                                       "probe(nn.Sequential(*model)(x))\n", "object"),
+    "list-filled-by-a-distributed-collective": (HEAD + "import torch.distributed as dist\ndef f(local):\n    gathered = []\n"
+                                                "    for _ in range(4):\n        gathered.append(torch.zeros(1))\n"
+                                                "    dist.all_gather_object(gathered, local)\n    probe(gathered)\n", None),
     "sequential-of-a-list-ending-in-an-lstm": (HEAD + "model = [nn.Linear(2, 2)]\nmodel += [nn.LSTM(2, 2)]\n"
                                                "probe(nn.Sequential(*model)(x))\n", "container"),  # (output, (h, c))
-    "sigmoid-of-unknown": (HEAD + "def f(net, x):\n    probe(net.refine(x).sigmoid().squeeze())\n", "tensor"),
+    # `.sigmoid()` is no evidence: autodiff libraries' values (micrograd's `Value`) have one too
+    "sigmoid-of-unknown": (HEAD + "def f(net, x):\n    probe(net.refine(x).sigmoid().squeeze())\n", None),
     "sigmoid-of-a-class-of-the-file": (HEAD + "class Gate:\n    def sigmoid(self):\n        return self\ndef f(g):\n"
                                        "    probe(g.sigmoid())\n", None),
     "augmented-string": (HEAD + "def f(xs):\n    s = ''\n    s += xs\n    probe(s)\n", None),

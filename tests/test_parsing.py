@@ -316,3 +316,13 @@ def test_the_hook_scan_parses_only_bodies_that_say_register(monkeypatch):
     findings = [d for d in lint_text(HOOKED, "hooked.py", selectable_rules()).diagnostics if d.code == "TL005"]
     direct_call = HOOKED.splitlines().index("net.forward(torch.ones(2))") + 1
     assert [(d.code, d.line) for d in findings] == [("TL005", direct_call)]  # not in the registered hook
+
+
+def test_a_callback_registered_in_a_body_left_unparsed_keeps_what_it_is_given():
+    """`x.register_hook(report)` inside a long function: the body is read for the registration
+    (its text holds `hook(`), and the hook's `grad` is a tensor."""
+    source = ("import torch\n\n\ndef report(grad):\n    print(grad.data.norm())\n\n\n"
+              "def train(x):\n" + FILLER + "    x.register_hook(report)\n    return x\n\n\n"
+              "train(torch.ones(2, requires_grad=True))\n")
+    findings = [d for d in lint_text(source, "hooks.py", selectable_rules()).diagnostics if d.code == "TL001"]
+    assert [d.line for d in findings] == [5]

@@ -550,6 +550,10 @@ def test_a_list_a_module_was_appended_to_holds_it_when_saved(cli, tmp_path, loop
         pytest.param("        model += [make_head(ngf)]\n", [], id="ends-in-an-unknown"),
         pytest.param("        if ngf:\n            model += [nn.Tanh()]\n", [], id="grown-in-a-branch"),
         pytest.param("        model += [nn.Tanh()]\n        model = patch(model)\n", [], id="changed-after"),
+        pytest.param("        model.insert(0, nn.Tanh())\n", [], id="inserted-first"),
+        pytest.param("        tail = model\n        model += [nn.Tanh()]\n        if ngf:\n            tail.append(make_pack())\n",
+                     [], id="grown-through-an-alias"),
+        pytest.param("        model += [nn.Tanh()]\n        finish(model)\n", [], id="handed-on"),
     ],
 )
 def test_a_generator_built_from_a_list_returns_what_its_last_layer_returns(cli, tmp_path, tail, expected):
@@ -562,6 +566,40 @@ def test_a_generator_built_from_a_list_returns_what_its_last_layer_returns(cli, 
         "    def forward(self, x):\n        return self.model(x)\n")
     (tmp_path / "train.py").write_text(
         "import torch\nfrom networks import Gen\nfake = Gen(2)(torch.zeros(1, 3, 8, 8))\nprint(fake.cpu().data)\n")
+    assert _findings(cli, "--select", "TL001", "train.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("helper", "expected"),
+    [
+        pytest.param("def keep(model, flag):\n    return model\n", [("TL001", 3)], id="gives-back-its-parameter"),
+        pytest.param("async def keep(model, flag):\n    return model\n", [], id="a-coroutine"),
+        pytest.param("def keep(model, flag):\n    yield model\n    return model\n", [], id="a-generator"),
+        pytest.param("def keep(model, flag):\n    if flag and (model := flag):\n        pass\n    return model\n", [],
+                     id="rebound-by-a-walrus"),
+        pytest.param("def keep(model, flag):\n    def swap():\n        nonlocal model\n        model = flag\n    swap()\n"
+                     "    return model\n", [], id="rebound-by-a-nested-function"),
+    ],
+)
+def test_a_helper_of_another_module_gives_back_what_it_is_passed(cli, tmp_path, helper, expected):
+    (tmp_path / "helpers.py").write_text(helper)
+    (tmp_path / "run.py").write_text("import torch\nfrom helpers import keep\nprint(keep(torch.ones(2), None).data)\n")
+    assert _findings(cli, "--select", "TL001", "run.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("other", "expected"),
+    [
+        pytest.param("class Batch:\n    data = [1]\n\n\ndef pick(a, b):\n    return b\n", [], id="defines-the-name-again"),
+        pytest.param("import torch\nfrom utils import pick\n", [("TL001", 4)], id="brings-the-same-function"),
+        pytest.param("import torch\nimport torch.nn as nn\n", [("TL001", 4)], id="brings-torch-again"),
+    ],
+)
+def test_a_star_import_may_rebind_a_name_an_explicit_import_bound(cli, tmp_path, other, expected):
+    (tmp_path / "utils.py").write_text("def pick(a, b):\n    return a\n")
+    (tmp_path / "other.py").write_text(other)
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom utils import pick\nfrom other import *\nprint(pick(torch.ones(2), None).data)\n")
     assert _findings(cli, "--select", "TL001", "train.py") == expected
 
 

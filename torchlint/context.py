@@ -72,7 +72,20 @@ class FileContext:
         table.forget(module_level_rebindings(self.module) & table.aliases.keys())
         if "import *" in self.text:
             table.star_fallback = self._library_name_through_stars
+            # `from utils import pick`, and a `from other import *` defining `pick` too: either may
+            # be what the name holds
+            table.forget({name for name, target in table.aliases.items() if self._star_import_rebinds(name, target)})
         return table
+
+    def _star_import_rebinds(self, name: str, target: str) -> bool:
+        """A `from x import *` of a project module brings `name` too, as something else than the
+        explicit import's `target` (`torch` brought again by a star import is the same torch)."""
+        star = self.project.star_rebinding(name)
+        if star is None:
+            return False
+        if star.what == "external":
+            return star.qualified != target
+        return self.project.resolve_qualified(self.project.own_path or self.path, target) != star
 
     def _library_name_through_stars(self, name: str) -> str | None:
         """`nn` in a file whose `from models.common import *` brings models/common.py's

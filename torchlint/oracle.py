@@ -350,8 +350,10 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         return cache[key]
 
     def _torch_call(self, call: cst.Call) -> bool:
-        """A call of torch's own, which keeps the list it is given as it is."""
-        return (self.imports.qualify(call.func) or "").startswith("torch.")
+        """A call of torch's own, which keeps the list it is given as it is (not torch.distributed's:
+        `all_gather_object(gathered, obj)` fills the list it is given)."""
+        qualified = self.imports.qualify(call.func) or ""
+        return qualified.startswith("torch.") and not qualified.startswith("torch.distributed.")
 
     def items_added_before(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Kind | None]:
         """What the scope adds to the list `name` (`xs.append(v)`, `insert`, `extend` of a display)
@@ -664,7 +666,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             self._registered = {}
             if ".apply(" in self.text or "hook(" in self.text:
                 scope = self.scopes.module_scope()
-                worth = lambda block: block.mentions(".apply(") or block.mentions("hook(")  # noqa: E731
+                worth = lambda block: block.holds(".apply(") or block.holds("hook(")  # noqa: E731
                 for node in descendants(self.module, lambda n: type(n) is ElidedBlock and not worth(n)):
                     if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
                             and node.func.attr.value in _CALLBACK_PARAMETERS and node.args):
@@ -770,7 +772,9 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
     def returned_values(self, function: cst.FunctionDef) -> list[cst.BaseExpression | None] | None:
         """What each `return` of a function of the file gives (None for a bare `return`); None when
         a call's result may be something else: a decorator may wrap the function, and a generator's
-        call gives a generator."""
+        call gives a generator (an `async def`'s, a coroutine)."""
+        if function.asynchronous is not None:
+            return None
         if not all(self._keeps_result(decorator.decorator) for decorator in function.decorators):
             return None
         if any(isinstance(node, cst.Yield)
@@ -893,11 +897,12 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         return self.imports.qualify(expr.func if isinstance(expr, cst.Call) else expr) in GRAD_DISABLING_CONTEXTS
 
     def parameters_may_be_lazy(self) -> bool:
-        """The project builds lazy modules (`nn.LazyLinear(8)`, a layer of its own making an
-        `UninitializedParameter`): any parameter may then be uninitialised until the module first
-        runs, which `.data` reads and every tensor method refuses."""
+        """The project may build lazy modules (it names `nn.LazyLinear` or another lazy layer, a
+        base class or a registry's value included, or `UninitializedParameter`): any parameter
+        may then be uninitialised until the module first runs, which `.data` reads and every
+        tensor method refuses."""
         if self._lazy_parameters is None:
-            self._lazy_parameters = self.project.calls_any_of(LAZY_PARAMETER_MAKERS)
+            self._lazy_parameters = self.project.names_any_of(LAZY_PARAMETER_MAKERS)
         return self._lazy_parameters
 
     def may_enable_grad(self, expr: cst.CSTNode) -> bool:
@@ -1335,8 +1340,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         its block that last touches the name: `model += [conv, nn.Tanh()]`, `model.append(x)`,
         `model.extend([...])` or `model = [...]` (a loop, a branch or any other use: unknown)."""
         path = self.scopes.parents.path_to(scope.node, call)
-        if path is None:
-            return None
+        if path is None or _handed_on(name, scope.node, self._torch_call):
+            return None  # (`tail = layers`, `grow(layers)`: it may grow out of sight)
         for depth in range(len(path) - 1, 0, -1):
             block = path[depth - 1]
             if isinstance(block, (cst.IndentedBlock, cst.Module)) and not isinstance(block, ElidedBlock):
@@ -1726,7 +1731,8 @@ def _item_added_last(statement: cst.CSTNode, name: str) -> cst.BaseExpression | 
         target, display = small.targets[0].target, small.value
     elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute):
         target, added = small.value.func.value, _grown_by(small.value)
-        return added[-1] if added and isinstance(target, cst.Name) and target.value == name else None
+        at_the_end = small.value.func.attr.value in ("append", "extend")  # (`insert(0, x)` puts x first)
+        return added[-1] if added and at_the_end and isinstance(target, cst.Name) and target.value == name else None
     else:
         return None
     if not (isinstance(target, cst.Name) and target.value == name and isinstance(display, (cst.List, cst.Tuple))):

@@ -124,6 +124,8 @@ class ScopeTable:
             elif isinstance(child, (cst.BaseSuite, cst.Else, cst.Finally, cst.MatchCase)):
                 if type(child) is ElidedBlock and not child.is_parsed:
                     continue  # a body left unparsed binds nothing a rule looks at
+                if isinstance(child, cst.MatchCase):
+                    self._bind_statement(scope, child, (*chain, id(child)))  # its pattern's captures
                 self._bind_block(scope, child, chain)
 
     def _bind_statement(self, scope: Scope, statement: cst.CSTNode, chain: tuple[int, ...]) -> None:

@@ -79,7 +79,7 @@ SEQUENTIAL_CONTAINERS = frozenset({"torch.nn.Sequential", "torch.nn.modules.cont
 LAZY_PARAMETER_MAKERS = frozenset(
     {"LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
      "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
-     "LazyInstanceNorm2d", "LazyInstanceNorm3d", "UninitializedParameter", "UninitializedBuffer"}
+     "LazyInstanceNorm2d", "LazyInstanceNorm3d", "LazyModuleMixin", "UninitializedParameter", "UninitializedBuffer"}
 )
 # Pooling modules that return `(output, indices)` with `return_indices=True`, and the position of
 # that parameter.
@@ -152,7 +152,7 @@ TENSOR_ONLY_METHODS = frozenset(
      "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "view_as", "expand_as", "type_as",
      "index_select", "narrow", "clamp", "clamp_", "detach", "detach_", "bmm", "baddbmm", "masked_scatter",
      "masked_scatter_", "index_fill", "index_fill_", "index_add", "index_add_", "index_copy", "index_copy_",
-     "repeat_interleave", "topk", "sigmoid", "sigmoid_", "log_softmax"}
+     "repeat_interleave", "topk"}
 )
 # What a module's output of unknown shape answers to only when it is a tensor: tuples, lists, dicts,
 # a PackedSequence and transformers' ModelOutput have none of these (`net(z).view(-1, 3, 32, 32)`).

@@ -456,10 +456,10 @@ class Callers:
         self._subclasses[cls] = frozenset(found)
         return self._subclasses[cls]
 
-    def calls_any_of(self, names: Iterable[str]) -> bool:
+    def names_any_of(self, names: Iterable[str]) -> bool:
         """Whether a module of the project (this view's file as it is now) calls something whose
-        last name is one of `names`."""
-        return any(self._calls_named(name) for name in sorted(names))
+        last name is one of `names`, or names it otherwise (a value, a base class)."""
+        return any(self._calls_named(name) or self._modules_where_escaping(name) for name in sorted(names))
 
     def _calls_named(self, name: str) -> list[tuple[str, CallSite]]:
         """Calls whose callee's last name is `name`: the run's table, with this view's file as it is now."""

@@ -772,14 +772,10 @@ class ProjectIndex(Callers):
         if "." in function.key:
             return None  # a method (its `self` comes first) or a nested function
         summary = self._function(function.path, function.key)
-        if summary is None or not summary.returns or not _keeps_result(summary):
-            return None
-        names = {_returned_parameter_name(function.key, summary, value) for value in summary.returns}
-        if len(names) != 1 or None in names:
+        if summary is None or summary.passes_back is None or not summary.returns or not _keeps_result(summary):
             return None
         self.consulted.add(function.path)
-        name = names.pop()
-        return summary.params.index(name), name
+        return summary.passes_back, summary.params[summary.passes_back]
 
     def param_kind(self, path: str, key: str, index: int) -> Kind | None:
         function = self._function(path, key)
@@ -830,17 +826,6 @@ def _mentions(descriptor, target: tuple) -> bool:
 
 def _folder_ends_with(folder: Path, names: list[str]) -> bool:
     return len(folder.parts) > len(names) and list(folder.parts[len(folder.parts) - len(names):]) == names
-
-
-def _returned_parameter_name(key: str, function: FunctionSummary, value: Descriptor) -> str | None:
-    """The parameter a returned value is, when it is one never rebound in the function."""
-    if isinstance(value, tuple) and value[:2] == ("local", key) and len(value) == 3:
-        bound = function.locals.get(value[2], ())
-        if len(bound) == 1 and isinstance(bound[0], tuple) and bound[0][:2] == ("param", key):
-            value = bound[0]  # (a local bound by a `with`, a loop or an import has no descriptor: None)
-    if isinstance(value, tuple) and value[:2] == ("param", key) and value[2] < len(function.params):
-        return function.params[value[2]]
-    return None
 
 
 def _keeps_result(function: FunctionSummary) -> bool:

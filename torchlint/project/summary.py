@@ -35,7 +35,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 32  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 35  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -67,6 +67,9 @@ class FunctionSummary:
     locals: dict[str, tuple[Descriptor, ...]]
     decorators: tuple[str, ...]
     line: int
+    # The position of the parameter every `return` gives back as it was passed, never bound
+    # again anywhere in the function (nested scopes, walrus, match captures included); or None.
+    passes_back: int | None = None
 
 
 @dataclass
@@ -260,6 +263,10 @@ class _Summarizer:
         self._scan_uses(tree, None, frozenset())
         self._run_time_modules(tree)
         self.summary.calls = tuple(self.calls)
+        if "Lazy" in self.text or "Uninitialized" in self.text:
+            # a lazy layer named anywhere (a registry's value, a base class, a comment): the
+            # project may build one (see TypeOracle.parameters_may_be_lazy)
+            self.escapes.update(_LAZY_LAYER_NAMES.findall(self.text))
         self.summary.escapes = frozenset(self.escapes)
         self.summary.read_through = frozenset(self._read_through)
         self.summary.applied = tuple(self.applied)
@@ -406,6 +413,8 @@ class _Summarizer:
         for statement in statements:
             for name, value in _bindings(statement, key, local_names, walrus=self.walrus):
                 locals_.setdefault(name, []).append(value)
+        for name in self._params_bound_out_of_sight(node, params):
+            locals_[name].append(None)  # (what it holds after is not known)
         grown = _grow_lists(locals_, statements, key, local_names, node)
         rebound = frozenset(name for name, values in locals_.items() if len(values) > 1)
         if rebound and self._reaching_known:
@@ -416,9 +425,9 @@ class _Summarizer:
             params[len(params) - len(positional_defaults) + i]: _describe(d, None, frozenset())
             for i, d in enumerate(positional_defaults)
         }
-        returns = []
+        returns = []  # (none for an `async def`: its call gives a coroutine)
         last = _last_top_level_values(node.body, key, local_names)
-        for statement in statements:
+        for statement in statements if isinstance(node, ast.FunctionDef) else ():
             if isinstance(statement, ast.Return):
                 if id(statement) in last and not (isinstance(statement.value, ast.Name) and statement.value.id in grown):
                     returns.append(last[id(statement)])  # `x = layer(x); return x`: the last value
@@ -439,6 +448,7 @@ class _Summarizer:
             locals={name: tuple(values) for name, values in locals_.items()},
             decorators=tuple(_dotted(d.func if isinstance(d, ast.Call) else d) or "?" for d in node.decorator_list),
             line=node.lineno,
+            passes_back=_passes_back(node, params),
         )
         self.summary.functions[key] = summary
         self._spans[key] = (node.lineno, node.end_lineno or node.lineno)
@@ -447,6 +457,25 @@ class _Summarizer:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(statement, f"{key}.<locals>.{statement.name}", None)
         return summary
+
+    def _params_bound_out_of_sight(self, function: ast.AST, params: tuple[str, ...]) -> set[str]:
+        """The parameters a function binds again where `_bindings` does not look: a walrus in a
+        compound statement's header (`if (a := b):`), a nested function's `nonlocal`, a `case`
+        pattern's capture."""
+        if not params or not (self.walrus or "nonlocal" in self.text or "case" in self.text):
+            return set()
+        found = set()
+        for node in ast.walk(function):
+            kind = type(node)
+            if kind is ast.NamedExpr and type(node.target) is ast.Name:
+                found.add(node.target.id)
+            elif kind is ast.Nonlocal:
+                found.update(node.names)
+            elif kind in (ast.MatchAs, ast.MatchStar) and node.name:
+                found.add(node.name)
+            elif kind is ast.MatchMapping and node.rest:
+                found.add(node.rest)
+        return found & set(params)
 
     def _scan_uses(self, tree: ast.AST, key: str | None, local_names: frozenset[str]) -> None:
         """Calls that may reach the project's functions, and names used other than as callees.
@@ -1195,6 +1224,54 @@ def _with_last_values(descriptor: Descriptor, key: str, last: dict[str, Descript
     return tuple(_with_last_values(part, key, last) for part in descriptor)
 
 
+def _passes_back(function: ast.FunctionDef | ast.AsyncFunctionDef, params: tuple[str, ...]) -> int | None:
+    """The position of the parameter every `return` of a plain function returns by name, when no
+    code of the function binds that name again (`def reset_grads(model, flag): ...; return model`)."""
+    if not isinstance(function, ast.FunctionDef):
+        return None  # (an `async def` gives a coroutine)
+    returned = set()
+    for statement in _statements(function.body):
+        if isinstance(statement, ast.Return):
+            returned.add(statement.value.id if type(statement.value) is ast.Name else None)
+    if len(returned) != 1 or None in returned or next(iter(returned)) not in params:
+        return None
+    (name,) = returned
+    own = {id(arg) for arg in (*function.args.posonlyargs, *function.args.args)}
+    if any(_names_in_binding(node, name) and id(node) not in own for node in ast.walk(function)):
+        return None
+    return params.index(name)
+
+
+def _names_in_binding(node: ast.AST, name: str) -> bool:
+    """Whether `node` binds, declares or deletes `name`, in any scope (or makes its function a
+    generator)."""
+    kind = type(node)
+    if kind is ast.Name:
+        return node.id == name and type(node.ctx) is not ast.Load
+    if kind in (ast.Yield, ast.YieldFrom):
+        return True  # a generator: its call gives a generator
+    if kind in (ast.Global, ast.Nonlocal):
+        return name in node.names
+    if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        return node.name == name
+    if kind is ast.arg:
+        return node.arg == name  # a nested function's or lambda's own parameter of that name
+    if kind is ast.alias:
+        return (node.asname or node.name.split(".")[0]) == name
+    if kind is ast.ExceptHandler:
+        return node.name == name
+    if kind in (ast.MatchAs, ast.MatchStar):
+        return node.name == name
+    if kind is ast.MatchMapping:
+        return node.rest == name
+    return False
+
+
+# torch's lazy layers and what lazy modules build their parameters from, as a module's text names them.
+_LAZY_LAYER_NAMES = re.compile(r"\b(Lazy(?:Linear|Conv[123]d|ConvTranspose[123]d|BatchNorm[123]d|InstanceNorm[123]d|ModuleMixin)"
+                               r"|Uninitialized(?:Parameter|Buffer))\b")
+
+
 # The attribute `_mark_sequential_lists` sets on a `Sequential(*layers)` call: the list's last item.
 _LAST_ITEM = "torchlint_last_item"
 
@@ -1202,20 +1279,48 @@ _LAST_ITEM = "torchlint_last_item"
 def _mark_sequential_lists(tree: ast.AST) -> None:
     """On each `Sequential(*layers)` in a simple statement, the item `layers` ends with there, from
     the statement before it in its block that last touches the name (`layers += [conv, nn.Tanh()]`,
-    `layers.append(x)`, `layers = [...]`): the Sequential returns what that item returns."""
-    for node in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+    `layers.append(x)`, `layers = [...]`): the Sequential returns what that item returns. Not for
+    a list its scope reads otherwise than through its methods (`tail = layers`, `grow(layers)`:
+    it may grow out of sight)."""
+    for scope in ast.walk(tree):
+        if isinstance(scope, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+            read_otherwise = _read_otherwise(scope)
+            for block in _blocks(scope.body):
                 for index, statement in enumerate(block):
                     if not isinstance(statement, _COMPOUND):
-                        _mark_in_statement(statement, block[:index])
+                        _mark_in_statement(statement, block[:index], read_otherwise)
 
 
-def _mark_in_statement(statement: ast.stmt, before: list[ast.stmt]) -> None:
+def _blocks(body: list[ast.stmt]):
+    """A scope's statement lists: its body and those of its compound statements (not nested scopes)."""
+    yield body
+    for statement in body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for inner in (*[getattr(statement, field, None) for field in ("body", "orelse", "finalbody")],
+                      *[part.body for part in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ()))]):
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                yield from _blocks(inner)
+
+
+def _read_otherwise(scope: ast.AST) -> set[str]:
+    """Names a scope (nested ones included) reads other than as the head of an attribute or the
+    list a call spreads (`layers.append(x)`, `f(*layers)`)."""
+    through: set[int] = set()
+    names = []
+    for node in ast.walk(scope):
+        if type(node) in (ast.Attribute, ast.Starred):
+            through.add(id(node.value))
+        elif type(node) is ast.Name and type(node.ctx) is ast.Load:
+            names.append(node)
+    return {node.id for node in names if id(node) not in through}
+
+
+def _mark_in_statement(statement: ast.stmt, before: list[ast.stmt], read_otherwise: set[str]) -> None:
     for node in ast.walk(statement):
         if (type(node) is ast.Call and node.args and _called_name(node.func) == "Sequential"
-                and isinstance(node.args[-1], ast.Starred) and type(node.args[-1].value) is ast.Name):
+                and isinstance(node.args[-1], ast.Starred) and type(node.args[-1].value) is ast.Name
+                and node.args[-1].value.id not in read_otherwise):
             name = node.args[-1].value.id
             touching = next((s for s in reversed(before) if _names(s, name)), None)
             item = _item_added_last(touching, name) if touching is not None else None
