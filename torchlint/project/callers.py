@@ -44,6 +44,7 @@ class Callers:
     """The call-site half of ProjectIndex (which calls `_init_callers` when built)."""
 
     def _init_callers(self) -> None:
+        self._own_escapes: frozenset[str] | None = None  # the last names of the escapes of this view's file
         self._calls_by_name: dict[str, list[str]] | None = None
         self._sites_by_name: dict[str, dict[str | None, list[CallSite]]] = {}  # path -> callee name -> calls
         self._escapes_by_name: dict[str, list[str]] | None = None
@@ -485,8 +486,9 @@ class Callers:
             return self._tables()[1].get(name, [])
         own = self._own
         shared = [path for path in self._base._tables()[1].get(name, []) if path != own]
-        mentioned = any(last_name(local) == name for local in self.summaries[own].escapes)
-        return shared + ([own] if mentioned else [])
+        if self._own_escapes is None:
+            self._own_escapes = frozenset(last_name(local) for local in self.summaries[own].escapes)
+        return shared + ([own] if name in self._own_escapes else [])
 
     def callers_digest(self, name: str) -> str:
         """Which modules call `name` or let it escape, and what they call and let escape: what a

@@ -27,6 +27,7 @@ import ast
 import hashlib
 import re
 import warnings
+from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -198,6 +199,8 @@ class _Summarizer:
         # id of a call inside comprehensions or lambdas -> the names they bind around it
         self._shadowed: dict[int, frozenset[str]] = {}
         self.walrus = ":=" in text  # most files have none: no statement needs walking for one
+        self._tree: ast.AST | None = None  # the module's tree (set by `module`)
+        self._bound_out_of_sight: dict[str, list[int]] | None = None  # see _params_bound_out_of_sight
         # (function key, line) -> what a plain assignment earlier in the same block gave each name
         # bound more than once (see _reaching_values); `nonlocal` may rebind unseen: none then
         self._reaching: dict[tuple[str, int], dict[str, Descriptor]] = {}
@@ -218,6 +221,7 @@ class _Summarizer:
         self.attribute_names: set[str] = set()
 
     def module(self, tree: ast.Module) -> ModuleSummary:
+        self._tree = tree
         if "Sequential(*" in self.text:
             _mark_sequential_lists(tree)
         stars = []
@@ -448,7 +452,7 @@ class _Summarizer:
             locals={name: tuple(values) for name, values in locals_.items()},
             decorators=tuple(_dotted(d.func if isinstance(d, ast.Call) else d) or "?" for d in node.decorator_list),
             line=node.lineno,
-            passes_back=_passes_back(node, params),
+            passes_back=_passes_back(node, params, statements),
         )
         self.summary.functions[key] = summary
         self._spans[key] = (node.lineno, node.end_lineno or node.lineno)
@@ -462,20 +466,15 @@ class _Summarizer:
         """The parameters a function binds again where `_bindings` does not look: a walrus in a
         compound statement's header (`if (a := b):`), a nested function's `nonlocal`, a `case`
         pattern's capture."""
-        if not params or not (self.walrus or "nonlocal" in self.text or "case" in self.text):
+        if not params:
             return set()
-        found = set()
-        for node in ast.walk(function):
-            kind = type(node)
-            if kind is ast.NamedExpr and type(node.target) is ast.Name:
-                found.add(node.target.id)
-            elif kind is ast.Nonlocal:
-                found.update(node.names)
-            elif kind in (ast.MatchAs, ast.MatchStar) and node.name:
-                found.add(node.name)
-            elif kind is ast.MatchMapping and node.rest:
-                found.add(node.rest)
-        return found & set(params)
+        if self._bound_out_of_sight is None:
+            self._bound_out_of_sight = _lines_binding_out_of_sight(self._tree, self.text, self.walrus)
+        if not self._bound_out_of_sight:
+            return set()
+        first, last = function.lineno, function.end_lineno or function.lineno
+        return {name for name in params
+                if any(first <= line <= last for line in self._bound_out_of_sight.get(name, ()))}
 
     def _scan_uses(self, tree: ast.AST, key: str | None, local_names: frozenset[str]) -> None:
         """Calls that may reach the project's functions, and names used other than as callees.
@@ -1224,13 +1223,15 @@ def _with_last_values(descriptor: Descriptor, key: str, last: dict[str, Descript
     return tuple(_with_last_values(part, key, last) for part in descriptor)
 
 
-def _passes_back(function: ast.FunctionDef | ast.AsyncFunctionDef, params: tuple[str, ...]) -> int | None:
+def _passes_back(function: ast.FunctionDef | ast.AsyncFunctionDef, params: tuple[str, ...],
+                 statements: list[ast.stmt]) -> int | None:
     """The position of the parameter every `return` of a plain function returns by name, when no
-    code of the function binds that name again (`def reset_grads(model, flag): ...; return model`)."""
+    code of the function binds that name again (`def reset_grads(model, flag): ...; return model`).
+    `statements`: the function's own (`_statements` of its body)."""
     if not isinstance(function, ast.FunctionDef):
         return None  # (an `async def` gives a coroutine)
     returned = set()
-    for statement in _statements(function.body):
+    for statement in statements:
         if isinstance(statement, ast.Return):
             returned.add(statement.value.id if type(statement.value) is ast.Name else None)
     if len(returned) != 1 or None in returned or next(iter(returned)) not in params:
@@ -1267,6 +1268,50 @@ def _names_in_binding(node: ast.AST, name: str) -> bool:
     return False
 
 
+def _lines_binding_out_of_sight(tree: ast.AST | None, text: str, walrus: bool) -> dict[str, list[int]]:
+    """Name -> the lines where a walrus, a `nonlocal` or a `case` capture may bind it. Walruses and
+    `nonlocal`s are found in the text (a name in a string or comment only adds a line: the answer
+    errs towards "bound"); `case` captures, in the rare module that has a `case` line, by a walk."""
+    found: dict[str, list[int]] = {}
+    if walrus or "nonlocal" in text:
+        starts = [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
+        for offset, name in (*_walrus_targets(text), *_nonlocal_names(text)):
+            found.setdefault(name, []).append(bisect_right(starts, offset))
+    if tree is not None and _CASE_LINE.search(text):
+        for node in ast.walk(tree):
+            if type(node) in (ast.MatchAs, ast.MatchStar) and node.name:
+                found.setdefault(node.name, []).append(node.lineno)
+            elif type(node) is ast.MatchMapping and node.rest:
+                found.setdefault(node.rest, []).append(node.lineno)
+    return found
+
+
+def _walrus_targets(text: str):
+    """(offset, name) of each `name :=` in the text (found from each `:=`, few in a file)."""
+    at = text.find(":=")
+    while at != -1:
+        end = at
+        while end > 0 and text[end - 1] in " \t":
+            end -= 1
+        start = end
+        while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        if start < end:
+            yield start, text[start:end]
+        at = text.find(":=", at + 2)
+
+
+def _nonlocal_names(text: str):
+    if "nonlocal" not in text:
+        return
+    for match in _NONLOCAL.finditer(text):
+        for name in re.findall(r"\w+", match.group(1)):
+            yield match.start(), name
+
+
+_NONLOCAL = re.compile(r"\bnonlocal\s+([\w \t,]+)")
+# A line that may start a `case` block (most files say "case" only in words).
+_CASE_LINE = re.compile(r"(?m)^[ \t]+case\b")
 # torch's lazy layers and what lazy modules build their parameters from, as a module's text names them.
 _LAZY_LAYER_NAMES = re.compile(r"\b(Lazy(?:Linear|Conv[123]d|ConvTranspose[123]d|BatchNorm[123]d|InstanceNorm[123]d|ModuleMixin)"
                                r"|Uninitialized(?:Parameter|Buffer))\b")
