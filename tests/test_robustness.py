@@ -489,7 +489,7 @@ def test_stdin_over_the_size_limit_is_skipped_and_echoed(cli, tmp_path):
     ],
 )
 def test_lines_are_counted_as_python_counts_them(text, lines):
-    from torchlint.positions import physical_lines
+    from torchlint.lines import physical_lines
 
     assert physical_lines(text) == lines
     assert "".join(physical_lines(text, keepends=True)) == text

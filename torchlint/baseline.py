@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from torchlint.diagnostics import Diagnostic
-from torchlint.positions import physical_lines
+from torchlint.lines import physical_lines
 from torchlint.sourcefile import write_atomic
 from torchlint.suppression import UNSUPPRESSIBLE
 

@@ -28,7 +28,7 @@ from pygls.lsp.server import LanguageServer
 
 from torchlint import __version__
 from torchlint.diagnostics import Diagnostic, Edit
-from torchlint.positions import physical_lines
+from torchlint.lines import physical_lines
 
 FIX_ALL = "source.fixAll.torchlint"
 _SEVERITIES = {

@@ -104,7 +104,7 @@ def unused_noqa(text: str, path: str, used: set[tuple[int, str]], enabled: set[s
     other tools' codes and a bare `# noqa` are left alone. The safe fix removes the unused codes,
     and the comment when none is left."""
     from torchlint.diagnostics import Fix, make_edit
-    from torchlint.positions import line_starts
+    from torchlint.lines import line_starts
 
     if "noqa" not in text.lower():
         return []

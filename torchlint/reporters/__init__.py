@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from torchlint.diagnostics import Diagnostic
-from torchlint.positions import physical_lines
+from torchlint.lines import physical_lines
 
 FORMATS = ("full", "concise", "json", "sarif", "github", "junit", "gitlab")
 
