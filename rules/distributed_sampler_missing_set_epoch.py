@@ -11,6 +11,7 @@ from torchlint.analysis import calls_in, dotted_name, element_at, walk_statement
 from torchlint.codemod import names_used
 from torchlint.kinds import FUNCTION
 from torchlint.rule import Invalid, Rule
+from torchlint.rules._training import grad_disabled_at, model_calls, put_in_eval_mode
 from torchlint.rules.registry import register
 from torchlint.scopes import Binding, all_params
 from torchlint.torch_api import DATA_LOADERS, DISTRIBUTED_SAMPLERS
@@ -114,7 +115,11 @@ class DistributedSamplerMissingSetEpoch(Rule):
     loader, anywhere in the enclosing function, or in a function of the file that calls it (the
     epoch loop may live in a caller). Not flagged: samplers with `shuffle=False`, loaders handed
     to `accelerator.prepare`, loaders built in Lightning `*_dataloader` hooks (the framework sets
-    the epoch), and a single pass with no epoch loop.
+    the epoch), a single pass with no epoch loop, and an evaluation pass: a loop over the loader
+    (or a helper looping over it) with no `backward`, `step` or `zero_grad` in it, whose every
+    model call runs with autograd off (`with torch.no_grad():` in it or around it, a `no_grad`
+    decorator), a model being a module or a parameter the helper calls `.eval()` on. The order
+    of an evaluation changes no result.
 
     The sampler may come from a function of the file that returns it (`make_sampler(ds,
     shuffle=True, distributed=d)`): each of its `return`s counts as a binding. In such a helper
@@ -151,6 +156,15 @@ class DistributedSamplerMissingSetEpoch(Rule):
     scope_tokens = ("for",)  # it visits every `for` loop: the sampler may be made elsewhere
 
     valid = (
+        # an evaluation pass: no backward or step, every model call with autograd off
+        SETUP + "model = torch.nn.Linear(2, 2)\ndef evaluation(net, batches):\n    net.eval()\n    total = 0\n"
+        "    for batch in batches:\n        with torch.no_grad():\n            total += net(batch).sum()\n    return total\n"
+        "for epoch in range(3):\n    evaluation(model, loader)\n",
+        T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nloader = DataLoader(ds, sampler=sampler)\n"
+        "@torch.no_grad()\ndef evaluate(batches):\n    return [model(b) for b in batches]\n"
+        "def validate(batches):\n    with torch.inference_mode():\n        for b in batches:\n            model(b)\n"
+        "for epoch in range(3):\n    evaluate(loader)\n    validate(loader)\n    with torch.no_grad():\n"
+        "        for b in loader:\n            model(b)\n",
         # a helper that loops over the loader: it sets the epoch itself, or the loop does first
         SETUP + "def one_pass(batches, epoch):\n    batches.sampler.set_epoch(epoch)\n    for b in batches:\n"
         "        step(b)\nfor epoch in range(10):\n    one_pass(loader, epoch)\n",
@@ -265,6 +279,24 @@ class DistributedSamplerMissingSetEpoch(Rule):
     )
 
     invalid = (
+        # not an evaluation pass: a model called with autograd on (an EMA updated under
+        # `no_grad` does not make the loop one), or a step taken
+        Invalid(
+            T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nloader = DataLoader(ds, sampler=sampler)\n"
+            "for epoch in range(3):\n    for b in loader:\n        out = model(b)\n        with torch.no_grad():\n"
+            "            ema.update(model)\n",
+            T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nloader = DataLoader(ds, sampler=sampler)\n"
+            "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    for b in loader:\n        out = model(b)\n        with torch.no_grad():\n"
+            "            ema.update(model)\n",
+        ),
+        Invalid(
+            T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nloader = DataLoader(ds, sampler=sampler)\n"
+            "for epoch in range(3):\n    for b in loader:\n        with torch.no_grad():\n            out = model(b)\n"
+            "        opt.step()\n",
+            T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nloader = DataLoader(ds, sampler=sampler)\n"
+            "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    for b in loader:\n        with torch.no_grad():\n            out = model(b)\n"
+            "        opt.step()\n",
+        ),
         Invalid(
             SETUP + "for epoch in range(10):\n    for batch in loader:\n        step(batch)\n",
             SETUP + "for epoch in range(10):\n    sampler.set_epoch(epoch)\n    for batch in loader:\n        step(batch)\n",
@@ -428,11 +460,14 @@ class DistributedSamplerMissingSetEpoch(Rule):
             iterated = _iterated(value)
         return iterated
 
-    def _check_loop_over(self, where: cst.CSTNode, loader: cst.Name) -> None:
-        """The loop over `loader` at `where` (a `for` header, or a call of a helper that loops)."""
+    def _check_loop_over(self, where: cst.CSTNode, loader: cst.Name, helper: cst.FunctionDef | None = None) -> None:
+        """The loop over `loader` at `where` (a `for` header, or a call of `helper`, a function
+        of this file that loops over it)."""
         sampler = self._distributed_sampler(loader)
         loops = self._enclosing_loops()
         if sampler is None or not loops or self._prepared(loader.value):
+            return
+        if self._evaluation_pass(helper if helper is not None else self.ctx.stack[-1], helper):
             return
         self._ours = self._covering_call_test(loader.value, sampler)
         if self._sets_epoch(loops):
@@ -447,11 +482,34 @@ class DistributedSamplerMissingSetEpoch(Rule):
         iterates the parameter the loader is passed as: its loop over the loader is this call."""
         if not isinstance(node.func, cst.Name) or not self._enclosing_loops():
             return
-        loader = self._loader_passed_to_iterating_helper(node)
-        if loader is not None:
-            self._check_loop_over(node, loader)
+        found = self._loader_passed_to_iterating_helper(node)
+        if found is not None:
+            self._check_loop_over(node, *found)
 
-    def _loader_passed_to_iterating_helper(self, call: cst.Call) -> cst.Name | None:
+    def _evaluation_pass(self, loop: cst.CSTNode, helper: cst.FunctionDef | None) -> bool:
+        """The pass over the loader trains nothing: no `backward`, `step` or `zero_grad` in it,
+        and every model it calls (a module, or a parameter it put in eval mode) is called with
+        autograd off (`with torch.no_grad():` in it, around it, or a decorator). The order of an
+        evaluation changes no result, so its sampler needs no `set_epoch`."""
+        text = self.ctx.module.code_for_node(loop)
+        if "backward" in text or "step(" in text or "zero_grad" in text:
+            return False
+        function = helper or next((n for n in reversed(self.ctx.stack) if isinstance(n, cst.FunctionDef)), None)
+        evaluated = put_in_eval_mode(function) if function is not None else frozenset()
+        calls = model_calls(self.ctx, loop, evaluated)
+        if not calls:
+            return False
+        if helper is None and grad_disabled_at(self.ctx, self.ctx.stack[:-1]):
+            return True
+        if helper is not None and any(self.ctx.oracle.disables_grad(d.decorator) for d in helper.decorators):
+            return True
+        unguarded = {id(call) for call in calls}
+        for block in descendants(loop):
+            if isinstance(block, cst.With) and any(self.ctx.oracle.disables_grad(item.item) for item in block.items):
+                unguarded -= {id(call) for call in model_calls(self.ctx, block, evaluated)}
+        return not unguarded
+
+    def _loader_passed_to_iterating_helper(self, call: cst.Call) -> tuple[cst.Name, cst.FunctionDef] | None:
         named = [arg for arg in call.args if isinstance(arg.value, cst.Name) and not arg.star]
         if not named:
             return None
@@ -465,7 +523,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
                 continue
             param = _parameter_taking(helper, call, index)
             if param is not None and param.name.value in iterated:
-                return arg.value
+                return arg.value, helper
         return None
 
     def _built_in(self, loop: cst.CSTNode, names: set[str]) -> list[cst.CSTNode]:

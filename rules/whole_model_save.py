@@ -90,8 +90,10 @@ class WholeModelSave(Rule):
     `copy.deepcopy(model).half()` among the values, or such a dict kept in a name first:
     `ckpt = {"model": model}` then `torch.save(ckpt, p)`, a list the scope grows with modules
     only: `Gs = []`, `Gs.append(G)` per scale, `torch.save(Gs, p)`, or any list, a parameter
-    included, that the scope appended a module to before the save, the same list still held) is
-    flagged without a fix.
+    included, that the scope appended a module to before the save, the same list still held, or
+    a dict the scope stored a module in under a literal key before the save, `ckpt["arch"] =
+    model`, when that is the key's last store there and nothing took items out or stored under
+    a computed key in between) is flagged without a fix.
 
     Not flagged: `torch.save(model.state_dict(), p)`, dicts of state_dicts, tensors,
     `best = model.state_dict(); torch.save(best, p)`, `torch.jit.save`, `torch.save(self, p)` in a
@@ -119,6 +121,16 @@ class WholeModelSave(Rule):
 
     valid = (
         NET + "model = Net()\ntorch.save(model.state_dict(), 'm.pt')\n",
+        # a dict whose module was replaced by its state, taken out, or stored after the save;
+        # one given a computed key in between (any key may have been replaced)
+        NET + "model = Net()\nckpt = {'epoch': 1}\nckpt['model'] = model\nckpt['model'] = model.state_dict()\n"
+        "torch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nckpt = {}\nckpt['model'] = model\ndel ckpt['model']\ntorch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nckpt = {}\nckpt['model'] = model\nckpt.pop('model')\ntorch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nckpt = {}\ntorch.save(ckpt, 'c.pt')\nckpt['model'] = model\n",
+        NET + "model = Net()\nckpt = {}\nckpt['model'] = model\nckpt[name] = model.state_dict()\ntorch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nckpt = {}\nckpt['model'] = model\nckpt = {'epoch': 1}\ntorch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nckpt = {}\nckpt['state'] = model.state_dict()\nckpt['epoch'] = 3\ntorch.save(ckpt, 'c.pt')\n",
         # a list grown with state dicts, or handed to code that may put anything in it
         NET + "def fit(n):\n    states = []\n    for i in range(n):\n        states.append(Net().state_dict())\n"
         "        torch.save(states, 'all.pt')\n",
@@ -223,6 +235,11 @@ class WholeModelSave(Rule):
         Invalid(NET + "def fit(n):\n    Gs = []\n    for scale in range(n):\n        G = Net()\n        Gs.append(G)\n"
                 "        torch.save(Gs, 'Gs.pth')\n", None),
         Invalid(NET + "model = Net(4)\ntorch.save({'model': model, 'epoch': 3}, 'ckpt.pt')\n", None),
+        # a module stored in the saved dict under a literal key (the last store of that key)
+        Invalid(NET + "def save(net, path, full):\n    attributes = {'epoch': 1}\n    if full:\n"
+                "        attributes['arch'] = net\n    torch.save(attributes, path)\nsave(Net(4), 'p.pt', True)\n", None),
+        Invalid(NET + "model = Net(4)\nckpt = {}\nckpt['model'] = model.state_dict()\nckpt['model'] = model\n"
+                "torch.save(ckpt, 'c.pt')\n", None),
         Invalid(NET + "def fit(path):\n    model = Net(4)\n    ckpt = {'epoch': 3, 'model': model}\n"
                 "    torch.save(ckpt, path)\n", None),
         Invalid(

@@ -52,6 +52,33 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "probe(torch.Generator())\n", "object", id="other-torch-class"),
         pytest.param(NET + "probe(Net())\n", "module", id="local-subclass"),
         pytest.param(NET + "class Deeper(Net):\n    pass\nprobe(Deeper())\n", "module", id="transitive-base"),
+        # a loaded checkpoint's model state holds tensors; what else it holds is not known
+        pytest.param(HEAD + "ckpt = torch.load('p')\nprobe(ckpt['state_dict']['fc.weight'])\n", "tensor",
+                     id="loaded-state-dict-value"),
+        pytest.param(HEAD + "sd = torch.load('p')['model_state_dict']\nfor k, v in sd.items():\n    probe(v)\n", "tensor",
+                     id="loaded-state-dict-items"),
+        pytest.param(HEAD + "ckpt = torch.load('p')\nprobe(ckpt['optimizer_state_dict']['state'])\n", None,
+                     id="loaded-optimizer-state"),
+        pytest.param(HEAD + "ckpt = torch.load('p')\nprobe(ckpt['model'])\n", None, id="loaded-other-key"),
+        pytest.param(HEAD + "ckpt = load('p')\nprobe(ckpt['state_dict']['w'])\n", None, id="not-torch-load"),
+        # the pieces torch splits a tensor into; other splits are not tensors
+        pytest.param(HEAD + "t = torch.zeros(4)\nfor piece in torch.split(t, 2):\n    probe(piece)\n", "tensor",
+                     id="iterating-torch-split"),
+        pytest.param(HEAD + "t = torch.zeros(4)\nfor piece in t.chunk(2):\n    probe(piece)\n", "tensor",
+                     id="iterating-tensor-chunk"),
+        pytest.param(HEAD + "import numpy as np\nfor piece in np.split(a, 2):\n    probe(piece)\n", None,
+                     id="iterating-numpy-split"),
+        pytest.param(HEAD + "text = 'a,b'\nfor piece in text.split(','):\n    probe(piece)\n", None,
+                     id="iterating-str-split"),
+        # torch.nn.modules' private bases are modules; its other private classes are not
+        pytest.param(HEAD + "from torch.nn.modules.loss import _Loss\nclass L(_Loss):\n    pass\nprobe(L())\n",
+                     "module", id="private-torch-base"),
+        pytest.param(HEAD + "from torch.nn.modules.conv import _ConvNd\nclass C(_ConvNd):\n    pass\nprobe(C())\n",
+                     "module", id="private-conv-base"),
+        pytest.param(HEAD + "from torch.nn.modules.module import _IncompatibleKeys\nprobe(_IncompatibleKeys([], []))\n",
+                     None, id="private-torch-non-module"),
+        pytest.param(HEAD + "from torch.nn.utils import _Loss\nclass L(_Loss):\n    pass\nprobe(L())\n",
+                     None, id="private-name-outside-modules"),
         pytest.param(HEAD + "class A:\n    pass\nprobe(A())\n", "object", id="plain-class"),
         pytest.param(NET + "m = Net().cuda().eval()\nprobe(m)\n", "module", id="self-returning-chain"),
         pytest.param(NET + "m = Net()\nm = m.to('cpu')\nprobe(m)\n", "module", id="rebinding-cycle"),
@@ -300,6 +327,13 @@ def test_kind(source, expected):
 
 # Evidence from how a value is used (`.backward()` on it, iterating its `.parameters()`) and annotations.
 FROM_USE = {
+    # a parameter rebound to a tensor in one branch: where it is not, its uses decide
+    "param-rebound-under-if": (HEAD + "import torch.nn.functional as F\ndef f(x):\n    if x.dim() > 2:\n"
+                               "        x = x.view(x.size(0), -1)\n    y = F.log_softmax(x)\n    probe(x)\n", "tensor"),
+    "param-rebound-type-tested": (HEAD + "import numpy as np\ndef f(x):\n    if isinstance(x, np.ndarray):\n"
+                                  "        x = torch.from_numpy(x)\n    n = x.size(0)\n    probe(x)\n", None),
+    "param-rebound-no-tensor-use": (HEAD + "def f(x, c):\n    if c:\n        x = torch.tensor(x)\n    probe(x)\n", None),
+    "param-rebound-to-an-object": (HEAD + "def f(x, c):\n    if c:\n        x = Box(x)\n    n = x.size(0)\n    probe(x)\n", None),
     "backpropagated-local": (HEAD + "def f(c, b):\n    loss = c.compute(b)\n    loss.backward()\n    probe(loss)\n",
                              "tensor+graph"),
     "backward-wrapper-receiver": (HEAD + "def f(accelerator, loss):\n    accelerator.backward(loss)\n    probe(accelerator)\n",

@@ -168,6 +168,34 @@ def test_a_forward_of_another_module_returning_a_call_on_its_last_value(cli, tmp
     assert _findings(cli, "run.py") == expected
 
 
+GUARDED_FORWARD = (
+    "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nclass Dec(nn.Module):\n"
+    "    def __init__(self):\n        super().__init__()\n        self.gru = nn.GRU(4, 4)\n        self.out = nn.Linear(4, 4)\n"
+    "    def forward(self, x, hidden):\n        try:\n            output = torch.cat((x, x), 1)\n"
+    "            output, hidden = self.gru(output, hidden)\n            output = F.log_softmax(self.out(output[0]))\n"
+    "            return output, hidden\n        except Exception as err:\n            print(err)\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL001", 6)]),
+    (("        try:\n", "        with torch.no_grad():\n"), "no except"),
+    # a `return` in the handler: the value there is not the try body's
+    (("            print(err)\n", "            output = recover()\n            return output, hidden\n"), []),
+    # the name bound again in a block of the try body before the return
+    (("            return output, hidden\n", "            for output in x:\n                pass\n            return output, hidden\n"), []),
+])
+def test_a_forward_of_another_module_returning_from_a_try_or_with_body(cli, tmp_path, change, expected):
+    source = GUARDED_FORWARD.replace(*change)
+    if expected == "no except":
+        source, expected = source.split("        except")[0], [("TL001", 6)]
+    (tmp_path / "nets.py").write_text(source)
+    (tmp_path / "run.py").write_text(
+        "from nets import Dec\n\n\ndef step(x):\n    out, h = Dec()(x, None)\n    print(out.data)\n"
+    )
+    assert _findings(cli, "run.py") == expected
+
+
 CHOOSING_FACTORY = (
     "import torch.nn as nn\nclass A(nn.Module):\n    pass\nclass B(A):\n    pass\nclass Plain:\n    pass\n"
     "def build(big):\n    Net = A if big else B\n    return Net()\n"
@@ -1392,7 +1420,7 @@ def test_a_few_edited_files_go_to_a_journal_beside_the_index_cache(tmp_path, mon
 
 
 def test_index_paths_resolve_through_symlinked_folders_and_files(tmp_path):
-    from torchlint.project.load import _resolved
+    from torchlint.project.load import resolved_paths
 
     real = tmp_path / "real"
     (real / "pkg").mkdir(parents=True)
@@ -1401,8 +1429,8 @@ def test_index_paths_resolve_through_symlinked_folders_and_files(tmp_path):
     (real / "linked.py").symlink_to(tmp_path / "elsewhere.py")
     (tmp_path / "view").symlink_to(real)
     paths = [tmp_path / "view" / "pkg" / "models.py", tmp_path / "view" / "linked.py", real / "pkg" / "models.py"]
-    assert _resolved(paths) == {str(p.resolve()) for p in paths}
-    assert _resolved(paths) == {str(real / "pkg" / "models.py"), str(tmp_path / "elsewhere.py")}
+    assert resolved_paths(paths) == {str(p.resolve()) for p in paths}
+    assert resolved_paths(paths) == {str(real / "pkg" / "models.py"), str(tmp_path / "elsewhere.py")}
 
 
 def test_a_symlinked_project_folder_lints_as_the_real_one(cli, tmp_path):

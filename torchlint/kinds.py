@@ -67,8 +67,13 @@ GUESSED_STORED_ITEM = "guessed-stored-item"
 # in another (`self.loss_kl = kl * w` when the weight is on, `self.loss_kl = 0` when it is off):
 # where a tensor's attribute is read the number would fail, but which one reaches is not known.
 GUESSED_TENSOR_OR_NUMBER = "guessed-tensor-or-number"
+# Origin of a value of a loaded checkpoint's model state (`torch.load(f)["state_dict"][key]`): a
+# model's state_dict holds tensors, but what a file holds under that key is the file's business.
+GUESSED_LOADED_STATE = "guessed-loaded-state"
 GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT, GUESSED_TENSOR_USE, GUESSED_METHOD_CALLERS,
-                     GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER})
+                     GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_LOADED_STATE})
+# The keys checkpoints keep a model's state_dict under (an optimizer's holds dicts, not tensors).
+_MODEL_STATE_KEYS = frozenset({"state_dict", "model_state_dict"})
 
 
 @dataclass(frozen=True)
@@ -492,6 +497,9 @@ def subscript_kind(receiver: Kind | None, string_index: str | None, number_index
     `number_index` when it is an integer literal."""
     if receiver is None:
         return None
+    if receiver is UNPICKLED and string_index in _MODEL_STATE_KEYS:
+        # `checkpoint["state_dict"]`: a model's state, tensors by key (a guess)
+        return Kind(CONTAINER, mapping=True, element=Kind(TENSOR, origin=GUESSED_LOADED_STATE))
     if receiver is UNPICKLED:
         return UNPICKLED  # `net = checkpoint["net"]`: whatever was saved there
     if receiver.base == TENSOR:

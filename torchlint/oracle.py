@@ -308,7 +308,19 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             # the unknown bindings need the evidence; the others follow them (`x = x.view(...)`
             # met while `x` is evaluated, `x = None`)
             return self._usage_evidence(name, [b for b, k in zip(bindings, kinds) if k is None])
-        return None
+        return self._tensor_where_unknown_used_as_one(name, bindings, kinds)
+
+    def _tensor_where_unknown_used_as_one(self, name: str, bindings: list[Binding], kinds: list[Kind | None]) -> Kind | None:
+        """Tensors in some bindings, unknown in the others: a tensor when the uses those others
+        reach say so (`def forward(self, input): if input.dim() > 2: input = input.view(...)`,
+        then `F.log_softmax(input)`: the parameter, where it is not rebound, is used as a tensor).
+        A guess where the evidence is one."""
+        unknown = [binding for binding, kind in zip(bindings, kinds) if kind is None]
+        known = [kind for kind in kinds if kind is not None and kind not in (CYCLE, NONE)]
+        if not unknown or not known or any(kind.base != TENSOR for kind in known):
+            return None
+        evidenced = self._usage_evidence(name, unknown)
+        return merge([evidenced, *known]) if evidenced is not None and evidenced.base == TENSOR else None
 
     def _grown_list(self, name: str, scope: Scope, bindings: list[Binding]) -> Kind | None:
         """A list the scope builds and only grows by `append`, `insert` and `extend` of displays:
@@ -357,9 +369,11 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
 
     def items_added_before(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Kind | None]:
         """What the scope adds to the list `name` (`xs.append(v)`, `insert`, `extend` of a display)
-        before the use `stack` describes, while the binding of `name` that reaches it holds: among
-        its items there, whatever else it holds (`Gs.append(G)`, then `torch.save(Gs, p)`), unless
-        the scope takes items out, replaces them or hands the list to code that may in between."""
+        or stores in the dict `name` under a literal key (`ckpt["arch"] = model`, the last store
+        of each key) before the use `stack` describes, while the binding of `name` that reaches
+        it holds: among its items there, whatever else it holds (`Gs.append(G)`, then
+        `torch.save(Gs, p)`), unless the scope takes items out, stores under a key it cannot
+        read, or hands the container to code that may in between."""
         scope = self.scope_at(stack)
         bindings = self.scopes.lookup(name, scope)
         if not bindings or any(binding.scope is not scope for binding in bindings):
@@ -370,22 +384,30 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         order = self._document_order(scope.node)
         here = order.get(id(stack[-1]))
         # `Gs.pop()`, `Gs[0] = x`, `export(Gs)`: what was added before them may be gone after
-        spoilers = [order.get(id(path[-1])) for marks, path in uses if marks & _MUTATIONS and not marks & _LIST_GROWTH]
+        spoilers = [order.get(id(path[-1])) for marks, path in uses
+                    if marks & _MUTATIONS and not marks & _LIST_GROWTH and _item_store(path) is None]
         spoilers += [order.get(id(call)) for call in handed or ()]
         if handed is None or here is None or None in spoilers:
             return []
         held = {id(binding) for binding in reaching(bindings, scope, stack) or bindings}
         added: list[Kind | None] = []
+        stored: dict[str, tuple[int, Kind | None]] = {}  # literal key -> (place, kind) of its last store
         for marks, path in uses:
             position = order.get(id(path[-1]))
-            if not marks & _LIST_GROWTH or position is None or position >= here:
+            store = _item_store(path)
+            if not (marks & _LIST_GROWTH or store) or position is None or position >= here:
                 continue
             if any(position < spoiler < here for spoiler in spoilers):
                 continue
             if {id(binding) for binding in reaching(bindings, scope, path) or bindings} != held:
                 continue  # `Gs = []` again in between: another list
+            if store is not None:
+                key, value = store
+                if key not in stored or stored[key][0] < position:
+                    stored[key] = (position, self._kind(value, scope, (*path, value)))
+                continue
             added += [self._kind(value, scope, (*path, value)) for value in _grown_by(path[-1]) or ()]
-        return added
+        return added + [kind for _, kind in stored.values()]
 
     def _document_order(self, node: cst.CSTNode) -> dict[int, int]:
         """Each node below `node` (its own scope's, nested ones too) by its place in the text."""
@@ -1027,7 +1049,10 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 if method != "forward":
                     # `for a in net.arch_parameters()`: what a method the class defines itself returns
                     own = self._own_method_result(self._method_receiver(receiver, iterator.func.value, scope), method)
-                    return element_kind(own, None, path)
+                    torch_call = (receiver is not None and receiver.base == TENSOR) or self._torch_call(iterator)
+                    if own is not None or not torch_call:
+                        return element_kind(own, None, path)
+                    # torch's own (`torch.split(x, 2)`, `x.chunk(4)`): the tensors the call gives
                 # `for out in self.forward(x)`: what the call returns, as for `self(x)`
         return element_kind(self._kind(iterator, scope), None, path)
 
@@ -1739,6 +1764,19 @@ def _item_added_last(statement: cst.CSTNode, name: str) -> cst.BaseExpression | 
         return None
     elements = display.elements
     return elements[-1].value if elements and not isinstance(elements[-1], cst.StarredElement) else None
+
+
+def _item_store(path: Sequence[cst.CSTNode]) -> tuple[str, cst.BaseExpression] | None:
+    """`ckpt["arch"] = model` as the use `path` ends at (its target): the literal key and the
+    value; None for any other use (a computed key, `del`, `+=`)."""
+    target, statement = path[-1], path[-2] if len(path) > 1 else None
+    if not (isinstance(target, cst.AssignTarget) and isinstance(statement, cst.Assign)
+            and isinstance(target.target, cst.Subscript) and len(target.target.slice) == 1):
+        return None
+    index = target.target.slice[0].slice
+    if not (isinstance(index, cst.Index) and isinstance(index.value, (cst.SimpleString, cst.Integer))):
+        return None
+    return index.value.value, statement.value
 
 
 def _grown_by(call: cst.CSTNode) -> list[cst.BaseExpression] | None:

@@ -64,6 +64,15 @@ DISTRIBUTED_SAMPLERS = frozenset(
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # Capitalised names under torch.nn that are not modules.
 _NN_NON_MODULES = frozenset({"Parameter", "UninitializedParameter", "UninitializedBuffer", "Buffer"})
+# torch.nn.modules' private base classes that are modules, subclassed by projects
+# (`class SmoothCrossEntropyLoss(_Loss)`, `from torch.nn.modules.conv import _ConvNd`); the other
+# private classes there (`_IncompatibleKeys`, `_WrappedHook`, mixins) are not.
+_PRIVATE_MODULE_BASES = frozenset({
+    "_Loss", "_WeightedLoss", "_ConvNd", "_ConvTransposeNd", "_ConvTransposeMixin", "_NormBase",
+    "_BatchNorm", "_InstanceNorm", "_LazyNormBase", "_DropoutNd", "_MaxPoolNd", "_AvgPoolNd",
+    "_AdaptiveAvgPoolNd", "_AdaptiveMaxPoolNd", "_MaxUnpoolNd", "_LPPoolNd", "_ConstantPadNd",
+    "_ReflectionPadNd", "_ReplicationPadNd", "_CircularPadNd",
+})
 _NN_NON_MODULE_PACKAGES = frozenset({"utils", "functional", "init", "attention", "grad"})
 # torch.nn modules whose call does not return one tensor: tuples, not callable at all, or whatever
 # they are given or their contents return (Identity passes a PackedSequence through, a Sequential
@@ -239,6 +248,8 @@ def is_torch_module_class(qualified: str) -> bool:
     if len(parts) < 3 or parts[:2] != ["torch", "nn"] or parts[2] in _NN_NON_MODULE_PACKAGES:
         return False
     last = parts[-1]
+    if last in _PRIVATE_MODULE_BASES:
+        return parts[2] == "modules"
     return last[:1].isupper() and last not in _NN_NON_MODULES
 
 

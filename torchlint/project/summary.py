@@ -32,11 +32,12 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from torchlint import legacy
+from torchlint.lines import line_starts
 from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 35  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 36  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -1071,17 +1072,38 @@ _COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, 
 
 
 def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozenset[str]) -> dict[int, Descriptor]:
-    """For a `return name` in the function's own body (not in a block), what the name was last
-    bound to by a plain assignment before it, when no statement between them may rebind it:
-    `x = self.conv(x); x = self.fc(x); return x` returns the `fc` call (id of the return ->
-    descriptor)."""
-    returned = {name.id for s in body if isinstance(s, ast.Return) for name in _returned_names(s.value)}
-    returned |= {name for s in body if isinstance(s, ast.Return) for name in _names_read_by_call(s.value)}
+    """For a `return name` in the function's own body (not in a block, but for the body of a
+    `try` or `with` standing in it: `try: ...; return output, hidden` `except: log(...)`), what
+    the name was last bound to by a plain assignment before it, when no statement between them
+    may rebind it: `x = self.conv(x); x = self.fc(x); return x` returns the `fc` call (id of the
+    return -> descriptor)."""
+    returns = list(_sequential_returns(body))
+    returned = {name.id for s in returns for name in _returned_names(s.value)}
+    returned |= {name for s in returns for name in _names_read_by_call(s.value)}
     if not returned:
         return {}  # most functions: nothing to work out
     found: dict[int, Descriptor] = {}
-    last: dict[str, Descriptor] = {}
+    _last_values_in_block(body, {}, returned, found, key, local_names)
+    return found
+
+
+def _sequential_returns(body: list[ast.stmt]):
+    """The `return`s of a block, and of the `try` and `with` bodies standing in it (their
+    statements run in order, as the block's own do)."""
     for statement in body:
+        if isinstance(statement, ast.Return):
+            yield statement
+        elif isinstance(statement, (ast.Try, ast.With)):
+            yield from _sequential_returns(statement.body)
+
+
+def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], returned: set[str],
+                          found: dict[int, Descriptor], key: str, local_names: frozenset[str]) -> None:
+    for statement in body:
+        if isinstance(statement, (ast.Try, ast.With)):
+            # its body continues the block (with what was bound before it); after it, what it
+            # binds may or may not have been bound (an exception): unknown, as below
+            _last_values_in_block(statement.body, dict(last), returned, found, key, local_names)
         if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
             if last.get(statement.value.id) is not None:
                 found[id(statement)] = last[statement.value.id]
@@ -1115,7 +1137,6 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
             for node in _walk(statement):
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                     last.pop(node.id, None)
-    return found
 
 
 _LEAVES = ("leaves",)  # a block that never runs to its end (it raises, returns, breaks or continues)
@@ -1274,7 +1295,7 @@ def _lines_binding_out_of_sight(tree: ast.AST | None, text: str, walrus: bool) -
     errs towards "bound"); `case` captures, in the rare module that has a `case` line, by a walk."""
     found: dict[str, list[int]] = {}
     if walrus or "nonlocal" in text:
-        starts = [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
+        starts = line_starts(text)
         for offset, name in (*_walrus_targets(text), *_nonlocal_names(text)):
             found.setdefault(name, []).append(bisect_right(starts, offset))
     if tree is not None and _CASE_LINE.search(text):
