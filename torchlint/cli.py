@@ -145,7 +145,7 @@ def _run_check(paths, resolver, fix, diff, output_format, statistics, show_fixes
         if fix and not diff:
             stdin_fixed = echoed
     else:
-        discovery = Discovery(resolver, force_exclude)
+        discovery = Discovery(resolver, force_exclude, _cache_folder(options))
         files, missing = discovery.files(paths)
         if missing:
             _fail(f"no such file or directory: {missing[0]}")

@@ -226,13 +226,18 @@ class Settings:
     def contains(self, path: Path) -> bool:
         return path.resolve().is_relative_to(self.root)
 
-    def rules_for(self, path: Path | None):
+    def codes_for(self, path: Path | None) -> list[str]:
+        """The codes of the rules that run on the file, sorted (the rules are not imported)."""
         codes = set(self.enabled)
         if path is not None:
             relative = self._relative(path)
             for spec, ignored in self._per_file:
                 if spec.match_file(relative):
                     codes -= ignored
+        return sorted(codes)
+
+    def rules_for(self, path: Path | None):
+        codes = set(self.codes_for(path))
         return [rule for rule in selectable_rules() if rule.code in codes]
 
 

@@ -86,12 +86,18 @@ def _kind(entry: os.DirEntry) -> str | None:
 
 
 class Discovery:
-    def __init__(self, resolver: ConfigResolver, force_exclude: bool = False):
+    def __init__(self, resolver: ConfigResolver, force_exclude: bool = False, cache_folder: Path | None = None):
+        """`cache_folder`: where the listing of each folder named is kept between runs."""
         self.resolver = resolver
         self.force_exclude = force_exclude
+        self.cache_folder = cache_folder
         self.skipped: list[tuple[str, str]] = []  # (path as shown, why it was not linted)
         # Each folder walked (as resolved) -> the files found in it, for the project index to reuse.
         self.walked: dict[Path, list[Path]] = {}
+        # What decided the listing, for a cache of it to check: every folder read, and every
+        # extensionless file whose first line was read (a shebang may come or go).
+        self.folders_read: list[Path] = []
+        self.first_lines_read: list[Path] = []
 
     def files(self, arguments: list[str]) -> tuple[list[SourcePath], list[str]]:
         """The files to lint, sorted and deduplicated, and the arguments that do not exist."""
@@ -102,11 +108,9 @@ class Discovery:
             if path.is_dir():
                 if self.force_exclude and self._excluded(path.resolve(), True):
                     continue
-                ignore_files = _ancestor_gitignores(path)
                 start = path.resolve()
-                walk = self._walk(argument, start, ignore_files, self._exclusion_base(start), frozenset({str(start)}))
                 walked = self.walked.setdefault(start, [])
-                for source in walk:
+                for source in self._folder_files(argument, start):
                     found.setdefault(source.path, source)
                     walked.append(source.path)
             elif path.exists():
@@ -121,6 +125,26 @@ class Discovery:
             else:
                 missing.append(argument)
         return sorted(found.values(), key=lambda source: source.display), missing
+
+    def _folder_files(self, argument: str, start: Path) -> list[SourcePath]:
+        """The files in a folder named on the command line, walked or as kept by the last run
+        (project/listing.py says when a kept listing is trusted)."""
+        from torchlint.project.listing import cached_listing, settings_key
+
+        def walk():
+            recorder = Discovery(self.resolver)
+            ignore_files = _ancestor_gitignores(Path(argument))
+            found = recorder._walk(argument, start, ignore_files, recorder._exclusion_base(start), frozenset({str(start)}))
+            files = [os.path.relpath(source.display, argument) for source in found]
+            skipped = [(os.path.relpath(shown, argument), why) for shown, why in recorder.skipped]
+            self.folders_read += recorder.folders_read
+            self.first_lines_read += recorder.first_lines_read
+            return (files, skipped), recorder.folders_read, recorder.first_lines_read
+
+        key = f"folder files {settings_key(self.resolver)}" if self.cache_folder is not None else ""
+        files, skipped = cached_listing(start, self.cache_folder, key, walk)
+        self.skipped += [(os.path.normpath(os.path.join(argument, shown)), why) for shown, why in skipped]
+        return [SourcePath(os.path.normpath(os.path.join(argument, name)), start / name) for name in files]
 
     def _excluded(self, path: Path, is_dir: bool, base: Path | None = None) -> bool:
         # the settings of the folder holding `path` decide, as for a file inside it
@@ -145,6 +169,7 @@ class Discovery:
             entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
         except OSError:
             return
+        self.folders_read.append(directory)
         for entry in entries:
             path = Path(entry.path)
             shown = os.path.normpath(os.path.join(display, entry.name))
@@ -164,8 +189,12 @@ class Discovery:
                     self.skipped.append((shown, "a symlink back into a folder being walked"))
                     continue
                 yield from self._walk(shown, path, ignore_files, base, ancestors | {real})
-            elif kind == "file" and (entry.name.endswith(SOURCE_SUFFIXES) or _is_python_script(entry)):
+            elif kind == "file" and entry.name.endswith(SOURCE_SUFFIXES):
                 yield SourcePath(shown, path)
+            elif kind == "file" and "." not in entry.name:
+                self.first_lines_read.append(path)
+                if _is_python_script(entry):
+                    yield SourcePath(shown, path)
 
 
 def _lstat_fails(path: Path) -> bool:

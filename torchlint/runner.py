@@ -7,11 +7,23 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from torchlint.config import ConfigError, Settings
 from torchlint.diagnostics import Diagnostic
-from torchlint.engine import InternalError, fix_text, lint_text, syntax_error
 from torchlint.sourcefile import DecodedSource, SourceError, decode_source, read_source, write_through
+
+
+if TYPE_CHECKING:
+    from torchlint.engine import InternalError
+
+
+def _engine():
+    """The engine (libcst, the analysis, every rule), imported when a file has to be linted: a
+    run whose files all come from the cache never loads it."""
+    import torchlint.engine
+
+    return torchlint.engine
 
 
 @dataclass(frozen=True)
@@ -63,25 +75,38 @@ def build_run_projects(sources, resolver, jobs: int, cache_folder: Path | None, 
                        walked: dict[Path, list[Path]] | None = None):
     """The index of every project the files belong to (their other modules read from disk).
     `walked`: folders the run's discovery walked already, with the files it found there."""
-    from torchlint.discovery import Discovery
-    from torchlint.project.load import build_projects
+    from torchlint.project.listing import cached_listing, settings_key
+    from torchlint.project.load import build_projects, resolved_paths
 
     # Notebooks and extensionless scripts are never imported, but their calls are call sites of
     # the project's functions as much as a script's.
     def project_files(root: Path) -> list[Path]:
         if walked and root in walked:
-            return list(walked[root])
+            return list(resolved_paths(walked[root]))
         try:
-            found, _ = Discovery(resolver).files([str(root)])
+            listed = cached_listing(root, cache_folder, f"project files {settings_key(resolver)}",
+                                    lambda: _walk_project(resolver, root))
+            return [Path(path) for path in listed]
         except ConfigError:
             # A broken configuration in another folder of the project (a scratch copy, a fixture)
             # must not stop this run: its own files are reported when they are linted, and the
             # index makes do with the files named here.
-            return [source.path for source in sources if root in source.path.resolve().parents]
-        return [source.path for source in found]
+            return list(resolved_paths(source.path for source in sources if root in source.path.resolve().parents))
 
     bases = frozenset(resolver.default().module_base_classes)
     return build_projects([source.path for source in sources], project_files, cache_folder, jobs, fallback, bases)
+
+
+def _walk_project(resolver, root: Path) -> tuple[list[str], list[Path], list[Path]]:
+    """A project's files, and what decided them (for `cached_listing`)."""
+    from torchlint.discovery import Discovery
+
+    from torchlint.project.load import resolved_paths
+
+    discovery = Discovery(resolver)
+    found, _ = discovery.files([str(root)])
+    files = sorted(resolved_paths(source.path for source in found))
+    return files, discovery.folders_read, discovery.first_lines_read
 
 
 def unified_diff(before: str, after: str, display: str) -> str:
@@ -100,13 +125,13 @@ def process_text(decoded: DecodedSource, display: str, path: Path | None, settin
     project = _PROJECTS.for_file(path) if path is not None and _PROJECTS is not None else None
     outcome = FileOutcome(display, source=decoded.text)
     if not mode.fixing:
-        result = lint_text(decoded.text, display, rules, lint_settings, project=project)
+        result = _engine().lint_text(decoded.text, display, rules, lint_settings, project=project)
         outcome.diagnostics = result.diagnostics
         outcome.internal_errors = result.internal_errors
         outcome.dependencies = _dependencies(project, result.consulted, path)
         outcome.skipped = result.skipped
         return outcome
-    result = fix_text(decoded.text, display, rules, lint_settings, mode.unsafe_fixes, project=project)
+    result = _engine().fix_text(decoded.text, display, rules, lint_settings, mode.unsafe_fixes, project=project)
     outcome.diagnostics = result.remaining
     outcome.internal_errors = result.internal_errors
     outcome.skipped = result.skipped
@@ -133,7 +158,8 @@ def process_file(display: str, path: Path, settings: Settings, mode: Mode) -> Fi
 
 
 def _crashed(display: str, error: Exception) -> FileOutcome:
-    return FileOutcome(display, internal_errors=[InternalError(display, "", f"{type(error).__name__}: {error}")])
+    crash = _engine().InternalError(display, "", f"{type(error).__name__}: {error}")
+    return FileOutcome(display, internal_errors=[crash])
 
 
 def _over_size_limit(path: Path, limit: int) -> str | None:
@@ -152,7 +178,7 @@ def _process_source_file(display: str, path: Path, settings: Settings, mode: Mod
     try:
         decoded = read_source(path)
     except SourceError as error:
-        return FileOutcome(display, [syntax_error(display, error.reason, error.line, error.column)])
+        return FileOutcome(display, [_engine().syntax_error(display, error.reason, error.line, error.column)])
     outcome = process_text(decoded, display, path, settings, mode)
     if mode.fix and not mode.diff and outcome.fixed_source is not None:
         try:
@@ -197,7 +223,7 @@ def process_notebook(display: str, path: Path, settings: Settings, mode: Mode) -
     try:
         notebook = _read_notebook(path)
     except SourceError as error:
-        return FileOutcome(display, [syntax_error(display, error.reason, error.line, error.column)])
+        return FileOutcome(display, [_engine().syntax_error(display, error.reason, error.line, error.column)])
     outcome = process_text(DecodedSource(notebook.text, "utf-8"), display, path, settings, mode)
     if outcome.fixed_source is not None:
         try:
@@ -228,7 +254,6 @@ def process_notebook(display: str, path: Path, settings: Settings, mode: Mode) -
 def add_noqa_to_file(display: str, path: Path, settings: Settings) -> tuple[int, str | None]:
     """Write `# noqa: CODES` on each line of the file where a finding starts; (lines, failure)."""
     from torchlint.baseline import add_noqa
-    from torchlint.engine import fixed_output_parses
 
     rules, lint_settings = settings.rules_for(path), settings.lint_settings()
     try:
@@ -236,13 +261,13 @@ def add_noqa_to_file(display: str, path: Path, settings: Settings) -> tuple[int,
             from torchlint.notebooks import rebuild
 
             notebook = _read_notebook(path)
-            text, changed = add_noqa(notebook.text, lint_text(notebook.text, display, rules, lint_settings).diagnostics)
+            text, changed = add_noqa(notebook.text, _engine().lint_text(notebook.text, display, rules, lint_settings).diagnostics)
             if changed:
                 write_through(path, rebuild(notebook, text).encode("utf-8"))
             return changed, None
         decoded = read_source(path)
-        text, changed = add_noqa(decoded.text, lint_text(decoded.text, display, rules, lint_settings).diagnostics)
-        if changed and not fixed_output_parses(text, decoded.text, display):
+        text, changed = add_noqa(decoded.text, _engine().lint_text(decoded.text, display, rules, lint_settings).diagnostics)
+        if changed and not _engine().fixed_output_parses(text, decoded.text, display):
             return 0, f"{display}: adding noqa comments would break the file; it was left unchanged"
         if changed:
             write_through(path, decoded.encode(text))
@@ -263,7 +288,7 @@ def process_stdin(data: bytes, display: str, settings: Settings, mode: Mode) -> 
     try:
         decoded = decode_source(data)
     except SourceError as error:
-        return FileOutcome(display, [syntax_error(display, error.reason, error.line, error.column)]), data
+        return FileOutcome(display, [_engine().syntax_error(display, error.reason, error.line, error.column)]), data
     path = Path(display) if display != "-" else None
     try:
         outcome = process_text(decoded, display, path, settings, mode)
@@ -288,9 +313,9 @@ def process_notebook_text(data: bytes, display: str, settings: Settings, mode: M
     try:
         notebook = load_notebook(data.decode("utf-8"))
     except UnicodeDecodeError as error:
-        return FileOutcome(display, [syntax_error(display, f"cannot decode as utf-8: {error.reason}")]), data
+        return FileOutcome(display, [_engine().syntax_error(display, f"cannot decode as utf-8: {error.reason}")]), data
     except SourceError as error:
-        return FileOutcome(display, [syntax_error(display, error.reason, error.line, error.column)]), data
+        return FileOutcome(display, [_engine().syntax_error(display, error.reason, error.line, error.column)]), data
     path = Path(display)
     try:
         outcome = process_text(DecodedSource(notebook.text, "utf-8"), display, path, settings, mode)
@@ -343,7 +368,7 @@ def _process_in_worker(index: int, display: str, path: Path, mode: Mode) -> File
 def _cache_digest(data: bytes, settings: Settings, path: Path) -> str:
     from torchlint.cache import content_hash
 
-    codes = ",".join(rule.code for rule in settings.rules_for(path))
+    codes = ",".join(settings.codes_for(path))
     target = ".".join(map(str, settings.target_torch))
     bases = ",".join(sorted(settings.module_base_classes))
     backward = ",".join(settings.backward_functions)
@@ -428,6 +453,7 @@ def _run_in_pool(pending, resolver, mode_for, jobs: int) -> list[FileOutcome]:
     skipped), and the rest go to a fresh pool."""
     import tempfile
 
+    _engine()  # imported once here, not again in each forked worker
     outcomes: dict[int, FileOutcome] = {}
     # The largest files first, so that no worker is left with a big file at the end.
     todo = sorted(range(len(pending)), key=lambda i: -_size(pending[i][0].path))

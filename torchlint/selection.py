@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from torchlint.rule import Rule
-from torchlint.rules.registry import all_rules
+from torchlint.rules.registry import all_rules, rule_table
 from torchlint.torchfix_codes import is_torchfix_selector, torchfix_codes
 
 ALWAYS_ON = "TL000"  # syntax-error: reported by the engine, never deselected
@@ -21,10 +21,16 @@ def selectable_rules() -> list[type[Rule]]:
     return [rule for rule in all_rules() if rule.code != ALWAYS_ON]
 
 
+def selectable_entries():
+    """The selectable rules' entries (registry.rule_table): what selection needs, without
+    importing the rules."""
+    return [entry for entry in rule_table() if entry.code != ALWAYS_ON]
+
+
 def expand(selectors: Iterable[str], where: str = "") -> set[str]:
     """The codes named by each selector; an unknown one is an error naming it. TorchFix's codes and
     prefixes (`TOR102`, `TOR1`) name the torchlint rules that replace them."""
-    codes = {rule.code for rule in all_rules()}
+    codes = {entry.code for entry in rule_table()}
     chosen: set[str] = set()
     for raw in selectors:
         selector = raw.strip().upper()
@@ -53,7 +59,7 @@ class SelectionLayer:
 
 
 def enabled_codes(layers: Iterable[SelectionLayer], preview: bool = False) -> frozenset[str]:
-    enabled = {rule.code for rule in selectable_rules() if rule.default_enabled}
+    enabled = {entry.code for entry in selectable_entries() if entry.default_enabled}
     for layer in layers:
         if layer.select is not None:
             enabled = expand(layer.select, layer.where)
@@ -65,7 +71,7 @@ def enabled_codes(layers: Iterable[SelectionLayer], preview: bool = False) -> fr
 
 
 def preview_codes() -> set[str]:
-    return {rule.code for rule in selectable_rules() if rule.preview}
+    return {entry.code for entry in selectable_entries() if entry.preview}
 
 
 def parse_selector_list(value: str | None) -> list[str] | None:

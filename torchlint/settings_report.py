@@ -47,7 +47,7 @@ def describe(resolver: ConfigResolver, path: Path) -> list[dict]:
     relative = settings._relative(path)
     per_file = {glob: codes for glob, codes in config.per_file_ignores.items() if _matches(glob, relative)}
     rows.append(("per-file-ignores (matching this file)", per_file, where if per_file else DEFAULT))
-    enabled = sorted(rule.code for rule in settings.rules_for(path))
+    enabled = settings.codes_for(path)
     rows.append(("enabled rules", enabled, "the selection above"))
     add("exclude", None, "", config.exclude, list(DEFAULT_EXCLUDES))
     add("extend-exclude", None, "", config.extend_exclude or None, [])

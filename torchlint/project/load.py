@@ -43,13 +43,14 @@ class Projects:
 
 def build_projects(files: Iterable[Path], list_project_files, cache_folder: Path | None, jobs: int,
                    fallback: Path | None = None, module_bases: frozenset[str] = frozenset()) -> Projects:
-    """`list_project_files(root)` lists a project's .py files (excludes and .gitignore applied)."""
+    """`list_project_files(root)` lists a project's .py files (excludes and .gitignore applied),
+    each resolved (`resolved_paths`)."""
     roots: dict[Path, None] = {}
-    for path in files:
-        roots.setdefault(project_root(path.resolve().parent, fallback))
+    for folder in _real_folders(files):
+        roots.setdefault(project_root(Path(folder), fallback))
     indexes = {}
     for root in roots:
-        paths = sorted(_resolved(list_project_files(root)))
+        paths = sorted(set(map(str, list_project_files(root))))
         summaries, digests = _summaries(root, paths, cache_folder, jobs)
         index = ProjectIndex(root, summaries, is_installable(root), module_bases)
         index.digests = digests
@@ -58,7 +59,12 @@ def build_projects(files: Iterable[Path], list_project_files, cache_folder: Path
     return Projects(indexes, fallback)
 
 
-def _resolved(paths: Iterable[Path]) -> set[str]:
+def _real_folders(paths: Iterable[Path]) -> list[Path]:
+    """The real folder of each file, sorted (resolved once per folder, as in `resolved_paths`)."""
+    return sorted({os.path.dirname(path) for path in resolved_paths(paths)}, key=str)
+
+
+def resolved_paths(paths: Iterable[Path]) -> set[str]:
     """Each path resolved as `Path.resolve` would, with a stat per part of the path only once
     per folder (a file that is not a symlink resolves to its folder's real path and its name)."""
     folders: dict[Path, Path] = {}

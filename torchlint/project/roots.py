@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -15,17 +16,22 @@ def project_root(folder: Path, fallback: Path | None = None) -> Path:
     With none: `fallback` (the top folder named on the command line, else the file's folder), and
     for a folder that is a package (has __init__.py) its parent, so `torch/` linted in place
     resolves `torch.nn...` imports to itself."""
-    current = folder
-    while True:
-        if any((current / marker).exists() for marker in ROOT_MARKERS):
-            return current
-        if current.parent == current:
-            break
-        current = current.parent
+    marked = _marked_folder(folder)
+    if marked is not None:
+        return marked
     root = fallback if fallback is not None and folder.is_relative_to(fallback) else folder
     while (root / "__init__.py").exists() and root.parent != root:
         root = root.parent
     return root
+
+
+@lru_cache(maxsize=4096)
+def _marked_folder(folder: Path) -> Path | None:
+    """The nearest folder at or above `folder` holding a root marker (each folder's markers are
+    looked for once per run, however many folders below it ask)."""
+    if any(os.path.exists(os.path.join(folder, marker)) for marker in ROOT_MARKERS):
+        return folder
+    return None if folder.parent == folder else _marked_folder(folder.parent)
 
 
 def is_installable(root: Path) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from torchlint.reporters import RunReport, applied_fixes_lines, summary_line
-from torchlint.rules.registry import all_rules
+from torchlint.rules.registry import rule_table
 
 
 def location(diagnostic) -> str:
@@ -18,7 +18,7 @@ def render(report: RunReport, stream: TextIO) -> None:
     for diagnostic in report.diagnostics:
         stream.write(f"{location(diagnostic)}: {diagnostic.code} {diagnostic.message}\n")
     if report.show_fixes:
-        names = {rule.code: rule.name for rule in all_rules()}
+        names = {entry.code: entry.name for entry in rule_table()}
         for line in applied_fixes_lines(report, names):
             stream.write(line + "\n")
     stream.write(summary_line(report) + "\n")

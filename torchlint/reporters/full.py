@@ -11,7 +11,7 @@ from typing import TextIO
 
 from torchlint.reporters import RunReport, applied_fixes_lines, summary_line
 from torchlint.reporters.concise import location
-from torchlint.rules.registry import all_rules
+from torchlint.rules.registry import rule_table
 
 Segment = tuple[str, str]  # (text, rich style)
 
@@ -52,7 +52,7 @@ def _lines(report: RunReport) -> list[list[Segment]]:
             lines.append([(f"{' ' * len(str(diagnostic.line))} = help: {hint}", "cyan")])
         lines.append([])
     if report.show_fixes:
-        names = {rule.code: rule.name for rule in all_rules()}
+        names = {entry.code: entry.name for entry in rule_table()}
         lines.extend([(line, "")] for line in applied_fixes_lines(report, names))
     lines.append([(summary_line(report), "bold")])
     return lines
