@@ -22,6 +22,11 @@ _ITERATION_WRAPPERS = frozenset({"enumerate", "tqdm", "tqdm.tqdm", "iter", "trac
 _BATCH_SAMPLERS = frozenset({"torch.utils.data.BatchSampler", "torch.utils.data.sampler.BatchSampler"})
 _EPOCH_NAME = re.compile(r"epoch|^ep\d*$|_ep$", re.IGNORECASE)
 _COUNTERS = frozenset({"range", "trange", "tqdm.trange", "count", "itertools.count"})
+# An evaluation pass is named for one, and never for training (see `_evaluation_pass`).
+_EVALUATION_NAME = re.compile(r"(?:^|_)(?:eval|valid|val|test|infer|predict)", re.IGNORECASE)
+_TRAINING_NAME = re.compile(r"train|fit|learn|update|step|optimi", re.IGNORECASE)
+_TRAINING_TEXT = ("backward", "step(", "zero_grad", "autograd", "enable_grad", "set_grad_enabled", "functional_call",
+                  ".grad")
 _MESSAGE = "A DistributedSampler without `set_epoch` gives every epoch the same order; call it per epoch"
 
 T = "import torch\nfrom torch.utils.data import DataLoader, DistributedSampler\n"
@@ -116,10 +121,13 @@ class DistributedSamplerMissingSetEpoch(Rule):
     epoch loop may live in a caller). Not flagged: samplers with `shuffle=False`, loaders handed
     to `accelerator.prepare`, loaders built in Lightning `*_dataloader` hooks (the framework sets
     the epoch), a single pass with no epoch loop, and an evaluation pass: a loop over the loader
-    (or a helper looping over it) with no `backward`, `step` or `zero_grad` in it, whose every
-    model call runs with autograd off (`with torch.no_grad():` in it or around it, a `no_grad`
-    decorator), a model being a module or a parameter the helper calls `.eval()` on. The order
-    of an evaluation changes no result.
+    (or a helper looping over it) named for evaluation (the function looping or the loader:
+    `evaluate`, `validate`, `val_loader`, `test_loader`, with nothing in those names saying
+    train, fit, learn, update or step), with nothing that trains in it or in the functions and
+    methods of the file it calls (`backward`, `step(`, `zero_grad`, `autograd`, `enable_grad`,
+    `set_grad_enabled`, `.grad`), and whose every model call runs with autograd off (`with
+    torch.no_grad():` in it or around it, a `no_grad` decorator), a model being a module or a
+    parameter the helper calls `.eval()` on. The order of an evaluation changes no result.
 
     The sampler may come from a function of the file that returns it (`make_sampler(ds,
     shuffle=True, distributed=d)`): each of its `return`s counts as a binding. In such a helper
@@ -160,11 +168,11 @@ class DistributedSamplerMissingSetEpoch(Rule):
         SETUP + "model = torch.nn.Linear(2, 2)\ndef evaluation(net, batches):\n    net.eval()\n    total = 0\n"
         "    for batch in batches:\n        with torch.no_grad():\n            total += net(batch).sum()\n    return total\n"
         "for epoch in range(3):\n    evaluation(model, loader)\n",
-        T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nloader = DataLoader(ds, sampler=sampler)\n"
+        T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nval_loader = DataLoader(ds, sampler=sampler)\n"
         "@torch.no_grad()\ndef evaluate(batches):\n    return [model(b) for b in batches]\n"
         "def validate(batches):\n    with torch.inference_mode():\n        for b in batches:\n            model(b)\n"
-        "for epoch in range(3):\n    evaluate(loader)\n    validate(loader)\n    with torch.no_grad():\n"
-        "        for b in loader:\n            model(b)\n",
+        "for epoch in range(3):\n    evaluate(val_loader)\n    validate(val_loader)\n    with torch.no_grad():\n"
+        "        for b in val_loader:\n            model(b)\n",
         # a helper that loops over the loader: it sets the epoch itself, or the loop does first
         SETUP + "def one_pass(batches, epoch):\n    batches.sampler.set_epoch(epoch)\n    for b in batches:\n"
         "        step(b)\nfor epoch in range(10):\n    one_pass(loader, epoch)\n",
@@ -279,8 +287,27 @@ class DistributedSamplerMissingSetEpoch(Rule):
     )
 
     invalid = (
-        # not an evaluation pass: a model called with autograd on (an EMA updated under
+        # not an evaluation pass: named for training (or not for evaluation), training in a
+        # function of the file it calls, a model called with autograd on (an EMA updated under
         # `no_grad` does not make the loop one), or a step taken
+        Invalid(
+            T + "teacher = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nval_loader = DataLoader(ds, sampler=sampler)\n"
+            "def learn(x):\n    loss = student(x).sum()\n    loss.backward()\n"
+            "def evaluate(batches):\n    for x in batches:\n        with torch.no_grad():\n            soft = teacher(x)\n"
+            "        learn(x)\nfor epoch in range(3):\n    evaluate(val_loader)\n",
+            T + "teacher = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nval_loader = DataLoader(ds, sampler=sampler)\n"
+            "def learn(x):\n    loss = student(x).sum()\n    loss.backward()\n"
+            "def evaluate(batches):\n    for x in batches:\n        with torch.no_grad():\n            soft = teacher(x)\n"
+            "        learn(x)\nfor epoch in range(3):\n    sampler.set_epoch(epoch)\n    evaluate(val_loader)\n",
+        ),
+        Invalid(
+            T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nval_loader = DataLoader(ds, sampler=sampler)\n"
+            "@torch.no_grad()\ndef train_and_eval(batches):\n    for b in batches:\n        model(b)\n        step_all(b)\n"
+            "for epoch in range(3):\n    train_and_eval(val_loader)\n",
+            T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nval_loader = DataLoader(ds, sampler=sampler)\n"
+            "@torch.no_grad()\ndef train_and_eval(batches):\n    for b in batches:\n        model(b)\n        step_all(b)\n"
+            "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    train_and_eval(val_loader)\n",
+        ),
         Invalid(
             T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nloader = DataLoader(ds, sampler=sampler)\n"
             "for epoch in range(3):\n    for b in loader:\n        out = model(b)\n        with torch.no_grad():\n"
@@ -467,7 +494,7 @@ class DistributedSamplerMissingSetEpoch(Rule):
         loops = self._enclosing_loops()
         if sampler is None or not loops or self._prepared(loader.value):
             return
-        if self._evaluation_pass(helper if helper is not None else self.ctx.stack[-1], helper):
+        if self._evaluation_pass(helper if helper is not None else self.ctx.stack[-1], helper, loader):
             return
         self._ours = self._covering_call_test(loader.value, sampler)
         if self._sets_epoch(loops):
@@ -486,15 +513,20 @@ class DistributedSamplerMissingSetEpoch(Rule):
         if found is not None:
             self._check_loop_over(node, *found)
 
-    def _evaluation_pass(self, loop: cst.CSTNode, helper: cst.FunctionDef | None) -> bool:
-        """The pass over the loader trains nothing: no `backward`, `step` or `zero_grad` in it,
-        and every model it calls (a module, or a parameter it put in eval mode) is called with
-        autograd off (`with torch.no_grad():` in it, around it, or a decorator). The order of an
-        evaluation changes no result, so its sampler needs no `set_epoch`."""
-        text = self.ctx.module.code_for_node(loop)
-        if "backward" in text or "step(" in text or "zero_grad" in text:
-            return False
+    def _evaluation_pass(self, loop: cst.CSTNode, helper: cst.FunctionDef | None, loader: cst.Name) -> bool:
+        """The pass over the loader is an evaluation: named for one (the function looping, or
+        the loader: `evaluate`, `val_loader`; nothing in those names says train, fit, learn,
+        update or step), nothing in it or in the functions of this file it calls trains
+        (`backward`, `step(`, `zero_grad`, `autograd`, `enable_grad`, ...), and every model it
+        calls (a module, or a parameter it put in eval mode) is called with autograd off
+        (`with torch.no_grad():` in it, around it, or a decorator). The order of an evaluation
+        changes no result, so its sampler needs no `set_epoch`."""
         function = helper or next((n for n in reversed(self.ctx.stack) if isinstance(n, cst.FunctionDef)), None)
+        names = [loader.value] + ([function.name.value] if function is not None else [])
+        if not any(map(_EVALUATION_NAME.search, names)) or any(map(_TRAINING_NAME.search, names)):
+            return False
+        if self._may_train(loop) or any(self._may_train(callee) for callee in self._functions_called(loop)):
+            return False
         evaluated = put_in_eval_mode(function) if function is not None else frozenset()
         calls = model_calls(self.ctx, loop, evaluated)
         if not calls:
@@ -508,6 +540,21 @@ class DistributedSamplerMissingSetEpoch(Rule):
             if isinstance(block, cst.With) and any(self.ctx.oracle.disables_grad(item.item) for item in block.items):
                 unguarded -= {id(call) for call in model_calls(self.ctx, block, evaluated)}
         return not unguarded
+
+    def _may_train(self, node: cst.CSTNode) -> bool:
+        text = self.ctx.module.code_for_node(node)
+        return any(marker in text for marker in _TRAINING_TEXT)
+
+    def _functions_called(self, node: cst.CSTNode) -> list[cst.FunctionDef]:
+        """The functions and methods of this file that calls below `node` reach."""
+        found = []
+        for call in calls_in(node):
+            callee = self.ctx.kind(call.func)
+            if callee is not None and callee.base == FUNCTION and isinstance(callee.cls, cst.FunctionDef):
+                found.append(callee.cls)
+            elif isinstance(call.func, cst.Attribute):  # `self.learn(x)`: any method of the file of that name
+                found += [method for method in self.ctx.oracle.classes.method_owner if method.name.value == call.func.attr.value]
+        return found
 
     def _loader_passed_to_iterating_helper(self, call: cst.Call) -> tuple[cst.Name, cst.FunctionDef] | None:
         named = [arg for arg in call.args if isinstance(arg.value, cst.Name) and not arg.star]

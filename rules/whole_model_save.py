@@ -131,6 +131,16 @@ class WholeModelSave(Rule):
         NET + "model = Net()\nckpt = {}\nckpt['model'] = model\nckpt[name] = model.state_dict()\ntorch.save(ckpt, 'c.pt')\n",
         NET + "model = Net()\nckpt = {}\nckpt['model'] = model\nckpt = {'epoch': 1}\ntorch.save(ckpt, 'c.pt')\n",
         NET + "model = Net()\nckpt = {}\nckpt['state'] = model.state_dict()\nckpt['epoch'] = 3\ntorch.save(ckpt, 'c.pt')\n",
+        # a store the save is not reached from (another branch, a return after it), a key spelt
+        # otherwise, a store in a tuple target, a dict another name holds too
+        NET + "model = Net()\nckpt = {}\nif full:\n    ckpt['arch'] = model\n    print(len(ckpt))\n"
+        "else:\n    ckpt['state'] = model.state_dict()\n    torch.save(ckpt, 'l.pt')\n",
+        NET + "model = Net()\ndef save(full):\n    ckpt = {}\n    if full:\n        ckpt['arch'] = model\n"
+        "        return len(ckpt)\n    torch.save(ckpt, 'l.pt')\n",
+        NET + "model = Net()\nckpt = {}\nckpt['\\x6d'] = model\nckpt[\"m\"] = model.state_dict()\ntorch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nckpt = {}\nckpt['m'] = model\nckpt['m'], step = model.state_dict(), 10\ntorch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nckpt = holder.ckpt\nckpt['m'] = model\nholder.ckpt['m'] = model.state_dict()\n"
+        "torch.save(ckpt, 'c.pt')\n",
         # a list grown with state dicts, or handed to code that may put anything in it
         NET + "def fit(n):\n    states = []\n    for i in range(n):\n        states.append(Net().state_dict())\n"
         "        torch.save(states, 'all.pt')\n",
@@ -240,6 +250,8 @@ class WholeModelSave(Rule):
                 "        attributes['arch'] = net\n    torch.save(attributes, path)\nsave(Net(4), 'p.pt', True)\n", None),
         Invalid(NET + "model = Net(4)\nckpt = {}\nckpt['model'] = model.state_dict()\nckpt['model'] = model\n"
                 "torch.save(ckpt, 'c.pt')\n", None),
+        Invalid(NET + "import sys\nmodel = Net(4)\nckpt = {}\nmatch len(sys.argv):\n    case 2:\n"
+                "        ckpt['m'] = model\n        torch.save(ckpt, 'f.pt')\n    case _:\n        torch.save(ckpt, 'c.pt')\n", None),
         Invalid(NET + "def fit(path):\n    model = Net(4)\n    ckpt = {'epoch': 3, 'model': model}\n"
                 "    torch.save(ckpt, path)\n", None),
         Invalid(

@@ -30,7 +30,7 @@ def _age(root) -> None:
     of them is not racy."""
     for folder, _, names in os.walk(root):
         for name in names:
-            os.utime(os.path.join(folder, name), (AN_HOUR_AGO, AN_HOUR_AGO))
+            os.utime(os.path.join(folder, name), (AN_HOUR_AGO, AN_HOUR_AGO), follow_symlinks=False)
         os.utime(folder, (AN_HOUR_AGO, AN_HOUR_AGO))
 
 
@@ -187,3 +187,32 @@ def test_a_cached_run_imports_no_libcst(tmp_path):
     assert " libcst" in first.stderr
     assert " libcst" not in second.stderr
     assert first.stdout == second.stdout and "TL005" in second.stdout
+
+
+def test_a_symlink_whose_target_appears_or_goes_is_seen(cli, tmp_path):
+    _tree(tmp_path, ["proj/a.py", "proj/pkg/b.py"])
+    (tmp_path / "proj" / "pyproject.toml").write_text("")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "proj" / "pkg" / "gen.py").symlink_to("../../outside/gen.py")  # dangling for now
+    _age(tmp_path)
+    assert _paths(cli("check", "--output-format", "json", "proj")) == ["proj/a.py", "proj/pkg/b.py"]
+    _age(tmp_path)
+    assert _paths(cli("check", "--output-format", "json", "proj")) == ["proj/a.py", "proj/pkg/b.py"]
+    (tmp_path / "outside" / "gen.py").write_text(FORWARD_SOURCE)
+    assert _paths(cli("check", "--output-format", "json", "proj")) == ["proj/a.py", "proj/pkg/b.py", "proj/pkg/gen.py"]
+    (tmp_path / "outside" / "gen.py").unlink()
+    assert _paths(cli("check", "--output-format", "json", "proj")) == ["proj/a.py", "proj/pkg/b.py"]
+
+
+def test_the_settings_above_a_symlinked_folder_s_real_path_are_watched(cli, tmp_path):
+    _tree(tmp_path, ["proj/a.py", "shared/vendored/legacy.py"])
+    (tmp_path / "proj" / "pyproject.toml").write_text("")
+    (tmp_path / "shared" / "pyproject.toml").write_text("[tool.torchlint]\nexclude = []\n")
+    (tmp_path / "proj" / "vendored").symlink_to("../shared/vendored")
+    _age(tmp_path)
+    assert _paths(cli("check", "--output-format", "json", "proj")) == ["proj/a.py", "proj/vendored/legacy.py"]
+    _age(tmp_path)
+    cli("check", "--output-format", "json", "proj")
+    (tmp_path / "shared" / "pyproject.toml").write_text('[tool.torchlint]\nexclude = ["legacy*.py"]\n')
+    os.utime(tmp_path / "shared", (AN_HOUR_AGO, AN_HOUR_AGO))
+    assert _paths(cli("check", "--output-format", "json", "proj")) == ["proj/a.py"]

@@ -196,6 +196,17 @@ def test_a_forward_of_another_module_returning_from_a_try_or_with_body(cli, tmp_
     assert _findings(cli, "run.py") == expected
 
 
+def test_a_name_a_with_statement_binds_is_not_its_earlier_value(cli, tmp_path):
+    (tmp_path / "helpers.py").write_text(
+        "import collections\nimport contextlib\nimport torch\n\n\n@contextlib.contextmanager\n"
+        "def recording(name):\n    yield collections.UserList([name])\n\n\n"
+        "def make(name):\n    log = torch.zeros(2)\n    scale = torch.ones(2)\n"
+        "    with recording(name) as log:\n        return log, scale\n"
+    )
+    (tmp_path / "main.py").write_text("from helpers import make\n\nlog, scale = make('run')\nprint(log.data)\nprint(scale.data)\n")
+    assert _findings(cli, "main.py") == [("TL001", 5)]
+
+
 CHOOSING_FACTORY = (
     "import torch.nn as nn\nclass A(nn.Module):\n    pass\nclass B(A):\n    pass\nclass Plain:\n    pass\n"
     "def build(big):\n    Net = A if big else B\n    return Net()\n"
@@ -1900,3 +1911,44 @@ def test_an_attribute_assigned_from_outside_its_class(cli, tmp_path, store, expe
                     elsewhere)
     found = _findings(cli, "--select", "TL001", ".")
     assert [f for f in found if f[1] == 9] == expected
+
+
+@pytest.mark.parametrize("body", [
+    "if full:\n    ckpt['arch'] = model\n    torch.save(ckpt, 'f.pt')\nelse:\n    ckpt['state'] = model.state_dict()\n"
+    "    torch.save(ckpt, 'l.pt')\n",
+    "def save(full):\n    ckpt = {}\n    if full:\n        ckpt['arch'] = model\n        torch.save(ckpt, 'f.pt')\n"
+    "        return\n    torch.save(ckpt, 'l.pt')\n",
+])
+def test_a_module_stored_in_a_dict_counts_only_for_the_saves_it_reaches(cli, tmp_path, body):
+    """TL004: the save in the branch that stored the module, not the other one."""
+    (tmp_path / "save.py").write_text(
+        "import torch\nimport torch.nn as nn\nmodel = nn.Linear(2, 2)\nfull = True\nckpt = {}\n" + body
+    )
+    assert _findings(cli, "save.py") == [("TL004", 8 if body.startswith("if") else 10)]
+
+
+CHOSEN_FUNCTION = (
+    "import torch\nimport torch.nn as nn\n"
+    "def generate(model, x):\n    out = model(x)\n    return out.data\n"
+    "def acrostic(model, x):\n    out = model(x)\n    return out.data\n"
+    "def run(kind):\n    model = nn.Linear(2, 2)\n    gen = acrostic if kind else generate\n    gen(model, torch.zeros(1, 1, 2))\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL001", 5), ("TL001", 8)]),
+    (("if kind else generate", "if kind else (generate)"), [("TL001", 5), ("TL001", 8)]),
+    # the alias handed on, bound again, or read other than as a callee: its callers are unknown
+    (("    gen(model", "    hooks.append(gen)\n    gen(model"), []),
+    (("    gen(model", "    gen = other\n    gen(model"), []),
+    (("    gen(model, torch.zeros(1, 1, 2))\n", "    gen(model, torch.zeros(1, 1, 2))\n    return gen\n"), []),
+    # at module level, any function may read it
+    (("def run(kind):\n    model = nn.Linear(2, 2)\n    gen =", "kind = 1\nmodel = nn.Linear(2, 2)\ngen ="), []),
+])
+def test_a_function_chosen_into_a_local_name_and_called(cli, tmp_path, change, expected):
+    """`gen = acrostic if kind else generate; gen(model, x)`: a call of each (a nineteenth-round miss)."""
+    source = CHOSEN_FUNCTION.replace(*change)
+    if "gen = other" not in source and "kind = 1" in source:
+        source = source.replace("    gen(model", "gen(model")
+    (tmp_path / "poetry.py").write_text(source)
+    assert _findings(cli, "poetry.py") == expected

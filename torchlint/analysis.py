@@ -315,8 +315,12 @@ def unpacked_names(target: cst.CSTNode) -> list[str]:
 
 
 def _blocks_of(statement: cst.BaseCompoundStatement) -> list[cst.CSTNode]:
-    """The statements of a compound statement's blocks (its body, else, except and finally)."""
-    blocks = [statement.body]
+    """The statements of a compound statement's blocks (its body, else, except and finally; a
+    `match`'s cases)."""
+    if isinstance(statement, cst.Match):
+        blocks = [case.body for case in statement.cases]
+    else:
+        blocks = [statement.body]
     for field in ("orelse", "finalbody"):
         extra = getattr(statement, field, None)
         if extra is not None:

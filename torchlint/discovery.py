@@ -94,10 +94,11 @@ class Discovery:
         self.skipped: list[tuple[str, str]] = []  # (path as shown, why it was not linted)
         # Each folder walked (as resolved) -> the files found in it, for the project index to reuse.
         self.walked: dict[Path, list[Path]] = {}
-        # What decided the listing, for a cache of it to check: every folder read, and every
-        # extensionless file whose first line was read (a shebang may come or go).
+        # What decided the listing, for a cache of it to check: every folder read, and the files
+        # whose state did: an extensionless file whose first line was read (a shebang may come
+        # or go), a symlink (whether its target exists, and what it is).
         self.folders_read: list[Path] = []
-        self.first_lines_read: list[Path] = []
+        self.files_read: list[Path] = []
 
     def files(self, arguments: list[str]) -> tuple[list[SourcePath], list[str]]:
         """The files to lint, sorted and deduplicated, and the arguments that do not exist."""
@@ -138,8 +139,8 @@ class Discovery:
             files = [os.path.relpath(source.display, argument) for source in found]
             skipped = [(os.path.relpath(shown, argument), why) for shown, why in recorder.skipped]
             self.folders_read += recorder.folders_read
-            self.first_lines_read += recorder.first_lines_read
-            return (files, skipped), recorder.folders_read, recorder.first_lines_read
+            self.files_read += recorder.files_read
+            return (files, skipped), recorder.folders_read, recorder.files_read
 
         key = f"folder files {settings_key(self.resolver)}" if self.cache_folder is not None else ""
         files, skipped = cached_listing(start, self.cache_folder, key, walk)
@@ -173,6 +174,8 @@ class Discovery:
         for entry in entries:
             path = Path(entry.path)
             shown = os.path.normpath(os.path.join(display, entry.name))
+            if entry.is_symlink():
+                self.files_read.append(path)
             try:
                 kind = _kind(entry)
             except OSError as error:
@@ -192,7 +195,7 @@ class Discovery:
             elif kind == "file" and entry.name.endswith(SOURCE_SUFFIXES):
                 yield SourcePath(shown, path)
             elif kind == "file" and "." not in entry.name:
-                self.first_lines_read.append(path)
+                self.files_read.append(path)
                 if _is_python_script(entry):
                     yield SourcePath(shown, path)
 

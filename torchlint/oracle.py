@@ -387,9 +387,15 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         spoilers = [order.get(id(path[-1])) for marks, path in uses
                     if marks & _MUTATIONS and not marks & _LIST_GROWTH and _item_store(path) is None]
         spoilers += [order.get(id(call)) for call in handed or ()]
+        # an item stored some other way (`ckpt["m"], step = ...`, `for ckpt[k] in ...`)
+        simple = {id(path[-1].target) for _, path in uses if _item_store(path) is not None}
+        spoilers += [order.get(id(sub)) for sub in _subscripts_stored(name, scope.node) if id(sub) not in simple]
         if handed is None or here is None or None in spoilers:
             return []
         held = {id(binding) for binding in reaching(bindings, scope, stack) or bindings}
+        # stores count in a dict the scope made (or was given): not one another name reaches too
+        own = all(binding.how == "param" or isinstance(self.bound_value(binding), (cst.Dict, cst.List))
+                  for binding in bindings)
         added: list[Kind | None] = []
         stored: dict[str, tuple[int, Kind | None]] = {}  # literal key -> (place, kind) of its last store
         for marks, path in uses:
@@ -403,6 +409,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 continue  # `Gs = []` again in between: another list
             if store is not None:
                 key, value = store
+                if not own or not _store_reaches(path, scope, stack):
+                    continue  # `if full: ckpt["arch"] = model; torch.save(ckpt, p); return`, then another save
                 if key not in stored or stored[key][0] < position:
                     stored[key] = (position, self._kind(value, scope, (*path, value)))
                 continue
@@ -1776,7 +1784,52 @@ def _item_store(path: Sequence[cst.CSTNode]) -> tuple[str, cst.BaseExpression] |
     index = target.target.slice[0].slice
     if not (isinstance(index, cst.Index) and isinstance(index.value, (cst.SimpleString, cst.Integer))):
         return None
-    return index.value.value, statement.value
+    return repr(index.value.evaluated_value), statement.value  # (`"m"`, `'m'` and `"\x6d"` are one key)
+
+
+def _subscripts_stored(name: str, node: cst.CSTNode) -> list[cst.Subscript]:
+    """`name[...]` as (part of) a target below `node`: assigned, augmented, deleted, a loop's or
+    a `with`'s target."""
+    found = []
+    for holder in descendants(node):
+        if isinstance(holder, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del, cst.For, cst.CompFor)):
+            target = holder.target
+        elif isinstance(holder, cst.AsName):
+            target = holder.name
+        else:
+            continue
+        found += [sub for sub in (target, *descendants(target))
+                  if isinstance(sub, cst.Subscript) and isinstance(sub.value, cst.Name) and sub.value.value == name]
+    return found
+
+
+def _store_reaches(path: Sequence[cst.CSTNode], scope: Scope, stack: Sequence[cst.CSTNode]) -> bool:
+    """Whether the item store `path` ends at can be what holds at the use `stack` describes (not
+    in another branch of an `if`, nor followed by a `return` before it)."""
+    statements = path[next((i + 1 for i, node in enumerate(path) if node is scope.node), 0):]
+    chain = tuple(id(node) for i, node in enumerate(statements)
+                  if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.ExceptHandler, cst.MatchCase))
+                  or (isinstance(node, cst.BaseSmallStatement) and i and isinstance(statements[i - 1], cst.SimpleStatementSuite)))
+    store = Binding("value", scope, None, (), chain)
+    return store in (reaching([store], scope, stack) or []) and not _left_before(statements, stack)
+
+
+def _left_before(statements: Sequence[cst.CSTNode], stack: Sequence[cst.CSTNode]) -> bool:
+    """A block holding the store but not the use returns or raises after the store: the use is
+    not reached from it."""
+    on_use = {id(node) for node in stack}
+    for depth in range(len(statements) - 2, -1, -1):
+        block = statements[depth]
+        if id(block) in on_use:
+            return False
+        body = getattr(block, "body", None)
+        if not isinstance(body, (list, tuple)):
+            continue
+        later = list(body)[next((i + 1 for i, s in enumerate(body) if s is statements[depth + 1]), len(body)):]
+        if any(isinstance(small, (cst.Return, cst.Raise)) for line in later
+               if isinstance(line, cst.SimpleStatementLine) for small in line.body):
+            return True
+    return False
 
 
 def _grown_by(call: cst.CSTNode) -> list[cst.BaseExpression] | None:

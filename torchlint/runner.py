@@ -106,7 +106,7 @@ def _walk_project(resolver, root: Path) -> tuple[list[str], list[Path], list[Pat
     discovery = Discovery(resolver)
     found, _ = discovery.files([str(root)])
     files = sorted(resolved_paths(source.path for source in found))
-    return files, discovery.folders_read, discovery.first_lines_read
+    return files, discovery.folders_read, discovery.files_read
 
 
 def unified_diff(before: str, after: str, display: str) -> str:

@@ -3,8 +3,9 @@ against its excludes and .gitignore files costs more than linting the one file p
 
 A kept listing is trusted while nothing that decided it has changed: no folder the walk read
 (an entry added, removed or renamed changes the folder's mtime), no .gitignore or pyproject.toml
-in those folders or above the root, no extensionless file whose first line was read (a shebang
-may come or go), and the same command-line settings and torchlint code. A folder or file changed
+in those folders, above the root or above a symlinked folder's real path (its settings come from
+there), no extensionless file whose first line was read (a shebang may come or go), no symlink's
+target (one may appear or go), and the same command-line settings and torchlint code. A folder or file changed
 in the last seconds before the walk is not trusted (a filesystem may keep mtimes in whole seconds):
 such a listing is not kept, nor is one walked in a few milliseconds (a small project)."""
 
@@ -39,10 +40,10 @@ def cached_listing(root: Path, cache_folder: Path | None, key: str, walk: Callab
     if recorded is not None and _unchanged(recorded["stamps"]):
         return recorded["listing"]
     started, timer = time.time(), time.perf_counter()
-    listing, folders, first_lines = walk()
+    listing, folders, files_read = walk()
     if time.perf_counter() - timer < KEPT_FROM_SECONDS:
         return listing
-    stamps = _stamps_of(root, folders, first_lines)
+    stamps = _stamps_of(root, folders, files_read)
     if not _racy(stamps, started):
         _save(kept, {"listing": listing, "stamps": stamps})
     return listing
@@ -61,17 +62,22 @@ def settings_key(resolver) -> str:
     return repr((str(resolver.cwd), resolver.cli, stamp, code_fingerprint()))
 
 
-def _stamps_of(root: Path, folders: list[Path], first_lines: list[Path]) -> dict[str, Stamp]:
+def _stamps_of(root: Path, folders: list[Path], files_read: list[Path]) -> dict[str, Stamp]:
     stamps: dict[str, Stamp] = {}
+    deciding: set[str] = set()  # folders whose .gitignore and pyproject.toml decide
     for folder in folders:
         stamps[str(folder)] = _stamp(folder)
+        deciding.add(str(folder))
+        # the settings of a folder reached through a symlink come from above its real path
+        real = Path(os.path.realpath(folder))
+        deciding.update(str(above) for above in (real, *real.parents))
+    for path in files_read:
+        stamps[str(path)] = _stamp(path)  # (followed: a symlink's target)
+    deciding.update(str(above) for above in root.parents)
+    for folder in sorted(deciding):
         for name in DECIDING_NAMES:
-            stamps[str(folder / name)] = _stamp(folder / name)
-    for path in first_lines:
-        stamps[str(path)] = _stamp(path)
+            stamps[os.path.join(folder, name)] = _stamp(Path(folder) / name)
     for above in root.parents:
-        for name in DECIDING_NAMES:
-            stamps[str(above / name)] = _stamp(above / name)
         # only whether it exists: a .git folder changes with every commit
         stamps[str(above / ".git")] = (0, 0) if (above / ".git").exists() else None
     return stamps

@@ -37,7 +37,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 36  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 37  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -490,6 +490,9 @@ class _Summarizer:
         membership: set[int] = set()  # `__dict__` attributes only tested with `in`
         read_through: set[str] = set()  # escapes used as the head of an attribute
         handed_on: set[str] = set()  # escapes used otherwise
+        stores: list[ast.Name] = []
+        choices: list[ast.Assign] = []  # `g = a if c else b`: maybe a function's alias
+        named_calls: list[ast.Call] = []  # `g(x)`
         Name, Attribute, Call, Load, Subscript, Assign = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.Subscript, ast.Assign
         pending = deque([tree])
         next_node, add, extend = pending.popleft, pending.append, pending.extend
@@ -499,6 +502,8 @@ class _Summarizer:
             if node_type is Name:
                 if type(node.ctx) is Load:
                     loads.append(node)
+                else:
+                    stores.append(node)
                 continue  # no child a summary reads
             if node_type in _NOT_NODES:
                 continue  # an item of a list field that is not a node (`Global.names`, a `None` key)
@@ -509,6 +514,8 @@ class _Summarizer:
                 self.attribute_names.add(node.attr)
             elif node_type is Call:
                 self._call_found(node, callees)
+                if type(node.func) is Name:
+                    named_calls.append(node)
             elif node_type in _ANNOTATED:
                 self._note_unwalked_uses(node)
             elif node_type is Subscript:
@@ -518,6 +525,8 @@ class _Summarizer:
                     self.escapes.add("@.*")  # `globals()[name]`: this module's names, and those it imports
             elif node_type is Assign and type(node.value) is Call and self._reads_own_namespace(node.value):
                 self.escapes.add("@.*")  # `table = globals()`, read later
+            elif node_type is Assign and _chosen_names(node.value) and len(node.targets) == 1 and type(node.targets[0]) is Name:
+                choices.append(node)
             elif node_type is ast.Compare:
                 membership.update(id(right) for op, right in zip(node.ops, node.comparators)
                                   if type(op) in _MEMBERSHIP and type(right) is Attribute and right.attr == "__dict__")
@@ -538,6 +547,7 @@ class _Summarizer:
             function = self.summary.functions.get(self._scope_of(node)[0])
             if function is not None:
                 function.returns = ()
+        self._calls_through_aliases(choices, named_calls, stores, loads, callees)
         escaped_before = set(self.escapes)
         for node in loads:  # names used other than as callees (all of them are seen before this)
             if id(node) in callees or id(node) in self._bases_named:
@@ -574,6 +584,31 @@ class _Summarizer:
             if id(node) not in callees and id(node) not in heads:
                 self.escapes.add(self._scope_of(node)[0].split(".")[0])
         self._read_through = read_through - handed_on - escaped_before
+
+    def _calls_through_aliases(self, choices: list[ast.Assign], named_calls: list[ast.Call], stores: list[ast.Name],
+                               loads: list[ast.Name | ast.Attribute], callees: set[int]) -> None:
+        """`gen = gen_acrostic if opt.acrostic else generate`, then only `gen(model, words)`: a
+        local name bound once, in a function, to one of some names and only ever called calls
+        one of them; each call is recorded as a call of each, and the names are not handed on."""
+        if not choices:
+            return
+        for choice in choices:
+            alias = choice.targets[0].id
+            key, local_names = self._scope_of(choice)
+            if key is None or alias not in local_names or self._shadowed.get(id(choice)):
+                continue
+            if sum(1 for n in stores if n.id == alias and self._scope_of(n)[0] == key) != 1:
+                continue  # bound again (or in a loop's target, a `with`, ...)
+            uses = [n for n in loads if type(n) is ast.Name and n.id == alias and self._scope_of(n)[0] == key]
+            if not uses or any(id(use) not in callees for use in uses):
+                continue  # handed on, or read other than as a callee
+            chosen = _chosen_names(choice.value)
+            callees.update(id(name) for name in chosen)
+            for call in named_calls:
+                if call.func.id == alias and self._scope_of(call)[0] == key and not self._shadowed.get(id(call)):
+                    for name in chosen:
+                        self.called.add(name.id)
+                        self._record_call(ast.Call(func=name, args=call.args, keywords=call.keywords, lineno=call.lineno))
 
     def _names_own_class(self, key: str | None, name: str, decorator: str | None = None) -> bool:
         """`name` is the first parameter of the method `key` (with that decorator): the method's
@@ -1087,6 +1122,23 @@ def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozense
     return found
 
 
+def _stores_in_items(statement: ast.stmt, name: str) -> bool:
+    """`with recording() as log:` binds `log` before the body runs."""
+    items = statement.items if isinstance(statement, ast.With) else []
+    return any(isinstance(node, ast.Name) and node.id == name
+               for item in items if item.optional_vars is not None for node in ast.walk(item.optional_vars))
+
+
+def _chosen_names(value: ast.expr) -> list[ast.Name]:
+    """The names a value picks among: `a`, `a if c else b` (nested too); none for anything else."""
+    if type(value) is ast.Name:
+        return [value]
+    if type(value) is ast.IfExp:
+        body, orelse = _chosen_names(value.body), _chosen_names(value.orelse)
+        return body + orelse if body and orelse else []
+    return []
+
+
 def _sequential_returns(body: list[ast.stmt]):
     """The `return`s of a block, and of the `try` and `with` bodies standing in it (their
     statements run in order, as the block's own do)."""
@@ -1101,9 +1153,10 @@ def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], ret
                           found: dict[int, Descriptor], key: str, local_names: frozenset[str]) -> None:
     for statement in body:
         if isinstance(statement, (ast.Try, ast.With)):
-            # its body continues the block (with what was bound before it); after it, what it
-            # binds may or may not have been bound (an exception): unknown, as below
-            _last_values_in_block(statement.body, dict(last), returned, found, key, local_names)
+            # its body continues the block (with what was bound before it, but what `as` binds);
+            # after it, what it binds may or may not have been bound (an exception): unknown, as below
+            before = {name: value for name, value in last.items() if not _stores_in_items(statement, name)}
+            _last_values_in_block(statement.body, before, returned, found, key, local_names)
         if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
             if last.get(statement.value.id) is not None:
                 found[id(statement)] = last[statement.value.id]
