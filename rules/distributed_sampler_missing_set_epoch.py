@@ -24,7 +24,10 @@ _EPOCH_NAME = re.compile(r"epoch|^ep\d*$|_ep$", re.IGNORECASE)
 _COUNTERS = frozenset({"range", "trange", "tqdm.trange", "count", "itertools.count"})
 # An evaluation pass is named for one, and never for training (see `_evaluation_pass`).
 _EVALUATION_NAME = re.compile(r"(?:^|_)(?:eval|valid|val|test|infer|predict)", re.IGNORECASE)
-_TRAINING_NAME = re.compile(r"train|fit|learn|update|step|optimi", re.IGNORECASE)
+_TRAINING_NAME = re.compile(r"train|fit|learn|adapt|update|step|optimi", re.IGNORECASE)
+# A call whose name says it trains (`adapt_batch(model, x, opt)`, `train_on(x)`), wherever its
+# function is defined; `meter.update(loss)` and `bar.update()` say nothing.
+_TRAINING_CALL = re.compile(r"train|fit|learn|adapt|optimi|backward", re.IGNORECASE)
 _TRAINING_TEXT = ("backward", "step(", "zero_grad", "autograd", "enable_grad", "set_grad_enabled", "functional_call",
                   ".grad")
 _MESSAGE = "A DistributedSampler without `set_epoch` gives every epoch the same order; call it per epoch"
@@ -123,9 +126,11 @@ class DistributedSamplerMissingSetEpoch(Rule):
     the epoch), a single pass with no epoch loop, and an evaluation pass: a loop over the loader
     (or a helper looping over it) named for evaluation (the function looping or the loader:
     `evaluate`, `validate`, `val_loader`, `test_loader`, with nothing in those names saying
-    train, fit, learn, update or step), with nothing that trains in it or in the functions and
-    methods of the file it calls (`backward`, `step(`, `zero_grad`, `autograd`, `enable_grad`,
-    `set_grad_enabled`, `.grad`), and whose every model call runs with autograd off (`with
+    train, fit, learn, adapt, update or step), calling nothing whose name says it trains
+    (`adapt_batch(...)`, wherever it is defined), with nothing that trains in it or in the
+    functions and methods of the file it calls, three calls deep (`backward`, `step(`,
+    `zero_grad`, `autograd`, `enable_grad`, `set_grad_enabled`, `.grad`), and whose every model
+    call runs with autograd off (`with
     torch.no_grad():` in it or around it, a `no_grad` decorator), a model being a module or a
     parameter the helper calls `.eval()` on. The order of an evaluation changes no result.
 
@@ -299,6 +304,24 @@ class DistributedSamplerMissingSetEpoch(Rule):
             "def learn(x):\n    loss = student(x).sum()\n    loss.backward()\n"
             "def evaluate(batches):\n    for x in batches:\n        with torch.no_grad():\n            soft = teacher(x)\n"
             "        learn(x)\nfor epoch in range(3):\n    sampler.set_epoch(epoch)\n    evaluate(val_loader)\n",
+        ),
+        Invalid(  # test-time adaptation: a test loader, trained on two calls deep
+            T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\ntest_loader = DataLoader(ds, sampler=sampler)\n"
+            "def _backprop(loss):\n    loss.backward()\ndef entropy(x):\n    _backprop(model(x).sum())\n"
+            "def test(batches):\n    for x in batches:\n        entropy(x)\n        with torch.no_grad():\n            model(x)\n"
+            "for epoch in range(3):\n    test(test_loader)\n",
+            T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\ntest_loader = DataLoader(ds, sampler=sampler)\n"
+            "def _backprop(loss):\n    loss.backward()\ndef entropy(x):\n    _backprop(model(x).sum())\n"
+            "def test(batches):\n    for x in batches:\n        entropy(x)\n        with torch.no_grad():\n            model(x)\n"
+            "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    test(test_loader)\n",
+        ),
+        Invalid(
+            T + "from tta import adapt_batch\nmodel = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\n"
+            "test_loader = DataLoader(ds, sampler=sampler)\ndef test(batches):\n    for x in batches:\n        adapt_batch(model, x)\n"
+            "        with torch.no_grad():\n            model(x)\nfor epoch in range(3):\n    test(test_loader)\n",
+            T + "from tta import adapt_batch\nmodel = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\n"
+            "test_loader = DataLoader(ds, sampler=sampler)\ndef test(batches):\n    for x in batches:\n        adapt_batch(model, x)\n"
+            "        with torch.no_grad():\n            model(x)\nfor epoch in range(3):\n    sampler.set_epoch(epoch)\n    test(test_loader)\n",
         ),
         Invalid(
             T + "model = torch.nn.Linear(2, 2)\nsampler = DistributedSampler(ds)\nval_loader = DataLoader(ds, sampler=sampler)\n"
@@ -525,7 +548,9 @@ class DistributedSamplerMissingSetEpoch(Rule):
         names = [loader.value] + ([function.name.value] if function is not None else [])
         if not any(map(_EVALUATION_NAME.search, names)) or any(map(_TRAINING_NAME.search, names)):
             return False
-        if self._may_train(loop) or any(self._may_train(callee) for callee in self._functions_called(loop)):
+        if self._may_train(loop) or any(_TRAINING_CALL.search(dotted_name(call.func) or "") for call in calls_in(loop)):
+            return False
+        if any(self._may_train(callee) for callee in self._functions_called(loop, depth=3)):
             return False
         evaluated = put_in_eval_mode(function) if function is not None else frozenset()
         calls = model_calls(self.ctx, loop, evaluated)
@@ -545,15 +570,18 @@ class DistributedSamplerMissingSetEpoch(Rule):
         text = self.ctx.module.code_for_node(node)
         return any(marker in text for marker in _TRAINING_TEXT)
 
-    def _functions_called(self, node: cst.CSTNode) -> list[cst.FunctionDef]:
-        """The functions and methods of this file that calls below `node` reach."""
-        found = []
+    def _functions_called(self, node: cst.CSTNode, depth: int) -> list[cst.FunctionDef]:
+        """The functions and methods of this file that calls below `node` reach, and those they
+        call in turn (`depth` levels)."""
+        found: list[cst.FunctionDef] = []
         for call in calls_in(node):
             callee = self.ctx.kind(call.func)
             if callee is not None and callee.base == FUNCTION and isinstance(callee.cls, cst.FunctionDef):
                 found.append(callee.cls)
             elif isinstance(call.func, cst.Attribute):  # `self.learn(x)`: any method of the file of that name
                 found += [method for method in self.ctx.oracle.classes.method_owner if method.name.value == call.func.attr.value]
+        if depth > 1:
+            found += [inner for function in list(found) for inner in self._functions_called(function, depth - 1)]
         return found
 
     def _loader_passed_to_iterating_helper(self, call: cst.Call) -> tuple[cst.Name, cst.FunctionDef] | None:

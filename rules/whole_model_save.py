@@ -141,6 +141,17 @@ class WholeModelSave(Rule):
         NET + "model = Net()\nckpt = {}\nckpt['m'] = model\nckpt['m'], step = model.state_dict(), 10\ntorch.save(ckpt, 'c.pt')\n",
         NET + "model = Net()\nckpt = holder.ckpt\nckpt['m'] = model\nholder.ckpt['m'] = model.state_dict()\n"
         "torch.save(ckpt, 'c.pt')\n",
+        # a branch that leaves early however it does, a store the next pass of a loop makes
+        # first, a list whose positions an insert moves
+        NET + "import sys\nmodel = Net()\nckpt = {}\nif full:\n    ckpt['m'] = model\n    sys.exit(0)\ntorch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nfor epoch in range(4):\n    ckpt = {'epoch': epoch}\n    if epoch % 2:\n"
+        "        ckpt['m'] = model\n        continue\n    torch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\ndef save(full):\n    ckpt = {}\n    if full:\n        ckpt['m'] = model\n"
+        "        with lock:\n            return len(ckpt)\n    torch.save(ckpt, 'c.pt')\n",
+        NET + "model = Net()\nckpt = {'m': None}\nckpt['m'] = model\nfor epoch in range(3):\n    if epoch:\n"
+        "        torch.save(ckpt, 'c.pt')\n    ckpt['m'] = model.state_dict()\n",
+        NET + "model = Net()\nitems = [None]\nitems[0] = model\nitems.insert(0, model.state_dict())\n"
+        "items[1] = {'epoch': 1}\ntorch.save(items, 'c.pt')\n",
         # a list grown with state dicts, or handed to code that may put anything in it
         NET + "def fit(n):\n    states = []\n    for i in range(n):\n        states.append(Net().state_dict())\n"
         "        torch.save(states, 'all.pt')\n",

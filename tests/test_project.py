@@ -196,6 +196,17 @@ def test_a_forward_of_another_module_returning_from_a_try_or_with_body(cli, tmp_
     assert _findings(cli, "run.py") == expected
 
 
+def test_a_name_imported_in_a_with_body_is_not_its_earlier_value(cli, tmp_path):
+    (tmp_path / "running.py").write_text("class Running:\n    data = 0\nRUNNING = Running()\n")
+    (tmp_path / "lib.py").write_text(
+        "import torch\nimport torch.nn as nn\nnet = nn.Linear(4, 4)\ndef forward_with_stats(x):\n"
+        "    with torch.no_grad():\n        out = net(x)\n        stats = out.mean()\n"
+        "        from running import RUNNING as stats\n        return out, stats\n"
+    )
+    (tmp_path / "main.py").write_text("import lib\nout, stats = lib.forward_with_stats(x)\nprint(stats.data)\n")
+    assert _findings(cli, "main.py") == []
+
+
 def test_a_name_a_with_statement_binds_is_not_its_earlier_value(cli, tmp_path):
     (tmp_path / "helpers.py").write_text(
         "import collections\nimport contextlib\nimport torch\n\n\n@contextlib.contextmanager\n"
@@ -1942,6 +1953,9 @@ CHOSEN_FUNCTION = (
     (("    gen(model", "    hooks.append(gen)\n    gen(model"), []),
     (("    gen(model", "    gen = other\n    gen(model"), []),
     (("    gen(model, torch.zeros(1, 1, 2))\n", "    gen(model, torch.zeros(1, 1, 2))\n    return gen\n"), []),
+    # read in a nested function too: that call is not seen as one of theirs
+    (("    gen(model, torch.zeros(1, 1, 2))\n", "    gen(model, torch.zeros(1, 1, 2))\n    def again():\n"
+      "        return gen(other)\n    again()\n"), []),
     # at module level, any function may read it
     (("def run(kind):\n    model = nn.Linear(2, 2)\n    gen =", "kind = 1\nmodel = nn.Linear(2, 2)\ngen ="), []),
 ])

@@ -383,24 +383,27 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         handed = _hand_offs(name, scope.node, self._torch_call)
         order = self._document_order(scope.node)
         here = order.get(id(stack[-1]))
+        # item stores under literal keys count in a dict the scope built (or was given), never a
+        # list (`xs.insert(0, sd)` moves the items) nor a dict another name holds too; and not
+        # where a loop around the use stores again after it (the next pass reaches the use)
+        dict_stores = (all(binding.how == "param" or isinstance(self.bound_value(binding), cst.Dict) for binding in bindings)
+                       and not any(marks & _LIST_GROWTH for marks, _ in uses)
+                       and not _stored_again_in_loop(name, scope, stack, order, here))
+        simple = {id(path[-1].target) for _, path in uses if dict_stores and _item_store(path) is not None}
         # `Gs.pop()`, `Gs[0] = x`, `export(Gs)`: what was added before them may be gone after
         spoilers = [order.get(id(path[-1])) for marks, path in uses
-                    if marks & _MUTATIONS and not marks & _LIST_GROWTH and _item_store(path) is None]
+                    if marks & _MUTATIONS and not marks & _LIST_GROWTH and id(getattr(path[-1], "target", None)) not in simple]
         spoilers += [order.get(id(call)) for call in handed or ()]
         # an item stored some other way (`ckpt["m"], step = ...`, `for ckpt[k] in ...`)
-        simple = {id(path[-1].target) for _, path in uses if _item_store(path) is not None}
         spoilers += [order.get(id(sub)) for sub in _subscripts_stored(name, scope.node) if id(sub) not in simple]
         if handed is None or here is None or None in spoilers:
             return []
         held = {id(binding) for binding in reaching(bindings, scope, stack) or bindings}
-        # stores count in a dict the scope made (or was given): not one another name reaches too
-        own = all(binding.how == "param" or isinstance(self.bound_value(binding), (cst.Dict, cst.List))
-                  for binding in bindings)
         added: list[Kind | None] = []
         stored: dict[str, tuple[int, Kind | None]] = {}  # literal key -> (place, kind) of its last store
         for marks, path in uses:
             position = order.get(id(path[-1]))
-            store = _item_store(path)
+            store = _item_store(path) if dict_stores else None
             if not (marks & _LIST_GROWTH or store) or position is None or position >= here:
                 continue
             if any(position < spoiler < here for spoiler in spoilers):
@@ -409,7 +412,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 continue  # `Gs = []` again in between: another list
             if store is not None:
                 key, value = store
-                if not own or not _store_reaches(path, scope, stack):
+                if not _store_reaches(path, scope, stack):
                     continue  # `if full: ckpt["arch"] = model; torch.save(ckpt, p); return`, then another save
                 if key not in stored or stored[key][0] < position:
                     stored[key] = (position, self._kind(value, scope, (*path, value)))
@@ -1811,25 +1814,34 @@ def _store_reaches(path: Sequence[cst.CSTNode], scope: Scope, stack: Sequence[cs
                   if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.ExceptHandler, cst.MatchCase))
                   or (isinstance(node, cst.BaseSmallStatement) and i and isinstance(statements[i - 1], cst.SimpleStatementSuite)))
     store = Binding("value", scope, None, (), chain)
-    return store in (reaching([store], scope, stack) or []) and not _left_before(statements, stack)
+    return store in (reaching([store], scope, stack) or []) and _in_plain_branches(statements, stack)
 
 
-def _left_before(statements: Sequence[cst.CSTNode], stack: Sequence[cst.CSTNode]) -> bool:
-    """A block holding the store but not the use returns or raises after the store: the use is
-    not reached from it."""
+def _in_plain_branches(statements: Sequence[cst.CSTNode], stack: Sequence[cst.CSTNode]) -> bool:
+    """The store stands in the use's own block or an outer one, or in branches of `if`s that do
+    not hold the use and never leave early (no `return`, `raise`, `break`, `continue` or exit in
+    them): the use follows whichever way they went."""
     on_use = {id(node) for node in stack}
-    for depth in range(len(statements) - 2, -1, -1):
-        block = statements[depth]
-        if id(block) in on_use:
-            return False
-        body = getattr(block, "body", None)
-        if not isinstance(body, (list, tuple)):
+    for node in statements[:-1]:
+        if id(node) in on_use or not isinstance(node, cst.BaseCompoundStatement):
             continue
-        later = list(body)[next((i + 1 for i, s in enumerate(body) if s is statements[depth + 1]), len(body)):]
-        if any(isinstance(small, (cst.Return, cst.Raise)) for line in later
-               if isinstance(line, cst.SimpleStatementLine) for small in line.body):
-            return True
-    return False
+        if not isinstance(node, cst.If) or any(_leaves(inner) for inner in descendants(node)):
+            return False
+    return True
+
+
+def _leaves(node: cst.CSTNode) -> bool:
+    if isinstance(node, (cst.Return, cst.Raise, cst.Break, cst.Continue)):
+        return True
+    return isinstance(node, cst.Call) and dotted_name(node.func) in ("sys.exit", "exit", "quit", "os._exit")
+
+
+def _stored_again_in_loop(name: str, scope: Scope, stack: Sequence[cst.CSTNode], order: dict[int, int],
+                          here: int | None) -> bool:
+    """A loop around the use (in its scope) stores an item of `name` after it: the next pass
+    reaches the use with that store made."""
+    loops = [node for node in stack if isinstance(node, (cst.For, cst.While)) and id(node) in order]
+    return here is not None and any((order.get(id(sub)) or 0) > here for loop in loops for sub in _subscripts_stored(name, loop))
 
 
 def _grown_by(call: cst.CSTNode) -> list[cst.BaseExpression] | None:

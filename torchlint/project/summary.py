@@ -599,9 +599,10 @@ class _Summarizer:
                 continue
             if sum(1 for n in stores if n.id == alias and self._scope_of(n)[0] == key) != 1:
                 continue  # bound again (or in a loop's target, a `with`, ...)
-            uses = [n for n in loads if type(n) is ast.Name and n.id == alias and self._scope_of(n)[0] == key]
-            if not uses or any(id(use) not in callees for use in uses):
-                continue  # handed on, or read other than as a callee
+            named = [n for n in loads if type(n) is ast.Name and n.id == alias]
+            uses = [n for n in named if self._scope_of(n)[0] == key]
+            if not uses or len(uses) != len(named) or any(id(use) not in callees for use in uses):
+                continue  # handed on, read other than as a callee, or read in a nested function too
             chosen = _chosen_names(choice.value)
             callees.update(id(name) for name in chosen)
             for call in named_calls:
@@ -1129,6 +1130,17 @@ def _stores_in_items(statement: ast.stmt, name: str) -> bool:
                for item in items if item.optional_vars is not None for node in ast.walk(item.optional_vars))
 
 
+def _names_bound_by(node: ast.AST) -> list[str]:
+    """The names a node binds where it stands: a stored name, an import's, a definition's."""
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        return [node.id]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [alias.asname or alias.name.split(".")[0] for alias in node.names]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    return []
+
+
 def _chosen_names(value: ast.expr) -> list[ast.Name]:
     """The names a value picks among: `a`, `a if c else b` (nested too); none for anything else."""
     if type(value) is ast.Name:
@@ -1186,10 +1198,10 @@ def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], ret
                     last[name] = value if value is not _LEAVES else None
         elif last:
             # anything else that may bind a returned name (in a block, a tuple target, a walrus,
-            # a `for`): which value reaches the return is not known
+            # a `for`, an import, a `def` or `class`): which value reaches the return is not known
             for node in _walk(statement):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                    last.pop(node.id, None)
+                for bound in _names_bound_by(node):
+                    last.pop(bound, None)
 
 
 _LEAVES = ("leaves",)  # a block that never runs to its end (it raises, returns, breaks or continues)
