@@ -1949,6 +1949,8 @@ CHOSEN_FUNCTION = (
 @pytest.mark.parametrize(("change", "expected"), [
     (("", ""), [("TL001", 5), ("TL001", 8)]),
     (("if kind else generate", "if kind else (generate)"), [("TL001", 5), ("TL001", 8)]),
+    # the same name in another function is another variable
+    (("def run(kind):", "def other():\n    gen = 'text'\n    return gen\ndef run(kind):"), [("TL001", 5), ("TL001", 8)]),
     # the alias handed on, bound again, or read other than as a callee: its callers are unknown
     (("    gen(model", "    hooks.append(gen)\n    gen(model"), []),
     (("    gen(model", "    gen = other\n    gen(model"), []),

@@ -599,10 +599,12 @@ class _Summarizer:
                 continue
             if sum(1 for n in stores if n.id == alias and self._scope_of(n)[0] == key) != 1:
                 continue  # bound again (or in a loop's target, a `with`, ...)
-            named = [n for n in loads if type(n) is ast.Name and n.id == alias]
-            uses = [n for n in named if self._scope_of(n)[0] == key]
-            if not uses or len(uses) != len(named) or any(id(use) not in callees for use in uses):
-                continue  # handed on, read other than as a callee, or read in a nested function too
+            scopes = [(n, self._scope_of(n)[0]) for n in loads if type(n) is ast.Name and n.id == alias]
+            uses = [n for n, scope in scopes if scope == key]
+            if any((scope or "").startswith(f"{key}.<locals>.") for _, scope in scopes):
+                continue  # read in a function nested in it too (a closure may call it)
+            if not uses or any(id(use) not in callees for use in uses):
+                continue  # handed on, or read other than as a callee
             chosen = _chosen_names(choice.value)
             callees.update(id(name) for name in chosen)
             for call in named_calls:
