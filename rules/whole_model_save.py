@@ -91,9 +91,12 @@ class WholeModelSave(Rule):
     `ckpt = {"model": model}` then `torch.save(ckpt, p)`, a list the scope grows with modules
     only: `Gs = []`, `Gs.append(G)` per scale, `torch.save(Gs, p)`, or any list, a parameter
     included, that the scope appended a module to before the save, the same list still held, or
-    a dict the scope stored a module in under a literal key before the save, `ckpt["arch"] =
-    model`, when that is the key's last store there and nothing took items out or stored under
-    a computed key in between) is flagged without a fix.
+    a dict the scope built (a display) or was given that it stored a module in under a literal
+    key before the save, `ckpt["arch"] = model`: the key's last store there (keys compared by
+    value), in the save's block or an outer one, or in `if` branches that never leave early
+    (`return`, `raise`, `break`, `continue`, an exit), with no loop around the save storing again
+    after it and nothing taking items out or storing them otherwise in between) is flagged
+    without a fix.
 
     Not flagged: `torch.save(model.state_dict(), p)`, dicts of state_dicts, tensors,
     `best = model.state_dict(); torch.save(best, p)`, `torch.jit.save`, `torch.save(self, p)` in a
