@@ -12,6 +12,7 @@ from torchlint.analysis import argument, calls_in, dotted_name, walk_statements
 from torchlint.codemod import method_call, names_used, with_keyword
 from torchlint.config import DEFAULT_EXCLUDES
 from torchlint.kinds import CONTAINER, MODULE, Kind
+from torchlint.oracle import literal_key
 from torchlint.rule import FixSpec, Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import SELF_RETURNING_METHODS
@@ -96,7 +97,9 @@ class WholeModelSave(Rule):
     value), in the save's block or an outer one, or in `if` branches that never leave early
     (`return`, `raise`, `break`, `continue`, an exit), with no loop around the save storing again
     after it and nothing taking items out or storing them otherwise in between) is flagged
-    without a fix.
+    without a fix. A display's module that a store under its key replaced before the save
+    (`ckpt = {"model": model}`, then `ckpt["model"] = model.state_dict()`, in the save's block or
+    an outer one: surely run) is not counted.
 
     Not flagged: `torch.save(model.state_dict(), p)`, dicts of state_dicts, tensors,
     `best = model.state_dict(); torch.save(best, p)`, `torch.jit.save`, `torch.save(self, p)` in a
@@ -155,6 +158,11 @@ class WholeModelSave(Rule):
         "        torch.save(ckpt, 'c.pt')\n    ckpt['m'] = model.state_dict()\n",
         NET + "model = Net()\nitems = [None]\nitems[0] = model\nitems.insert(0, model.state_dict())\n"
         "items[1] = {'epoch': 1}\ntorch.save(items, 'c.pt')\n",
+        # a display's module replaced before the save by a store under its key that surely ran
+        NET + "model = Net()\nckpt = {'model': model, 'epoch': 1}\nckpt[\"model\"] = model.state_dict()\n"
+        "torch.save(ckpt, 'c.pt')\n",
+        NET + "def save(path):\n    model = Net()\n    ckpt = {0: model}\n    ckpt[0] = model.state_dict()\n"
+        "    torch.save(ckpt, path)\n",
         # a list grown with state dicts, or handed to code that may put anything in it
         NET + "def fit(n):\n    states = []\n    for i in range(n):\n        states.append(Net().state_dict())\n"
         "        torch.save(states, 'all.pt')\n",
@@ -268,6 +276,13 @@ class WholeModelSave(Rule):
                 "        ckpt['m'] = model\n        torch.save(ckpt, 'f.pt')\n    case _:\n        torch.save(ckpt, 'c.pt')\n", None),
         Invalid(NET + "def fit(path):\n    model = Net(4)\n    ckpt = {'epoch': 3, 'model': model}\n"
                 "    torch.save(ckpt, path)\n", None),
+        # a display's module under a key only maybe replaced (in a branch, a loop), or under another key
+        Invalid(NET + "def fit(path, full):\n    model = Net(4)\n    ckpt = {'model': model}\n    if full:\n"
+                "        ckpt['model'] = model.state_dict()\n    torch.save(ckpt, path)\n", None),
+        Invalid(NET + "def fit(path, n):\n    model = Net(4)\n    ckpt = {'model': model}\n    for _ in range(n):\n"
+                "        ckpt['model'] = model.state_dict()\n    torch.save(ckpt, path)\n", None),
+        Invalid(NET + "def fit(path):\n    model = Net(4)\n    ckpt = {'model': model, 'ema': model}\n"
+                "    ckpt['model'] = model.state_dict()\n    torch.save(ckpt, path)\n", None),
         Invalid(
             NET + "import copy\nmodel = Net(4)\ntorch.save({'ema': [copy.deepcopy(model).half()], 'step': 1}, 'c.pt')\n",
             None,
@@ -296,28 +311,39 @@ class WholeModelSave(Rule):
             return self._is_module_value(expr.func.value)
         return self.ctx.qualify(expr.func) == "copy.deepcopy" and bool(expr.args) and self._is_module_value(expr.args[0].value)
 
-    def _holds_module(self, expr: cst.BaseExpression) -> bool:
-        """A dict, list or tuple literal with a whole module among its values, at any depth, a
-        name every binding of which that reaches the save is one (`ckpt = {"model": model}`), or
-        a container the oracle knows holds modules (`Gs = []`, then `Gs.append(G)` per scale)."""
-        if _holds_module_kind(self.ctx.kind(expr)):
-            return True
+    def _holds_module(self, expr: cst.BaseExpression, replaced: frozenset[str] = frozenset()) -> bool:
+        """A dict, list or tuple literal with a whole module among its values, at any depth (not
+        under the `replaced` keys), a name every binding of which that reaches the save is one
+        (`ckpt = {"model": model}`), or a container the oracle knows holds modules (`Gs = []`,
+        then `Gs.append(G)` per scale)."""
         if isinstance(expr, cst.Name):
-            added = self.ctx.oracle.items_added_before(expr.value, self.ctx.stack)
-            if any(kind is not None and kind.base == MODULE for kind in added):
-                return True  # `Gs.append(G)` before `torch.save(Gs, p)`: G is among what is saved
-            bindings = self.ctx.oracle.reaching_bindings(expr.value, self.ctx.stack) or []
-            return bool(bindings) and all(
-                binding.how == "value" and not binding.path and isinstance(binding.value, _LITERALS)
-                and self._holds_module(binding.value) for binding in bindings
-            )
+            return self._name_holds_module(expr)
+        if not replaced and _holds_module_kind(self.ctx.kind(expr)):
+            return True
         if isinstance(expr, cst.Dict):
-            values = [e.value for e in expr.elements if isinstance(e, cst.DictElement)]
+            values = [e.value for e in expr.elements if isinstance(e, cst.DictElement)
+                      and (not replaced or literal_key(e.key) not in replaced)]
         elif isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
             values = [e.value for e in expr.elements]
         else:
             return False
         return any(self._is_module_value(value) or self._holds_module(value) for value in values)
+
+    def _name_holds_module(self, name: cst.Name) -> bool:
+        """What the name holds at the save: its displays' values, less those a store under the
+        same key surely replaced before the save (`ckpt = {"model": model}`, then
+        `ckpt["model"] = model.state_dict()`), and what was added or stored since."""
+        oracle = self.ctx.oracle
+        added = oracle.items_added_before(name.value, self.ctx.stack)
+        if any(kind is not None and kind.base == MODULE for kind in added):
+            return True  # `Gs.append(G)` before `torch.save(Gs, p)`: G is among what is saved
+        bindings = oracle.reaching_bindings(name.value, self.ctx.stack) or []
+        displays = bool(bindings) and all(binding.how == "value" and not binding.path
+                                          and isinstance(binding.value, _LITERALS) for binding in bindings)
+        replaced = oracle.keys_replaced_before(name.value, self.ctx.stack) if displays else frozenset()
+        if not replaced and _holds_module_kind(self.ctx.kind(name)):
+            return True
+        return displays and all(self._holds_module(binding.value, replaced) for binding in bindings)
 
     # ---- the fix ----------------------------------------------------------------------------
     def _fix(self, node: cst.Call, saved: cst.Arg) -> FixSpec | None:

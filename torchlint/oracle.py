@@ -374,10 +374,23 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         it holds: among its items there, whatever else it holds (`Gs.append(G)`, then
         `torch.save(Gs, p)`), unless the scope takes items out, stores under a key it cannot
         read, or hands the container to code that may in between."""
+        added, stored = self._items_before(name, stack)
+        return added + [kind for _, kind, _ in stored.values()]
+
+    def keys_replaced_before(self, name: str, stack: Sequence[cst.CSTNode]) -> frozenset[str]:
+        """The literal keys (as `repr` of their values) the dict `name` surely holds a new value
+        under at the use `stack` describes: their last store before it stands in the use's own
+        block or one around it (`ckpt = {"model": model}`, then `ckpt["model"] =
+        model.state_dict()`: what the display put there is gone)."""
+        return frozenset(key for key, (_, _, sure) in self._items_before(name, stack)[1].items() if sure)
+
+    def _items_before(self, name: str, stack: Sequence[cst.CSTNode]):
+        """(the kinds added to the list `name`, literal key -> (place, kind, surely run) of the
+        last store into the dict `name`) before the use `stack` describes (see items_added_before)."""
         scope = self.scope_at(stack)
         bindings = self.scopes.lookup(name, scope)
         if not bindings or any(binding.scope is not scope for binding in bindings):
-            return []
+            return [], {}
         self._mutated(name, scope)  # (collects the scope's uses)
         uses = scope.uses.get(name, ())
         handed = _hand_offs(name, scope.node, self._torch_call)
@@ -397,10 +410,10 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         # an item stored some other way (`ckpt["m"], step = ...`, `for ckpt[k] in ...`)
         spoilers += [order.get(id(sub)) for sub in _subscripts_stored(name, scope.node) if id(sub) not in simple]
         if handed is None or here is None or None in spoilers:
-            return []
+            return [], {}
         held = {id(binding) for binding in reaching(bindings, scope, stack) or bindings}
         added: list[Kind | None] = []
-        stored: dict[str, tuple[int, Kind | None]] = {}  # literal key -> (place, kind) of its last store
+        stored: dict[str, tuple[int, Kind | None, bool]] = {}  # literal key -> (place, kind, surely run) of its last store
         for marks, path in uses:
             position = order.get(id(path[-1]))
             store = _item_store(path) if dict_stores else None
@@ -415,10 +428,10 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 if not _store_reaches(path, scope, stack):
                     continue  # `if full: ckpt["arch"] = model; torch.save(ckpt, p); return`, then another save
                 if key not in stored or stored[key][0] < position:
-                    stored[key] = (position, self._kind(value, scope, (*path, value)))
+                    stored[key] = (position, self._kind(value, scope, (*path, value)), _surely_run_before(path, scope, stack))
                 continue
             added += [self._kind(value, scope, (*path, value)) for value in _grown_by(path[-1]) or ()]
-        return added + [kind for _, kind in stored.values()]
+        return added, stored
 
     def _document_order(self, node: cst.CSTNode) -> dict[int, int]:
         """Each node below `node` (its own scope's, nested ones too) by its place in the text."""
@@ -1785,9 +1798,16 @@ def _item_store(path: Sequence[cst.CSTNode]) -> tuple[str, cst.BaseExpression] |
             and isinstance(target.target, cst.Subscript) and len(target.target.slice) == 1):
         return None
     index = target.target.slice[0].slice
-    if not (isinstance(index, cst.Index) and isinstance(index.value, (cst.SimpleString, cst.Integer))):
-        return None
-    return repr(index.value.evaluated_value), statement.value  # (`"m"`, `'m'` and `"\x6d"` are one key)
+    key = literal_key(index.value) if isinstance(index, cst.Index) else None
+    return None if key is None else (key, statement.value)
+
+
+def literal_key(expr: cst.BaseExpression | None) -> str | None:
+    """A dict key written as a string or integer literal, by its value (`"m"`, `'m'` and `"\x6d"`
+    are one key); None for any other key."""
+    if isinstance(expr, (cst.SimpleString, cst.Integer)):
+        return repr(expr.evaluated_value)
+    return None
 
 
 def _subscripts_stored(name: str, node: cst.CSTNode) -> list[cst.Subscript]:
@@ -1815,6 +1835,15 @@ def _store_reaches(path: Sequence[cst.CSTNode], scope: Scope, stack: Sequence[cs
                   or (isinstance(node, cst.BaseSmallStatement) and i and isinstance(statements[i - 1], cst.SimpleStatementSuite)))
     store = Binding("value", scope, None, (), chain)
     return store in (reaching([store], scope, stack) or []) and _in_plain_branches(statements, stack)
+
+
+def _surely_run_before(path: Sequence[cst.CSTNode], scope: Scope, stack: Sequence[cst.CSTNode]) -> bool:
+    """The statement `path` ends in stands in the block of the use `stack` describes or in one
+    around it: whenever the use runs, it ran (no `if`, loop, `try` or `with` of its own between)."""
+    statements = path[next((i + 1 for i, node in enumerate(path) if node is scope.node), 0):]
+    on_use = {id(node) for node in stack}
+    return all(id(node) in on_use for node in statements[:-1]
+               if isinstance(node, (cst.BaseCompoundStatement, cst.ExceptHandler, cst.MatchCase)))
 
 
 def _in_plain_branches(statements: Sequence[cst.CSTNode], stack: Sequence[cst.CSTNode]) -> bool:
