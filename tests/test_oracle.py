@@ -1762,3 +1762,40 @@ def test_an_imported_name_bound_again_at_module_level(source, expected):
 def test_an_attribute_a_module_class_reads_through_code_of_its_own(body, expected):
     source = HEAD + f"class Layer(nn.Linear):\n{body}\nlayer = Layer(2, 2)\nprobe(layer.weight)\n"
     assert kinds(source) == [expected]
+
+
+COERCE = HEAD + "from torch.autograd import Variable\nimport numpy as np\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # the test fails only for an instance: after it, the name is one, or the body's value
+        (COERCE + "def f(x):\n    if not isinstance(x, Variable):\n        x = Variable(x)\n    probe(x)\n", ["tensor"]),
+        (COERCE + "def f(x):\n    if not torch.is_tensor(x):\n        x = torch.tensor(x)\n    probe(x)\n", ["tensor"]),
+        (COERCE + "def f(x):\n    if not isinstance(x, torch.Tensor):\n        raise TypeError(x)\n    probe(x)\n", ["tensor"]),
+        (COERCE + "def f(xs):\n    for v in xs:\n        if not isinstance(v, Variable):\n            v = Variable(v)\n"
+         "        probe(v)\n", ["tensor"]),
+        (COERCE + "def f(m):\n    if not isinstance(m, nn.Module):\n        return None\n    probe(m)\n", ["module"]),
+        # the body's value unknown, another class, the test in a branch, a binding after it,
+        # an `else`, a test of another name, a loop's next pass binding it after the use
+        (COERCE + "def f(x):\n    if not isinstance(x, torch.Tensor):\n        x = convert(x)\n    probe(x)\n", [None]),
+        (COERCE + "def f(x):\n    if not isinstance(x, np.ndarray):\n        x = np.asarray(x)\n    probe(x)\n", [None]),
+        (COERCE + "def f(x, c):\n    if c:\n        if not isinstance(x, Variable):\n            x = Variable(x)\n"
+         "    probe(x)\n", [None]),
+        (COERCE + "def f(x, c):\n    if not isinstance(x, Variable):\n        x = Variable(x)\n    if c:\n"
+         "        x = load(x)\n    probe(x)\n", [None]),
+        (COERCE + "def f(x):\n    if not isinstance(x, Variable):\n        x = Variable(x)\n    else:\n"
+         "        x = load(x)\n    probe(x)\n", [None]),
+        (COERCE + "def f(x, y):\n    if not isinstance(y, Variable):\n        x = Variable(y)\n    probe(x)\n", [None]),
+        (COERCE + "def f(x):\n    if not isinstance(x, Variable):\n        log(x)\n    probe(x)\n", [None]),
+        (COERCE + "def f(x):\n    for i in range(3):\n        if not isinstance(x, Variable):\n            x = Variable(x)\n"
+         "        probe(x)\n        x = step(x)\n", [None]),
+    ],
+    ids=["variable", "is-tensor", "raises", "loop-variable", "module", "unknown-body", "numpy", "in-a-branch",
+         "bound-after", "with-else", "other-name", "body-binds-nothing", "loop-binds-after"],
+)
+def test_a_name_coerced_to_a_class_when_it_is_not_one(source, expected):
+    """`if not isinstance(v, Variable): v = Variable(v)`: the idiom that coerces an argument (a
+    nineteenth-round miss, ten instances in one repository)."""
+    assert kinds(source) == expected

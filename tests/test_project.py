@@ -1968,3 +1968,52 @@ def test_a_function_chosen_into_a_local_name_and_called(cli, tmp_path, change, e
         source = source.replace("    gen(model", "gen(model")
     (tmp_path / "poetry.py").write_text(source)
     assert _findings(cli, "poetry.py") == expected
+
+
+COERCING_HELPERS = '''import numpy as np
+import torch
+from torch.autograd import Variable
+
+
+def to_variable(var=(), cuda=True):
+    out = []
+    for v in var:
+        if isinstance(v, np.ndarray):
+            v = torch.from_numpy(v)
+        if not isinstance(v, Variable):
+            v = Variable(v)
+        out.append(v)
+    return out
+
+
+def as_tensor(x):
+    if not torch.is_tensor(x):
+        x = torch.tensor(x)
+    return x
+
+
+def as_array(x):
+    if not isinstance(x, np.ndarray):
+        x = np.asarray(x)
+    return x
+
+
+def converted(x):
+    if not isinstance(x, torch.Tensor):
+        x = convert(x)
+    return x
+'''
+
+
+@pytest.mark.parametrize(("use", "expected"), [
+    ("x, y = to_variable((a, b))\n    return y.data\n", [("TL001", 4)]),
+    ("t = as_tensor(a)\n    return t.data\n", [("TL001", 4)]),
+    ("n = as_array(a)\n    return n.data\n", []),
+    ("c = converted(a)\n    return c.data\n", []),
+])
+def test_a_helper_coercing_its_argument_to_a_tensor(cli, tmp_path, use, expected):
+    """`if not isinstance(v, Variable): v = Variable(v)` in a helper of another file: what it
+    returns (or appends to the list it returns) is a tensor (a nineteenth-round miss)."""
+    (tmp_path / "helpers.py").write_text(COERCING_HELPERS)
+    (tmp_path / "train.py").write_text("from helpers import *\ndef step(a, b):\n    " + use)
+    assert _findings(cli, "--select", "TL001", "train.py") == expected

@@ -38,6 +38,7 @@ from torchlint.torch_api import (
     is_optimizer_class,
     is_tensor_class,
     is_tensor_function,
+    is_torch_module_class,
 )
 
 MODULE = "module"
@@ -105,6 +106,16 @@ _PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm",
 
 def tensor(graph: bool) -> Kind:
     return Kind(TENSOR, graph=graph)
+
+
+def torch_class_instance(qualified: str) -> Kind | None:
+    """What passes a type test against a torch class: a tensor (a parameter for `nn.Parameter`),
+    or a module of that class; None for torch's other classes."""
+    if is_tensor_class(qualified) or qualified in PARAMETER_CLASSES:
+        return tensor(qualified in PARAMETER_CLASSES)
+    if is_torch_module_class(qualified):
+        return Kind(MODULE, origin=qualified)
+    return None
 
 
 def derived_tensor(graph: bool, sources: Iterable[Kind]) -> Kind:

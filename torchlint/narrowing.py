@@ -51,6 +51,44 @@ class Narrowing:
                     return None if rebound else kind
         return None
 
+    def _coerced(self, name: str, scope: Scope, at: Sequence[cst.CSTNode], bindings: list) -> Kind | None:
+        """`if not isinstance(v, Variable): v = Variable(v)` (or a body that leaves: `raise`,
+        `return`, `continue`, `break`), then a use of `v` after it in the same block or one
+        inside a later statement: the bindings from before the test reach the use only where
+        it passed, as instances of the class; those inside keep their own kinds."""
+        guards = self._coercing_guards(scope).get(name)
+        if not guards:
+            return None
+        guard = _guard_before(name, at, guards)
+        if guard is None:
+            return None
+        kind = self._narrowing_test(guard.test.expression, name, scope)
+        if kind is None:
+            return None
+        order = self._document_order(scope.node)
+        place = order.get(id(guard))
+        inside = [binding for binding in bindings if id(guard) in binding.chain]
+        before = [binding for binding in bindings if id(guard) not in binding.chain]
+        if place is None or any(binding.how != "param" and (not binding.chain or order.get(binding.chain[-1], place) >= place)
+                                for binding in before):
+            return None  # bound from another scope, or after the test (a loop's next pass)
+        return merge([*(self._binding_kind(binding) for binding in inside), *([kind] if before else [])])
+
+    def _coercing_guards(self, scope: Scope) -> dict[str, list[cst.If]]:
+        """The scope's `if not <type test of a name>:` statements without an `else` whose body
+        surely binds the name or leaves, by the name tested."""
+        cache = self.__dict__.setdefault("_guards", {})
+        found = cache.get(scope.node)
+        if found is None:
+            found = cache[scope.node] = {}
+            for node in descendants(scope.node, prune=lambda inner: inner is not scope.node and isinstance(inner, SCOPE_TYPES)):
+                if (isinstance(node, cst.If) and node.orelse is None and isinstance(node.test, cst.UnaryOperation)
+                        and isinstance(node.test.operator, cst.Not)):
+                    for name in names_used(node.test.expression):
+                        if _binds_or_leaves(node.body, name):
+                            found.setdefault(name, []).append(node)
+        return found
+
     def _narrowing_test(self, test: cst.CSTNode, name: str, scope: Scope) -> Kind | None:
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
             return self._narrowing_test(test.left, name, scope) or self._narrowing_test(test.right, name, scope)
@@ -162,6 +200,42 @@ def _rebound_before(block: cst.CSTNode, below: Sequence[cst.CSTNode], name: str)
         if _rebinds(earlier, name):
             return True
     return False
+
+
+def _binds_or_leaves(body: cst.BaseSuite, name: str) -> bool:
+    """A statement of the block itself (not one nested in it) binds `name` by a plain assignment,
+    or leaves the block (`raise`, `return`, `continue`, `break`)."""
+    for statement in getattr(body, "body", ()):
+        for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, (cst.Raise, cst.Return, cst.Continue, cst.Break)):
+                return True
+            if isinstance(small, cst.Assign) and any(
+                    isinstance(target.target, cst.Name) and target.target.value == name for target in small.targets):
+                return True
+    return False
+
+
+def _guard_before(name: str, at: Sequence[cst.CSTNode], guards: list[cst.If]) -> cst.If | None:
+    """The guard among `guards` that the use `at` describes follows in its own block or an outer
+    one of its scope, with no statement between that may bind `name`."""
+    for depth in range(len(at) - 2, -1, -1):
+        block, below = at[depth], at[depth + 1]
+        if isinstance(block, SCOPE_TYPES) and depth < len(at) - 2:
+            return None
+        statements = getattr(block, "body", None)
+        if not isinstance(statements, Sequence) or isinstance(block, cst.SimpleStatementLine):
+            continue
+        position = next((i for i, statement in enumerate(statements) if statement is below), None)
+        if position is None:
+            continue
+        for earlier in reversed(statements[:position]):
+            if any(earlier is guard for guard in guards):
+                return earlier
+            if _rebinds(earlier, name):
+                return None
+        if isinstance(block, cst.Module):
+            return None
+    return None
 
 
 def _conditions_on(first: cst.CompFor, name: str) -> list[cst.BaseExpression]:

@@ -25,7 +25,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
     MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     layer_tensor_kind, library_call_kind, merge, method_call_kind, output_of_forward, positional_count, public,
-    subscript_kind, tensor, unpacked_kind, with_evidence,
+    subscript_kind, tensor, torch_class_instance, unpacked_kind, with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
@@ -267,6 +267,9 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         every = bindings
         if at is not None:
             bindings = reaching(bindings, scope, at) or bindings
+            coerced = self._coerced(name, scope, at, bindings)
+            if coerced is not None:
+                return coerced
         kind = self._bound_kind(name, scope, bindings, every)
         if any(isinstance(binding.scope.node, cst.Module) for binding in bindings):
             # `state.current = v` in another module: the module's own name, rebound from outside
@@ -736,10 +739,9 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
     def _instance_kind_of_class(self, expr: cst.CSTNode) -> Kind | None:
         qualified = self.imports.qualify(expr)
         if qualified is not None:
-            if is_tensor_class(qualified) or qualified in PARAMETER_CLASSES:
-                return tensor(qualified in PARAMETER_CLASSES)
-            if is_torch_module_class(qualified):
-                return Kind(MODULE, origin=qualified)
+            known = torch_class_instance(qualified)
+            if known is not None:
+                return known
             class_kind = self._imported_kind(qualified)
             return self.project.call_result(class_kind) if class_kind is not None and class_kind.base == CLASS else None
         name = dotted_name(expr)

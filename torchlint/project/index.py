@@ -16,7 +16,7 @@ from pathlib import Path
 from torchlint.kinds import (
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
     element_kind, guessed_method_result, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind,
-    tensor, unpacked_kind,
+    tensor, torch_class_instance, unpacked_kind,
 )
 from torchlint.outline import Outline
 from torchlint.project.callers import ASKED, GRAD_DISABLING_DECORATORS, RESULT_KEEPING_DECORATORS, Callers
@@ -358,6 +358,8 @@ class ProjectIndex(Callers):
             return container_of(self.kind(path, element) for element in d[1])
         if tag == "either":
             return merge([self.kind(path, d[1]), self.kind(path, d[2])])
+        if tag == "instance":
+            return self._instance_kind(path, d[1])
         if tag == "item":
             element = self._returned_element(path, d[1], d[2])
             return element if element is not None else unpacked_kind(self.kind(path, d[1]), d[2])
@@ -367,6 +369,17 @@ class ProjectIndex(Callers):
             compared = arithmetic_kind(self.kind(path, operand) for operand in d[1])
             return tensor(False) if compared is not None else None  # booleans: no graph
         return None
+
+    def _instance_kind(self, path: str, cls: Descriptor) -> Kind | None:
+        """What passed a type test against the described class (`isinstance(v, Variable)`): a
+        tensor or a module; None for any other class, or one not known."""
+        if cls is not None and cls[0] == "ref":
+            symbol = self.resolve(path, cls[1])
+            if symbol is not None and symbol.what == "external":
+                return torch_class_instance(symbol.qualified)
+        class_kind = self.kind(path, cls)
+        instance = self.call_result(class_kind) if class_kind is not None and class_kind.base == CLASS else None
+        return instance if instance is not None and instance.base in (MODULE, TENSOR) else None
 
     def _rebound_local_kind(self, path: str, local: tuple, values: tuple[Descriptor, ...]) -> Kind | None:
         """A local some of whose values are made from itself (`mask = mask[idx]`, then `if gpu:

@@ -16,6 +16,7 @@ A value is described by a small tuple (a descriptor):
     ("iter", value, path)            a loop target: the element of `value` at `path` in the target
     ("list", (elements...))          a list, tuple or set display, or a comprehension's element
     ("either", a, b)                 `a if cond else b`
+    ("instance", cls)                what passed a type test against the class `cls` (`isinstance(v, cls)`)
     ("none",)                        None
     ("number",)                      an int or float literal (unknown, but starts a sum: `loss = 0`)
     None                             anything else
@@ -37,7 +38,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 37  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 38  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -420,11 +421,13 @@ class _Summarizer:
                 locals_.setdefault(name, []).append(value)
         for name in self._params_bound_out_of_sight(node, params):
             locals_[name].append(None)  # (what it holds after is not known)
-        grown = _grow_lists(locals_, statements, key, local_names, node)
         rebound = frozenset(name for name, values in locals_.items() if len(values) > 1)
+        reaching: dict[int, dict[str, Descriptor]] = {}
         if rebound and self._reaching_known:
-            for line, values in _reaching_values(node.body, key, local_names, rebound, self.walrus).items():
+            reaching = _reaching_values(node.body, key, local_names, rebound, self.walrus)
+            for line, values in reaching.items():
                 self._reaching[(key, line)] = values
+        grown = _grow_lists(locals_, statements, key, local_names, node, reaching)
         positional_defaults = args.defaults
         defaults = {
             params[len(params) - len(positional_defaults) + i]: _describe(d, None, frozenset())
@@ -963,11 +966,12 @@ def _statements(body: list[ast.stmt]):
 
 
 def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt], key: str,
-                local_names: frozenset[str], function: ast.AST) -> set[str]:
+                local_names: frozenset[str], function: ast.AST, reaching: dict[int, dict[str, Descriptor]]) -> set[str]:
     """`hits = []`, then `hits.append(k * 100.0)` in a loop: the local holds a list of what its
     display and the `append`/`insert`/`extend([...])` calls put in, places unknown (as the file's
-    own oracle judges it). A list changed any other way (`hits[0] = x`, `hits.extend(other)`) is
-    left as its display says. Returns the names of the lists grown."""
+    own oracle judges it); a name added at a line `reaching` knows it there (see
+    _reaching_values) by that value. A list changed any other way (`hits[0] = x`,
+    `hits.extend(other)`) is left as its display says. Returns the names of the lists grown."""
     lists = {name for name, values in locals_.items()
              if len(values) == 1 and values[0] is not None and values[0][0] == "list"}
     if not lists:
@@ -977,7 +981,7 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
         return set()
     added: dict[str, list[Descriptor]] = {}
     for statement in statements:
-        for name, values in _list_growth(statement, lists, key, local_names):
+        for name, values in _list_growth(statement, lists, key, local_names, reaching.get(statement.lineno)):
             if values is None:
                 lists.discard(name)
             else:
@@ -1038,9 +1042,10 @@ def _all_children(node: ast.AST) -> list[ast.AST]:
     return found
 
 
-def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: frozenset[str]):
+def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: frozenset[str],
+                 reaching: dict[str, Descriptor] | None = None):
     """(name, the values added, or None when the list changes otherwise) for the statement's
-    changes to the lists named."""
+    changes to the lists named; a name added is read at the value `reaching` gives it."""
     if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
         targets = statement.targets if isinstance(statement, (ast.Assign, ast.Delete)) else [statement.target]
         for target in targets:
@@ -1053,7 +1058,11 @@ def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: fr
     func = call.func
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in lists):
         return
-    describe = lambda value: _describe(value, key, local_names)  # noqa: E731
+    def describe(value: ast.expr) -> Descriptor:
+        if reaching and isinstance(value, ast.Name) and value.id in reaching:
+            return reaching[value.id]
+        return _describe(value, key, local_names)
+
     if func.attr == "append" and len(call.args) == 1 and not call.keywords:
         yield func.value.id, [describe(call.args[0])]
     elif func.attr == "insert" and len(call.args) == 2 and not call.keywords:
@@ -1230,6 +1239,11 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                         scan(clause.body)
                 for name in [name for name in last if _binds(statement, name)]:
                     del last[name]
+                coerced = _coerced_name(statement)  # `if not isinstance(v, Variable): v = Variable(v)`
+                if coerced in rebound:
+                    value = _value_after_if(statement, coerced, key, local_names)
+                    if value is not None and value is not _LEAVES:
+                        last[coerced] = value
                 continue
             if last and not (walrus and any(isinstance(node, ast.NamedExpr) for node in _walk(statement))):
                 for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
@@ -1246,6 +1260,17 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
     for line in shared:
         del found[line]
     return found
+
+
+def _coerced_name(statement: ast.stmt) -> str | None:
+    """`v` for `if not isinstance(v, ...):` (or `not torch.is_tensor(v)`) without an `else`."""
+    if not isinstance(statement, ast.If) or statement.orelse:
+        return None
+    test = statement.test
+    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Call)):
+        return None
+    args = test.operand.args
+    return args[0].id if args and isinstance(args[0], ast.Name) else None
 
 
 def _binds(statement: ast.stmt, name: str) -> bool:
@@ -1496,17 +1521,37 @@ def _stores(statement: ast.stmt, name: str) -> bool:
 
 def _value_after_if(statement: ast.If, name: str, key: str, local_names: frozenset[str]) -> Descriptor | None:
     """What `name` surely holds after an `if` that binds it in every branch that goes on (None:
-    not known; _LEAVES: no branch goes on)."""
-    if not statement.orelse:
-        return None
-    values = [_value_after(statement.body, name, key, local_names),
-              _value_after(statement.orelse, name, key, local_names)]
+    not known; _LEAVES: no branch goes on). Without an `else`, a test that fails only for an
+    instance of a class (`if not isinstance(v, Variable): v = Variable(v)`) gives that instance."""
+    if statement.orelse:
+        otherwise = _value_after(statement.orelse, name, key, local_names)
+    else:
+        otherwise = _passed_type_test(statement.test, name, key, local_names)
+        if otherwise is None:
+            return None
+    values = [_value_after(statement.body, name, key, local_names), otherwise]
     going_on = [value for value in values if value is not _LEAVES]
     if not going_on:
         return _LEAVES
     if any(value is None for value in going_on):
         return None
     return going_on[0] if len(going_on) == 1 else ("either", going_on[0], going_on[1])
+
+
+def _passed_type_test(test: ast.expr, name: str, key: str, local_names: frozenset[str]) -> Descriptor | None:
+    """`("instance", cls)` when `test` is false only for an instance of `cls`: `not isinstance(name,
+    cls)` (one class), `not torch.is_tensor(name)`."""
+    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Call)):
+        return None
+    call = test.operand
+    if call.keywords or not call.args or not (isinstance(call.args[0], ast.Name) and call.args[0].id == name):
+        return None
+    called = _dotted(call.func)
+    if called == "isinstance" and len(call.args) == 2 and _dotted(call.args[1]) is not None:
+        return ("instance", _describe(call.args[1], key, local_names))
+    if called is not None and called.endswith(".is_tensor") and len(call.args) == 1:
+        return ("instance", ("ref", called.removesuffix("is_tensor") + "Tensor"))  # `torch.is_tensor`, `th.is_tensor`
+    return None
 
 
 def _value_after(body: list[ast.stmt], name: str, key: str, local_names: frozenset[str]) -> Descriptor | None:
