@@ -99,7 +99,8 @@ class WholeModelSave(Rule):
     after it and nothing taking items out or storing them otherwise in between) is flagged
     without a fix. A display's module that a store under its key replaced before the save
     (`ckpt = {"model": model}`, then `ckpt["model"] = model.state_dict()`, in the save's block or
-    an outer one: surely run) is not counted.
+    an outer one: surely run; not in a loop whose `else` saves, nor a `try` whose handler or
+    `finally` does) is not counted.
 
     Not flagged: `torch.save(model.state_dict(), p)`, dicts of state_dicts, tensors,
     `best = model.state_dict(); torch.save(best, p)`, `torch.jit.save`, `torch.save(self, p)` in a
@@ -283,6 +284,13 @@ class WholeModelSave(Rule):
                 "        ckpt['model'] = model.state_dict()\n    torch.save(ckpt, path)\n", None),
         Invalid(NET + "def fit(path):\n    model = Net(4)\n    ckpt = {'model': model, 'ema': model}\n"
                 "    ckpt['model'] = model.state_dict()\n    torch.save(ckpt, path)\n", None),
+        # the save in another part of a statement around the store: a loop's `else`, `finally`, a handler
+        Invalid(NET + "def fit(path, n):\n    model = Net(4)\n    ckpt = {'model': model}\n    for _ in range(n):\n"
+                "        ckpt['model'] = model.state_dict()\n        break\n    else:\n        torch.save(ckpt, path)\n", None),
+        Invalid(NET + "def fit(path):\n    model = Net(4)\n    ckpt = {'model': model}\n    try:\n"
+                "        ckpt['model'] = model.state_dict()\n    finally:\n        torch.save(ckpt, path)\n", None),
+        Invalid(NET + "def fit(path):\n    model = Net(4)\n    ckpt = {'model': model}\n    try:\n"
+                "        ckpt['model'] = model.state_dict()\n    except RuntimeError:\n        torch.save(ckpt, path)\n", None),
         Invalid(
             NET + "import copy\nmodel = Net(4)\ntorch.save({'ema': [copy.deepcopy(model).half()], 'step': 1}, 'c.pt')\n",
             None,

@@ -466,3 +466,19 @@ def test_tl001_a_read_bound_to_a_name_changed_in_place_gets_an_unsafe_fix(use, a
     source = f"import torch\nimport torch.nn as nn\nlayer = nn.Linear(2, 2)\nw = layer.weight.data\n{use}"
     [finding] = lint_text(source, "probe.py", [rule]).diagnostics
     assert finding.fix is not None and finding.fix.applicability == applicability
+
+
+@pytest.mark.parametrize("source", [
+    # a path to a checkpoint or a tensor: the file may hold a PackedSequence, whose `.data` is its own
+    "import torch\n\n\ndef features(src):\n    if not torch.is_tensor(src):\n        src = torch.load(src)\n"
+    "    return src.data\n",
+    "import torch\n\n\ndef features(src, cond):\n    if cond:\n        src = torch.load(src)\n    else:\n"
+    "        src = torch.ones(2)\n    return src.data\n",
+], ids=["coerced", "either-branch"])
+def test_tl001_a_tensor_beside_what_torch_load_gave_gets_an_unsafe_fix(source):
+    """What `torch.load` returned merges as neutral beside a tensor: reported, but the fix rests
+    on a guess (a twentieth-round hostile review: a loaded PackedSequence broke under `.detach()`)."""
+    rule = rule_by_code("TL001")
+    [finding] = lint_text(source, "prog.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    assert fix_text(source, "prog.py", [rule]).text == source

@@ -2002,6 +2002,18 @@ def converted(x):
     if not isinstance(x, torch.Tensor):
         x = convert(x)
     return x
+
+
+def own_test(x):
+    if not tu.is_tensor(x):
+        x = torch.tensor(x)
+    return x
+
+
+def loaded(x):
+    if not torch.is_tensor(x):
+        x = torch.load(x)
+    return x
 '''
 
 
@@ -2010,10 +2022,69 @@ def converted(x):
     ("t = as_tensor(a)\n    return t.data\n", [("TL001", 4)]),
     ("n = as_array(a)\n    return n.data\n", []),
     ("c = converted(a)\n    return c.data\n", []),
+    # a test of the project's own (`tu.is_tensor` may accept anything): no narrowing
+    ("o = own_test(a)\n    return o.data\n", []),
+    # what a file held: a guess (the fix is not applied without asking)
+    ("t = loaded(a)\n    return t.data\n", [("TL001", 4)]),
 ])
 def test_a_helper_coercing_its_argument_to_a_tensor(cli, tmp_path, use, expected):
     """`if not isinstance(v, Variable): v = Variable(v)` in a helper of another file: what it
     returns (or appends to the list it returns) is a tensor (a nineteenth-round miss)."""
     (tmp_path / "helpers.py").write_text(COERCING_HELPERS)
     (tmp_path / "train.py").write_text("from helpers import *\ndef step(a, b):\n    " + use)
+    assert _findings(cli, "--select", "TL001", "train.py") == expected
+
+
+OPTIONAL_LAYERS = '''import torch.nn as nn
+
+
+class Conv2d(nn.Module):
+    def __init__(self, relu=True, bn=False):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 1, 1)
+        self.bn = nn.BatchNorm2d(1) if bn else None
+        self.relu = nn.ReLU() if relu else None
+
+    def forward(self, x):
+        x = self.conv(x)
+        if self.bn is not None:
+            x = self.bn(x)
+        if self.relu is not None:
+            x = self.relu(x)
+        return x
+
+
+class Fused(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fuse = nn.Sequential(Conv2d())
+
+    def forward(self, x):
+        return self.fuse(x)
+
+
+class Odd(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 1, 1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        if x is None:
+            y = {"skipped": True}
+        return y
+'''
+
+
+@pytest.mark.parametrize(("net", "expected"), [
+    ("Fused", [("TL001", 3)]),
+    ("Conv2d", [("TL001", 3)]),
+    # one branch binds something else: what the module returns is not known
+    ("Odd", []),
+])
+def test_a_returned_name_an_if_without_else_may_bind_again(cli, tmp_path, net, expected):
+    """`x = self.conv(x)`, `if self.bn is not None: x = self.bn(x)`, `return x` in another module:
+    either value (a twentieth-round miss: a Sequential ending in such a layer)."""
+    (tmp_path / "layers.py").write_text(OPTIONAL_LAYERS)
+    (tmp_path / "train.py").write_text(f"from layers import {net}\nout = {net}()(None)\nprint(out.data)\n")
     assert _findings(cli, "--select", "TL001", "train.py") == expected

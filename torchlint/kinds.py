@@ -71,8 +71,11 @@ GUESSED_TENSOR_OR_NUMBER = "guessed-tensor-or-number"
 # Origin of a value of a loaded checkpoint's model state (`torch.load(f)["state_dict"][key]`): a
 # model's state_dict holds tensors, but what a file holds under that key is the file's business.
 GUESSED_LOADED_STATE = "guessed-loaded-state"
+# Origin of a tensor some bindings give where others give what `torch.load` returned (`src =
+# torch.load(p) if isinstance(p, str) else p`, with `p` a tensor): the file may hold anything.
+GUESSED_BESIDE_LOADED = "guessed-beside-loaded"
 GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT, GUESSED_TENSOR_USE, GUESSED_METHOD_CALLERS,
-                     GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_LOADED_STATE})
+                     GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_LOADED_STATE, GUESSED_BESIDE_LOADED})
 # The keys checkpoints keep a model's state_dict under (an optimizer's holds dicts, not tensors).
 _MODEL_STATE_KEYS = frozenset({"state_dict", "model_state_dict"})
 
@@ -212,6 +215,9 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
     first = found[0]
     if any(kind.base != first.base for kind in found):
         return _tensor_or_tensors(found)
+    if first.base == TENSOR and len(found) < len(kinds) and any(kind is UNPICKLED for kind in kinds):
+        # beside what a file held: a tensor as a guess, so no fix rests on it
+        found = [replace(kind, origin=kind.origin if kind.origin in GUESSED else GUESSED_BESIDE_LOADED) for kind in found]
     return Kind(
         first.base,
         graph=all(kind.graph for kind in found),

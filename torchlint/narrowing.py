@@ -204,14 +204,20 @@ def _rebound_before(block: cst.CSTNode, below: Sequence[cst.CSTNode], name: str)
 
 def _binds_or_leaves(body: cst.BaseSuite, name: str) -> bool:
     """A statement of the block itself (not one nested in it) binds `name` by a plain assignment,
-    or leaves the block (`raise`, `return`, `continue`, `break`)."""
-    for statement in getattr(body, "body", ()):
-        for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
-            if isinstance(small, (cst.Raise, cst.Return, cst.Continue, cst.Break)):
-                return True
-            if isinstance(small, cst.Assign) and any(
-                    isinstance(target.target, cst.Name) and target.target.value == name for target in small.targets):
-                return True
+    or leaves the block (`raise`, `return`, `continue`, `break`); the block on the `if`'s own
+    line too (`if not torch.is_tensor(x): x = torch.tensor(x)`)."""
+    if isinstance(body, cst.SimpleStatementSuite):
+        smalls = list(body.body)
+    else:
+        smalls = [small for statement in body.body if isinstance(statement, cst.SimpleStatementLine)
+                  for small in statement.body]
+    for small in smalls:
+        if isinstance(small, (cst.Raise, cst.Return, cst.Continue, cst.Break)):
+            return True
+        targets = [target.target for target in small.targets] if isinstance(small, cst.Assign) else (
+            [small.target] if isinstance(small, cst.AnnAssign) and small.value is not None else [])
+        if any(isinstance(target, cst.Name) and target.value == name for target in targets):
+            return True
     return False
 
 
@@ -220,8 +226,8 @@ def _guard_before(name: str, at: Sequence[cst.CSTNode], guards: list[cst.If]) ->
     one of its scope, with no statement between that may bind `name`."""
     for depth in range(len(at) - 2, -1, -1):
         block, below = at[depth], at[depth + 1]
-        if isinstance(block, SCOPE_TYPES) and depth < len(at) - 2:
-            return None
+        if isinstance(block, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return None  # (the guard and the use in one scope)
         statements = getattr(block, "body", None)
         if not isinstance(statements, Sequence) or isinstance(block, cst.SimpleStatementLine):
             continue

@@ -170,7 +170,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             return self._subscript_kind(expr, scope, at)
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
             if any(isinstance(element, cst.StarredElement) for element in expr.elements):
-                return None
+                return self._display_with_unpacking(expr, scope, at)
             held = container_of(self._kind(element.value, scope, at) for element in expr.elements)
             if isinstance(expr, cst.Set) and held is not None:  # (a set has no positions)
                 return Kind(CONTAINER, element=held.element) if held.element is not None else None
@@ -182,6 +182,14 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         if isinstance(expr, cst.IfExp):
             return merge([self._kind(expr.body, scope, at), self._kind(expr.orelse, scope, at)])
         return None
+
+    def _display_with_unpacking(self, expr, scope: Scope, at=None) -> Kind | None:
+        """`[self.alphas_op, *self.alphas_inputs]`: a container of what each element, and each
+        element of what is unpacked into it, agree on (modules or tensors); positions unknown."""
+        kinds = [self._element_kind(element.value, (), scope) if isinstance(element, cst.StarredElement)
+                 else self._kind(element.value, scope, at) for element in expr.elements]
+        element = merge(kinds)
+        return Kind(CONTAINER, element=element) if element is not None and element.base in (MODULE, TENSOR) else None
 
     def _dict_kind(self, expr: cst.Dict, scope: Scope, at=None) -> Kind | None:
         """`{"loss": loss, "logits": out}`: a mapping whose values agree on a kind; with string
@@ -232,27 +240,43 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 # `[p.clone() for p in net.parameters()]`: what those methods make of it
                 element = self._element_kind(comp_for.iter, (), scope)
                 for step, without_arguments in methods:
+                    if without_arguments is None:  # `[p.grad for p in net.parameters()]`: a tensor's attributes only
+                        # (`.grad` of a value of unknown kind is a tensor, as it is outside a comprehension)
+                        element = attribute_kind(element, step) if element is None or element.base == TENSOR else None
+                    elif element is not None:
+                        element = method_call_kind(element, step, without_arguments)
                     if element is None:
                         break
-                    if without_arguments is None:  # `[p.grad for p in net.parameters()]`: a tensor's attributes only
-                        element = attribute_kind(element, step) if element.base == TENSOR else None
-                    else:
-                        element = method_call_kind(element, step, without_arguments)
                 if element is None or (methods and element.base not in (MODULE, TENSOR)):
                     return None
                 return Kind(CONTAINER, element=element)
             made = self._torch_made_element(expr, scope)
             if made is not None:
                 return Kind(CONTAINER, element=made)
-        bound: set[str] = set()
-        while comp_for is not None:
-            probe = Scope(expr, scope)
-            bind_target(probe, comp_for.target, Binding("opaque", scope))
-            bound |= set(probe.bindings)
-            comp_for = comp_for.inner_for_in
-        if any(isinstance(node, cst.Name) and node.value in bound for node in descendants(expr.elt)):
+        if isinstance(expr, cst.DictComp):
             return None
-        return container_of([self._kind(expr.elt, scope)])
+        inner = self._comprehension_scope(expr, scope)
+        try:
+            return container_of([self._kind(expr.elt, inner)])
+        finally:
+            if inner is not scope:  # (its bindings refer to it: emptied, nothing keeps the tree alive)
+                inner.bindings.clear()
+                inner.uses = inner.evidence = None
+
+    def _comprehension_scope(self, expr, scope: Scope) -> Scope:
+        """The scope a comprehension's element is judged in: its first loop's variables are what
+        iterating the first iterable gives (`[Variable(torch.randn(1, n)) for n in sizes]`), later
+        loops' are unknown; none of them is the enclosing scope's name of that spelling."""
+        inner = Scope(expr, scope)
+        first = expr.for_in
+        bind_target(inner, first.target, Binding("for", inner, first.iter))
+        comp_for = first.inner_for_in
+        while comp_for is not None:
+            bind_target(inner, comp_for.target, Binding("opaque", inner))
+            comp_for = comp_for.inner_for_in
+        if not inner.bindings:
+            return scope  # (a target of attributes or items binds no name)
+        return inner
 
     def _name_kind(self, name: str, scope: Scope, at: Sequence[cst.CSTNode] | None = None) -> Kind | None:
         if name == "None":
@@ -1127,6 +1151,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 return chosen
         if callee is not None and callee.base == MODULE:
             return callee.output or Kind(OBJECT, origin=MODEL_OUTPUT)
+        if callee is not None and callee.base == CLASS and isinstance(callee.cls, cst.ClassDef):
+            return self._local_instance_kind(callee.cls)  # `Model.Detection()`: a class nested in the file's
         if callee is not None and callee.base == FUNCTION:
             passed = self._passed_back(call, callee.cls, scope, at)
             if passed is not None:
@@ -1432,8 +1458,14 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 return attribute_kind(wrapper, attribute)  # `DataParallel(net).module`: `net`
         owner = self._instance_class(expr.value, scope)
         if owner is not None:
-            return self._self_attribute_kind(owner, attribute)
+            held = self._self_attribute_kind(owner, attribute)
+            if held is None and self._own_nested_class(owner, attribute) is not None:
+                return Kind(CLASS, cls=self._own_nested_class(owner, attribute))  # `self.Detection()`
+            return held
         receiver = self._kind(expr.value, scope, at)
+        if receiver is not None and receiver.base == CLASS and isinstance(receiver.cls, cst.ClassDef):
+            nested = _nested_class(receiver.cls, attribute)  # `Model.Detection`: a class in Model's body
+            return Kind(CLASS, cls=nested) if nested is not None else attribute_kind(receiver, attribute)
         if receiver is not None and receiver.base in (MODULE, OBJECT):
             own = None
             if isinstance(receiver.cls, cst.ClassDef):
@@ -1454,6 +1486,19 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             # applied without asking.
             return layer_tensor
         return attribute_kind(receiver, attribute)
+
+    def _own_nested_class(self, owner: cst.ClassDef, attribute: str) -> cst.ClassDef | None:
+        """The class `owner`'s body defines under `attribute`, read through an instance
+        (`self.Detection`): only where no method assigns the attribute and no class of the file
+        or the project derives from `owner` (a subclass may define its own)."""
+        nested = _nested_class(owner, attribute)
+        if nested is None or self._attribute_bindings(owner, attribute) or self.classes.subclasses(owner):
+            return None
+        summary = self.project.summaries.get(self._project_path)
+        if summary is not None and owner.name.value in summary.classes and self.project.has_subclasses(
+                self.project.project_class(self._project_path, owner.name.value)):
+            return None
+        return nested
 
     def _annotated_outside_torch(self, expr: cst.CSTNode, scope: Scope) -> bool:
         """The expression starts at a parameter annotated with a class from outside torch
@@ -1632,6 +1677,33 @@ def _reflects(function: cst.CSTNode) -> bool:
     """The function reaches its names by string (`locals()`, `eval`, `exec`)."""
     return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in _REFLECTING_BUILTINS
                for node in descendants(function))
+
+
+def _nested_class(owner: cst.ClassDef, name: str) -> cst.ClassDef | None:
+    """The class `owner`'s body defines as `name`, when nothing else in the body binds that name."""
+    found = None
+    for item in owner.body.body:
+        if isinstance(item, (cst.ClassDef, cst.FunctionDef)) and item.name.value == name:
+            if found is not None or not isinstance(item, cst.ClassDef):
+                return None
+            found = item
+        elif isinstance(item, cst.SimpleStatementLine) and name in _names_bound_in(item):
+            return None
+    return found
+
+
+def _names_bound_in(line: cst.SimpleStatementLine) -> set[str]:
+    """The plain names a simple statement line binds (assignments, imports)."""
+    bound: set[str] = set()
+    for small in line.body:
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else (
+            [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else [])
+        for target in targets:
+            bound |= set(names_used(target))
+        if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+            bound |= {(alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name)
+                       else dotted_name(alias.name).split(".")[0]) for alias in small.names}
+    return bound
 
 
 def _method_named(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
@@ -1841,11 +1913,13 @@ def _store_reaches(path: Sequence[cst.CSTNode], scope: Scope, stack: Sequence[cs
 
 def _surely_run_before(path: Sequence[cst.CSTNode], scope: Scope, stack: Sequence[cst.CSTNode]) -> bool:
     """The statement `path` ends in stands in the block of the use `stack` describes or in one
-    around it: whenever the use runs, it ran (no `if`, loop, `try` or `with` of its own between)."""
-    statements = path[next((i + 1 for i, node in enumerate(path) if node is scope.node), 0):]
+    around it: whenever the use runs, it ran (no `if`, loop, `try` or `with` of its own between,
+    nor another part of one around both: a loop's `else`, a `try`'s handlers or `finally`)."""
+    below_scope = path[next((i + 1 for i, node in enumerate(path) if node is scope.node), 0):]
+    line = next((i for i, node in enumerate(below_scope) if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite))),
+                len(below_scope))
     on_use = {id(node) for node in stack}
-    return all(id(node) in on_use for node in statements[:-1]
-               if isinstance(node, (cst.BaseCompoundStatement, cst.ExceptHandler, cst.MatchCase)))
+    return all(id(node) in on_use for node in below_scope[:line])
 
 
 def _in_plain_branches(statements: Sequence[cst.CSTNode], stack: Sequence[cst.CSTNode]) -> bool:

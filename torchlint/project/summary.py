@@ -1202,10 +1202,13 @@ def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], ret
             chained = _with_last_values(described, key, last)
             last[statement.targets[0].id] = chained if _size_within(chained, _CHAIN_SIZE) else described
         elif isinstance(statement, ast.If) and any(_stores(statement, name) for name in returned):
-            # `if arch == "a": arch = A() elif ...: arch = B() else: raise ...`: every branch binds
+            # `if arch == "a": arch = A() elif ...: arch = B() else: raise ...`: every branch binds;
+            # `x = self.conv(x)`, `if self.bn is not None: x = self.bn(x)`: either value
             for name in returned:
                 if _stores(statement, name):
                     value = _value_after_if(statement, name, key, local_names)
+                    if value is None and not statement.orelse and last.get(name) is not None:
+                        value = _either_after_if(statement, name, last, key, local_names)
                     last[name] = value if value is not _LEAVES else None
         elif last:
             # anything else that may bind a returned name (in a block, a tuple target, a walrus,
@@ -1260,6 +1263,20 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
     for line in shared:
         del found[line]
     return found
+
+
+def _either_after_if(statement: ast.If, name: str, last: dict[str, Descriptor], key: str,
+                     local_names: frozenset[str]) -> Descriptor | None:
+    """What `name` holds after an `if` without an `else` that may bind it: the body's value (read
+    at the last values it names) or the value it had before (`last`); the one before alone when
+    the body never goes on."""
+    body = _value_after(statement.body, name, key, local_names)
+    if body is _LEAVES:
+        return last[name]
+    if body is None:
+        return None
+    chained = _with_last_values(body, key, last)
+    return ("either", chained if _size_within(chained, _CHAIN_SIZE) else body, last[name])
 
 
 def _coerced_name(statement: ast.stmt) -> str | None:
@@ -1549,8 +1566,8 @@ def _passed_type_test(test: ast.expr, name: str, key: str, local_names: frozense
     called = _dotted(call.func)
     if called == "isinstance" and len(call.args) == 2 and _dotted(call.args[1]) is not None:
         return ("instance", _describe(call.args[1], key, local_names))
-    if called is not None and called.endswith(".is_tensor") and len(call.args) == 1:
-        return ("instance", ("ref", called.removesuffix("is_tensor") + "Tensor"))  # `torch.is_tensor`, `th.is_tensor`
+    if called == "torch.is_tensor" and len(call.args) == 1:  # (`tu.is_tensor` may be anything's)
+        return ("instance", ("ref", "torch.Tensor"))
     return None
 
 
