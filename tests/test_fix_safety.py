@@ -482,3 +482,27 @@ def test_tl001_a_tensor_beside_what_torch_load_gave_gets_an_unsafe_fix(source):
     [finding] = lint_text(source, "prog.py", [rule]).diagnostics
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
     assert fix_text(source, "prog.py", [rule]).text == source
+
+
+@pytest.mark.parametrize("guard", [
+    "    if not isinstance(m, Net):\n        raise TypeError(m)\n",
+    "    if not isinstance(m, nn.Linear):\n        return None\n",
+], ids=["project-class", "torch-class"])
+def test_tl005_a_module_known_by_a_negated_type_test_gets_an_unsafe_fix(guard):
+    """Any subclass passes the test, and one may override `__call__` (a hostile review: a safe
+    fix made a program call a subclass's `__call__`)."""
+    rule = rule_by_code("TL005")
+    source = ("import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Linear):\n    pass\n\n\n"
+              "class Logged(Net):\n    def __call__(self, x):\n        return torch.zeros(1)\n\n\n"
+              "def run(m, x):\n" + guard + "    return m.forward(x)\n")
+    [finding] = lint_text(source, "prog.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+
+
+def test_tl005_a_module_beside_what_torch_load_gave_gets_an_unsafe_fix():
+    rule = rule_by_code("TL005")
+    source = ("import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n    def forward(self, x):\n"
+              "        return x\n\n\ndef run(path, x):\n    model = torch.load(path) if path else Net()\n"
+              "    return model.forward(x)\n")
+    [finding] = lint_text(source, "prog.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"

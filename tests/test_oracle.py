@@ -1835,8 +1835,15 @@ NESTED = HEAD + (
          "        probe(self.Head())\n", [None]),
         (NESTED + "    def __init__(self):\n        super().__init__()\n        probe(self.Head())\n"
          "class Wide(Model):\n    class Head(Other):\n        pass\n", [None]),
+        # replaced where the body is not read as a whole, decorated, or stored into from elsewhere
+        (NESTED + "    try:\n        from fast import Head\n    except ImportError:\n        pass\nprobe(Model.Head())\n", [None]),
+        (NESTED + "Model.Head = make_head()\nprobe(Model.Head())\n", [None]),
+        (NESTED + "    def __init__(self, **kw):\n        super().__init__()\n        self.__dict__.update(kw)\n"
+         "        probe(self.Head())\n", [None]),
+        (HEAD + "class Model(nn.Module):\n    @register\n    class Head(nn.Module):\n        pass\nprobe(Model.Head())\n", [None]),
     ],
-    ids=["through-the-class", "through-self", "module-level", "plain-class", "bound-again", "assigned-on-self", "subclass"],
+    ids=["through-the-class", "through-self", "module-level", "plain-class", "bound-again", "assigned-on-self", "subclass",
+         "imported-in-a-try", "stored-on-the-class", "dict-updated", "decorated"],
 )
 def test_a_class_nested_in_a_class_body(source, expected):
     """`self.detection = Model.Detection()` (a twentieth-round miss: TL005 on its forward)."""

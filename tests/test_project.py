@@ -2073,6 +2073,19 @@ class Odd(nn.Module):
         if x is None:
             y = {"skipped": True}
         return y
+
+
+class Packed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 1, 1)
+
+    def forward(self, x, lengths=None):
+        y = self.conv(x)
+        if lengths is not None:
+            y = nn.utils.rnn.pack_padded_sequence(y, lengths)
+            y = y.to(x.device)
+        return y
 '''
 
 
@@ -2081,6 +2094,8 @@ class Odd(nn.Module):
     ("Conv2d", [("TL001", 3)]),
     # one branch binds something else: what the module returns is not known
     ("Odd", []),
+    # the block's last value reads what the block bound first (a PackedSequence)
+    ("Packed", []),
 ])
 def test_a_returned_name_an_if_without_else_may_bind_again(cli, tmp_path, net, expected):
     """`x = self.conv(x)`, `if self.bn is not None: x = self.bn(x)`, `return x` in another module:
@@ -2088,3 +2103,44 @@ def test_a_returned_name_an_if_without_else_may_bind_again(cli, tmp_path, net, e
     (tmp_path / "layers.py").write_text(OPTIONAL_LAYERS)
     (tmp_path / "train.py").write_text(f"from layers import {net}\nout = {net}()(None)\nprint(out.data)\n")
     assert _findings(cli, "--select", "TL001", "train.py") == expected
+
+
+CLOSURE_EXTRACTOR = '''class ExtractFeature(object):
+    def __init__(self, model):
+        self.model = model
+
+    def __call__(self, ims):
+        feat = self.model(ims)
+        return feat.data
+'''
+
+CLOSURE_MAIN = '''import torch
+import torch.nn as nn
+from extract import ExtractFeature
+
+
+def main(flag):
+    model_w = nn.DataParallel(nn.Linear(4, 2))
+    OTHER
+
+    def test():
+        extractor = ExtractFeature(model_w)
+        return extractor(torch.zeros(1, 4))
+
+    return test()
+'''
+
+
+@pytest.mark.parametrize(("other", "expected"), [
+    ("pass", [("TL001", 7)]),
+    # the enclosing function binds it to something else too: not known
+    ("if flag:\n        model_w = 'cpu'", []),
+    # a `nonlocal` may rebind it out of sight: not read
+    ("def reset():\n        nonlocal model_w\n        model_w = None", []),
+])
+def test_a_nested_function_passes_a_local_of_the_function_around_it(cli, tmp_path, other, expected):
+    """`def main(): model_w = DataParallel(model)`, `def test(): ExtractFeature(model_w)`: the
+    constructor's callers pass the enclosing function's local (a twentieth-round miss)."""
+    (tmp_path / "extract.py").write_text(CLOSURE_EXTRACTOR)
+    (tmp_path / "train.py").write_text(CLOSURE_MAIN.replace("OTHER", other))
+    assert _findings(cli, "--select", "TL001", ".") == expected

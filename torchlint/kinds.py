@@ -215,9 +215,13 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
     first = found[0]
     if any(kind.base != first.base for kind in found):
         return _tensor_or_tensors(found)
-    if first.base == TENSOR and len(found) < len(kinds) and any(kind is UNPICKLED for kind in kinds):
-        # beside what a file held: a tensor as a guess, so no fix rests on it
-        found = [replace(kind, origin=kind.origin if kind.origin in GUESSED else GUESSED_BESIDE_LOADED) for kind in found]
+    if len(found) < len(kinds) and any(kind is UNPICKLED for kind in kinds):
+        # beside what a file held: a tensor as a guess, a module of no known class, so that no
+        # fix rests on either
+        if first.base == TENSOR:
+            found = [replace(kind, origin=kind.origin if kind.origin in GUESSED else GUESSED_BESIDE_LOADED) for kind in found]
+        elif first.base == MODULE:
+            found = [replace(kind, origin=None, cls=None) for kind in found]
     return Kind(
         first.base,
         graph=all(kind.graph for kind in found),

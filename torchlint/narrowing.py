@@ -28,7 +28,10 @@ class Narrowing:
     def narrowed_by_type_test(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> bool:
         """`if isinstance(m, nn.Linear): m...`: the name's kind here comes from a type test, which
         any subclass passes (a class of the project deriving from `nn.Linear` too)."""
-        return isinstance(expr, cst.Name) and self._narrowed(expr.value, self.scope_at(stack), stack) is not None
+        if not isinstance(expr, cst.Name):
+            return False
+        scope = self.scope_at(stack)
+        return self._narrowed(expr.value, scope, stack) is not None or self._coercion_guard(expr.value, scope, stack) is not None
 
     def _narrowed(self, name: str, scope: Scope, at: Sequence[cst.CSTNode]) -> Kind | None:
         for depth in range(len(at) - 1, 0, -1):
@@ -56,10 +59,7 @@ class Narrowing:
         `return`, `continue`, `break`), then a use of `v` after it in the same block or one
         inside a later statement: the bindings from before the test reach the use only where
         it passed, as instances of the class; those inside keep their own kinds."""
-        guards = self._coercing_guards(scope).get(name)
-        if not guards:
-            return None
-        guard = _guard_before(name, at, guards)
+        guard = self._coercion_guard(name, scope, at)
         if guard is None:
             return None
         kind = self._narrowing_test(guard.test.expression, name, scope)
@@ -73,6 +73,11 @@ class Narrowing:
                                 for binding in before):
             return None  # bound from another scope, or after the test (a loop's next pass)
         return merge([*(self._binding_kind(binding) for binding in inside), *([kind] if before else [])])
+
+    def _coercion_guard(self, name: str, scope: Scope, at: Sequence[cst.CSTNode]) -> cst.If | None:
+        """The `if not isinstance(name, ...)` guard the use `at` describes follows (see _coerced)."""
+        guards = self._coercing_guards(scope).get(name)
+        return _guard_before(name, at, guards) if guards else None
 
     def _coercing_guards(self, scope: Scope) -> dict[str, list[cst.If]]:
         """The scope's `if not <type test of a name>:` statements without an `else` whose body

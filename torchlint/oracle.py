@@ -1459,12 +1459,11 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         owner = self._instance_class(expr.value, scope)
         if owner is not None:
             held = self._self_attribute_kind(owner, attribute)
-            if held is None and self._own_nested_class(owner, attribute) is not None:
-                return Kind(CLASS, cls=self._own_nested_class(owner, attribute))  # `self.Detection()`
-            return held
+            nested = self._own_nested_class(owner, attribute) if held is None else None
+            return Kind(CLASS, cls=nested) if nested is not None else held  # `self.Detection()`
         receiver = self._kind(expr.value, scope, at)
         if receiver is not None and receiver.base == CLASS and isinstance(receiver.cls, cst.ClassDef):
-            nested = _nested_class(receiver.cls, attribute)  # `Model.Detection`: a class in Model's body
+            nested = self._unchanged_nested_class(receiver.cls, attribute)  # `Model.Detection`: in Model's body
             return Kind(CLASS, cls=nested) if nested is not None else attribute_kind(receiver, attribute)
         if receiver is not None and receiver.base in (MODULE, OBJECT):
             own = None
@@ -1487,11 +1486,22 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             return layer_tensor
         return attribute_kind(receiver, attribute)
 
+    def _unchanged_nested_class(self, owner: cst.ClassDef, attribute: str) -> cst.ClassDef | None:
+        """The class `owner`'s body defines under `attribute`, undecorated and bound nowhere else in
+        the body, when no code of the file can put something else there (no `.<attribute> =`,
+        `setattr`, `__dict__`) and no module of the project stores that attribute."""
+        nested = _nested_class(owner, attribute)
+        if nested is None or nested.decorators:
+            return None
+        if re.search(rf"\.\s*{re.escape(attribute)}\s*=(?!=)|\bsetattr\b|__dict__", self.text):
+            return None
+        return None if self.project.stores_attribute(attribute) else nested
+
     def _own_nested_class(self, owner: cst.ClassDef, attribute: str) -> cst.ClassDef | None:
         """The class `owner`'s body defines under `attribute`, read through an instance
         (`self.Detection`): only where no method assigns the attribute and no class of the file
         or the project derives from `owner` (a subclass may define its own)."""
-        nested = _nested_class(owner, attribute)
+        nested = self._unchanged_nested_class(owner, attribute)
         if nested is None or self._attribute_bindings(owner, attribute) or self.classes.subclasses(owner):
             return None
         summary = self.project.summaries.get(self._project_path)
@@ -1680,30 +1690,35 @@ def _reflects(function: cst.CSTNode) -> bool:
 
 
 def _nested_class(owner: cst.ClassDef, name: str) -> cst.ClassDef | None:
-    """The class `owner`'s body defines as `name`, when nothing else in the body binds that name."""
+    """The class `owner`'s body defines as `name`, when nothing else in the body (in its `try`,
+    `if` or `with` blocks too) binds that name."""
     found = None
     for item in owner.body.body:
-        if isinstance(item, (cst.ClassDef, cst.FunctionDef)) and item.name.value == name:
-            if found is not None or not isinstance(item, cst.ClassDef):
-                return None
+        if isinstance(item, cst.ClassDef) and item.name.value == name and found is None:
             found = item
-        elif isinstance(item, cst.SimpleStatementLine) and name in _names_bound_in(item):
+        elif isinstance(item, (cst.ClassDef, cst.FunctionDef)):
+            if item.name.value == name:
+                return None
+        elif _binds_in_class_body(item, name):
             return None
     return found
 
 
-def _names_bound_in(line: cst.SimpleStatementLine) -> set[str]:
-    """The plain names a simple statement line binds (assignments, imports)."""
-    bound: set[str] = set()
-    for small in line.body:
-        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else (
-            [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else [])
-        for target in targets:
-            bound |= set(names_used(target))
-        if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
-            bound |= {(alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name)
-                       else dotted_name(alias.name).split(".")[0]) for alias in small.names}
-    return bound
+def _binds_in_class_body(statement: cst.CSTNode, name: str) -> bool:
+    """Whether a statement of a class body binds `name` there: an assignment, an import, a loop's
+    or a `with`'s target, a definition, at any depth but inside functions and classes."""
+    for node in descendants(statement, prune=lambda inner: inner is not statement and isinstance(inner, (cst.FunctionDef, cst.ClassDef, cst.Lambda))):
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.name.value == name:
+            return True
+        if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor)) and name in names_used(node.target):
+            return True
+        if isinstance(node, cst.AsName) and isinstance(node.name, cst.Name) and node.name.value == name:
+            return True
+        if isinstance(node, cst.ImportAlias) and node.asname is None and dotted_name(node.name).split(".")[0] == name:
+            return True
+        if isinstance(node, cst.NamedExpr) and name in names_used(node.target):
+            return True
+    return False
 
 
 def _method_named(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:

@@ -372,14 +372,19 @@ class ProjectIndex(Callers):
 
     def _instance_kind(self, path: str, cls: Descriptor) -> Kind | None:
         """What passed a type test against the described class (`isinstance(v, Variable)`): a
-        tensor or a module; None for any other class, or one not known."""
+        tensor, or some module (any subclass passes: which class, and its `__call__`, is not
+        known); None for any other class, or one not known."""
+        instance = None
         if cls is not None and cls[0] == "ref":
             symbol = self.resolve(path, cls[1])
             if symbol is not None and symbol.what == "external":
-                return torch_class_instance(symbol.qualified)
-        class_kind = self.kind(path, cls)
-        instance = self.call_result(class_kind) if class_kind is not None and class_kind.base == CLASS else None
-        return instance if instance is not None and instance.base in (MODULE, TENSOR) else None
+                instance = torch_class_instance(symbol.qualified)
+        if instance is None:
+            class_kind = self.kind(path, cls)
+            instance = self.call_result(class_kind) if class_kind is not None and class_kind.base == CLASS else None
+        if instance is not None and instance.base == MODULE:
+            return Kind(MODULE)
+        return instance if instance is not None and instance.base == TENSOR else None
 
     def _rebound_local_kind(self, path: str, local: tuple, values: tuple[Descriptor, ...]) -> Kind | None:
         """A local some of whose values are made from itself (`mask = mask[idx]`, then `if gpu:
@@ -682,6 +687,11 @@ class ProjectIndex(Callers):
             return None
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
+
+    def stores_attribute(self, attribute: str) -> bool:
+        """Whether a module of the project assigns `<object>.<attribute>` through another object than
+        a method's own `self`, whatever the value."""
+        return bool(self._modules_where_escaping("=" + attribute))
 
     def stored_from_outside(self, attribute: str) -> list[Kind]:
         """What the project assigns to `<object>.<attribute>` through another object than a

@@ -38,7 +38,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 38  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 39  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -210,6 +210,7 @@ class _Summarizer:
         # function key -> {a name its own imports bind: the hidden module-level name it is kept
         # under} (see _own_imports)
         self._local_imports: dict[str, dict[str, str]] = {}
+        self._closures: dict[str, dict[str, str]] = {}  # function key -> {a free name: the enclosing function's key}
         self._stores: dict[str, list[Descriptor]] = {}  # see ModuleSummary.stores
         self._name_stores: dict[str, list[tuple[str, Descriptor]]] = {}  # see ModuleSummary.name_stores
         # (function key, escape) of each module found by a computed name; the functions that look
@@ -441,12 +442,16 @@ class _Summarizer:
                     returns.append(last[id(statement)])  # `x = layer(x); return x`: the last value
                 else:
                     returns.append(_describe(statement.value, key, local_names) if statement.value else ("none",))
-        if own_imports:
-            returns = [_renamed_refs(value, own_imports) for value in returns]
-            locals_ = {name: [_renamed_refs(value, own_imports) for value in values] for name, values in locals_.items()}
+        closure = self._enclosing_locals(key, local_names, statements)
+        if closure:
+            self._closures[key] = closure
+        if own_imports or closure:
+            relabel = self._relabelling(key)
+            returns = [relabel(value) for value in returns]
+            locals_ = {name: [relabel(value) for value in values] for name, values in locals_.items()}
             for (function_key, line), values in self._reaching.items():
                 if function_key == key:
-                    self._reaching[(function_key, line)] = {n: _renamed_refs(v, own_imports) for n, v in values.items()}
+                    self._reaching[(function_key, line)] = {n: relabel(v) for n, v in values.items()}
         summary = FunctionSummary(
             params=params,
             kwonly=kwonly,
@@ -465,6 +470,34 @@ class _Summarizer:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(statement, f"{key}.<locals>.{statement.name}", None)
         return summary
+
+    def _enclosing_locals(self, key: str, local_names: frozenset[str], statements: list[ast.stmt]) -> dict[str, str]:
+        """A nested function's free names that are locals of a function around it (`def main():
+        model_w = DataParallel(model)`, `def test(): ExtractFeature(model_w)`): name -> the key of
+        the innermost such function. None where a `nonlocal` may rebind one out of sight."""
+        if ".<locals>." not in key or not self._reaching_known:
+            return {}
+        declared = _declared_global(statements)
+        found: dict[str, str] = {}
+        outer = key
+        while ".<locals>." in outer:
+            outer = outer.rsplit(".<locals>.", 1)[0]
+            for name in self._local_names.get(outer, ()):
+                if name not in local_names and name not in declared and name not in found:
+                    found[name] = outer
+        return found
+
+    def _relabelling(self, key: str | None):
+        """What a descriptor made in the function `key` reads, as the index must: its own imports
+        under their hidden names, its closure's names as the enclosing function's locals."""
+        own_imports = self._local_imports.get(key) if key is not None and self._local_imports else None
+        closure = self._closures.get(key) if key is not None and self._closures else None
+
+        def relabel(value: Descriptor) -> Descriptor:
+            if own_imports:
+                value = _renamed_refs(value, own_imports)
+            return _closure_refs(value, closure) if closure else value
+        return relabel
 
     def _params_bound_out_of_sight(self, function: ast.AST, params: tuple[str, ...]) -> set[str]:
         """The parameters a function binds again where `_bindings` does not look: a walrus in a
@@ -839,12 +872,10 @@ class _Summarizer:
 
         reaching = self._reaching.get((key, call.lineno)) if self._reaching and key else None
 
-        own_imports = self._local_imports.get(key) if key is not None and self._local_imports else None
+        relabel = self._relabelling(key)
 
         def describe(value: ast.expr) -> Descriptor:
-            found = _describe(value, key, local_names)
-            if own_imports:
-                found = _renamed_refs(found, own_imports)
+            found = relabel(_describe(value, key, local_names))
             return None if shadowed and _mentions_locals(found, shadowed) else found
 
         def describe_argument(value: ast.expr) -> Descriptor:
@@ -1275,8 +1306,10 @@ def _either_after_if(statement: ast.If, name: str, last: dict[str, Descriptor], 
         return last[name]
     if body is None:
         return None
-    chained = _with_last_values(body, key, last)
-    return ("either", chained if _size_within(chained, _CHAIN_SIZE) else body, last[name])
+    if len(statement.body) == 1 and isinstance(statement.body[0], ast.Assign):  # (a longer block may bind what it reads)
+        chained = _with_last_values(body, key, last)
+        body = chained if _size_within(chained, _CHAIN_SIZE) else body
+    return ("either", body, last[name])
 
 
 def _coerced_name(statement: ast.stmt) -> str | None:
@@ -1708,6 +1741,24 @@ def _renamed_refs(value: Descriptor, renames: dict[str, str]) -> Descriptor:
     if value and value[0] == "call":  # (its keyword names are strings, not descriptors)
         return (value[0], *(_renamed_refs(part, renames) if i != 2 else part for i, part in enumerate(value[1:])))
     return tuple(_renamed_refs(part, renames) for part in value)
+
+
+def _closure_refs(value: Descriptor, closure: dict[str, str]) -> Descriptor:
+    """`value` with its references to each name of `closure` (`model_w`, `model_w.module`) made
+    to that local of the enclosing function `closure` maps it to."""
+    if type(value) is not tuple:
+        return value
+    if value and value[0] == "ref":
+        head, _, rest = value[1].partition(".")
+        if head not in closure:
+            return value
+        found: Descriptor = ("local", closure[head], head)
+        for attribute in rest.split(".") if rest else ():
+            found = ("attr", found, attribute)
+        return found
+    if value and value[0] == "call":  # (its keyword names are strings, not descriptors)
+        return (value[0], *(_closure_refs(part, closure) if i != 2 else part for i, part in enumerate(value[1:])))
+    return tuple(_closure_refs(part, closure) for part in value)
 
 
 def _hidden_import_name(key: str, name: str) -> str:
