@@ -60,8 +60,12 @@ class DirectForwardCall(Rule):
     hooks the two compute the same values; with hooks, running them is the point of the fix.
     It is safe only where calling the module is known to run `nn.Module.__call__`: there is
     no fix when the module's class (or a base class in the file) overrides `__call__`, when a
-    base class is one the file cannot see, or when the call is in a method that the class's own
-    `forward` calls (the rewrite would run `forward` again from inside it); `self.forward(...)` in
+    base class is one the file cannot see, when a decorator of the class may have replaced it
+    (one made by a factory, `@MODELS.register_module()`, or a library's; a function of the
+    project that returns the class it is given keeps the fix, and a class whose decorator returns
+    something else, `def singleton(cls): return cls()`, is not taken for a module at all), or
+    when the call is in a method that the class's own `forward` calls (the rewrite would run
+    `forward` again from inside it); `self.forward(...)` in
     a method of a class that defines no `forward` itself, or that the project derives other
     classes from, has no fix either (the `forward` that runs may call that method). Where the module's
     class is not known at all (an element of `net.modules()`, a module chosen from several

@@ -1848,3 +1848,29 @@ NESTED = HEAD + (
 def test_a_class_nested_in_a_class_body(source, expected):
     """`self.detection = Model.Detection()` (a twentieth-round miss: TL005 on its forward)."""
     assert kinds(source) == expected
+
+
+@pytest.mark.parametrize(("choice", "expected"), [
+    ("nn.Linear(2, 2) if flag else nn.Conv2d(1, 1, 1)", ["module", "tensor+graph"]),
+    # a module in one branch and a class with a `parameters()` of its own in the other (micrograd):
+    # known not to be a module for sure, so what its `parameters()` yields is no tensor either
+    ("nn.Linear(2, 2) if flag else Neuron()", ["object", "object"]),
+    ("Neuron()", ["object", None]),
+])
+def test_a_module_beside_a_known_non_module(choice, expected):
+    source = (HEAD + "class Neuron:\n    def parameters(self):\n        return []\n"
+              f"def f(flag):\n    net = {choice}\n    probe(net)\n    for p in net.parameters():\n        probe(p)\n")
+    assert kinds(source) == expected
+
+
+@pytest.mark.parametrize(("decorator", "expected"), [
+    ("keep", ["module"]),  # returns the class it was given
+    ("registry.register()", ["module"]),  # a factory's decorator: by convention the class itself
+    ("make", [None]),  # returns an instance: `Net()` calls that instance
+    ("Wrap", [None]),  # a class of the file: `Net` is an instance of it
+])
+def test_a_decorated_class_of_the_file(decorator, expected):
+    source = (HEAD + "import registry\ndef keep(cls):\n    return cls\ndef make(cls):\n    return cls()\n"
+              "class Wrap:\n    def __init__(self, cls):\n        self.cls = cls\n"
+              f"@{decorator}\nclass Net(nn.Module):\n    def forward(self, x):\n        return x\nprobe(Net())\n")
+    assert kinds(source) == expected

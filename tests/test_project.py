@@ -2144,3 +2144,107 @@ def test_a_nested_function_passes_a_local_of_the_function_around_it(cli, tmp_pat
     (tmp_path / "extract.py").write_text(CLOSURE_EXTRACTOR)
     (tmp_path / "train.py").write_text(CLOSURE_MAIN.replace("OTHER", other))
     assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+DECORATORS = '''import torch.nn as nn
+REGISTRY = {}
+
+
+def register(cls):
+    REGISTRY[cls.__name__] = cls
+    return cls
+
+
+def singleton(cls):
+    return cls()
+
+
+def register_as(name):
+    def keep(cls):
+        REGISTRY[name] = cls
+        return cls
+    return keep
+
+
+@DECORATOR
+class Net(nn.Module):
+    def forward(self, x):
+        return x
+'''
+
+DECORATED_MAIN = '''import torch
+from models import Net
+
+x = torch.randn(2)
+net = Net()
+print(net.forward(x))
+'''
+
+
+@pytest.mark.parametrize(("decorator", "fix"), [
+    ("register", "safe"),  # gives the class back: its instances are modules, the fix proven
+    ("dataclasses.dataclass", "safe"),
+    ("register_as('net')", None),  # a decorator a factory makes: reported, no fix
+    ("REGISTRY.setdefault", None),  # not a function of the project: reported, no fix
+    ("singleton", "silent"),  # `Net` is the instance: `Net()` is what its forward returns
+])
+def test_a_decorated_class_of_another_module(cli, tmp_path, decorator, fix):
+    """`@singleton class Net(nn.Module)` binds `Net` to what the decorator returns: calling it is
+    not building a module; a decorator the index cannot read may have replaced the class."""
+    models = DECORATORS.replace("DECORATOR", decorator)
+    if decorator.startswith("dataclasses"):
+        models = "import dataclasses\n" + models
+    (tmp_path / "models.py").write_text(models)
+    (tmp_path / "train.py").write_text(DECORATED_MAIN)
+    result = cli("check", "--no-cache", "--select", "TL005", "--output-format", "json", "train.py")
+    found = json.loads(result.output)
+    if fix == "silent":
+        assert found == []
+    else:
+        assert [(d["line"], (d.get("fix") or {}).get("applicability")) for d in found] == [(6, fix)]
+
+
+MICROGRAD_ENGINE = '''class Value:
+    def __init__(self, data):
+        self.data = data
+        self.grad = 0.0
+
+
+class Neuron:
+    def __init__(self, n):
+        self.w = [Value(1.0) for _ in range(n)]
+
+    def parameters(self):
+        return self.w
+'''
+
+MICROGRAD_MAIN = '''import torch.nn as nn
+from engine import Neuron
+
+
+def snapshot(model):
+    return [p.data for p in model.parameters()]
+
+
+def step(model):
+    for p in model.parameters():
+        p.data -= 0.1 * p.grad
+
+
+snapshot(FIRST)
+step(FIRST)
+snapshot(nn.Linear(3, 1))
+step(nn.Linear(3, 1))
+'''
+
+
+@pytest.mark.parametrize(("first", "expected"), [
+    ("nn.Linear(2, 1)", [("TL001", 6), ("TL001", 11)]),
+    # a micrograd-style class of the project with a `parameters()` of its own at one call site:
+    # what the loops yield may be its values, whose `.data` is a float and `.grad` its own
+    ("Neuron(3)", []),
+])
+def test_parameters_of_a_non_module_beside_a_module(cli, tmp_path, first, expected):
+    (tmp_path / "engine.py").write_text(MICROGRAD_ENGINE)
+    (tmp_path / "train.py").write_text(MICROGRAD_MAIN.replace("FIRST", first))
+    assert _findings(cli, "--select", "TL001", ".") == expected

@@ -214,6 +214,10 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         return None
     first = found[0]
     if any(kind.base != first.base for kind in found):
+        if {kind.base for kind in found} == {MODULE, OBJECT}:
+            # a module in some bindings and a known non-module in others (a micrograd-style class
+            # with a `parameters()` of its own): no guess may take it for a module
+            return Kind(OBJECT)
         return _tensor_or_tensors(found)
     if len(found) < len(kinds) and any(kind is UNPICKLED for kind in kinds):
         # beside what a file held: a tensor as a guess, a module of no known class, so that no

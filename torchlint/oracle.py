@@ -22,7 +22,8 @@ from torchlint.stored_items import StoredItems
 from torchlint.usage_evidence import ITEM_STORED, UsageEvidence, collect_uses, is_int_literal
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_TENSOR_USE,
-    MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR, TENSOR_TUPLE, UNPICKLED, Kind,
+    MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR,
+    TENSOR_ITERATORS, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     layer_tensor_kind, library_call_kind, merge, method_call_kind, output_of_forward, positional_count, public,
     subscript_kind, tensor, torch_class_instance, unpacked_kind, with_evidence,
@@ -788,6 +789,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
 
     def _local_instance_kind(self, cls: cst.ClassDef) -> Kind | None:
         name = cls.name.value
+        if self._decorators_keep(cls) is False:
+            return None  # `@singleton class Net`: the name holds what the decorator returned
         status = self.classes.module_class_status(name)
         if status is True:
             return Kind(MODULE, output=self._forward_output(cls), origin=name, cls=cls)
@@ -1008,7 +1011,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         if cls.name.value in seen:
             return False
         seen.add(cls.name.value)
-        if any(_defines(item, method) for item in cls.body.body):
+        if any(_defines(item, method) for item in cls.body.body) or not self._decorators_keep(cls):
             return True
         for base in cls.bases:
             qualified = self.imports.qualify(base.value)
@@ -1018,6 +1021,14 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             if qualified is not None or not local or len(local) != 1 or self.may_override(local[0], method, seen):
                 return True  # a base this file cannot see into
         return False
+
+    def _decorators_keep(self, cls: cst.ClassDef) -> bool | None:
+        """Whether the class statement's decorators give the class back (see the index's
+        `decorators_keep_class`; None: one cannot be read)."""
+        if not cls.decorators:
+            return True
+        names = [_decorator_name(decorator.decorator) for decorator in cls.decorators]
+        return self.project.decorators_keep_class(self._project_path, names)
 
     def _own_method_result(self, receiver: Kind | None, method: str) -> Kind | None:
         """`agent.act(obs)`: what a method the receiver's class defines itself returns. Through
@@ -1100,6 +1111,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                     # `for a in net.arch_parameters()`: what a method the class defines itself returns
                     own = self._own_method_result(self._method_receiver(receiver, iterator.func.value, scope), method)
                     torch_call = (receiver is not None and receiver.base == TENSOR) or self._torch_call(iterator)
+                    if receiver is not None and receiver.base == OBJECT and receiver.cls is None and method in TENSOR_ITERATORS:
+                        return Kind(OBJECT)  # a module or a class's own values (see `merge`): no tensor
                     if own is not None or not torch_call:
                         return element_kind(own, None, path)
                     # torch's own (`torch.split(x, 2)`, `x.chunk(4)`): the tensors the call gives
@@ -1719,6 +1732,14 @@ def _binds_in_class_body(statement: cst.CSTNode, name: str) -> bool:
         if isinstance(node, cst.NamedExpr) and name in names_used(node.target):
             return True
     return False
+
+
+def _decorator_name(decorator: cst.BaseExpression) -> str:
+    """As the project summary writes it: `register`, `MODELS.register_module()`, or "?"."""
+    if isinstance(decorator, cst.Call):
+        dotted = dotted_name(decorator.func)
+        return dotted + "()" if dotted else "?"
+    return dotted_name(decorator) or "?"
 
 
 def _method_named(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:

@@ -12,7 +12,7 @@ import re
 import libcst as cst
 
 from torchlint.analysis import dotted_name
-from torchlint.kinds import GUESSED_TENSOR_USE, MODULE, TENSOR, Kind, tensor
+from torchlint.kinds import GUESSED_TENSOR_USE, MODULE, OBJECT, TENSOR, TENSOR_ITERATORS, Kind, tensor
 from torchlint.scopes import COMPREHENSION_TYPES, Binding, Scope, reaching
 from torchlint.torch_api import MODULE_ONLY_METHODS, TENSOR_ATTRIBUTE_NAMES, TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES
 from torchlint.walk import descendants, outside_nested_scopes, paths
@@ -52,6 +52,8 @@ class UsageEvidence:
             return Kind(MODULE)
         if any(_constructs_instance(b.value) for b in bindings) or not _tensor_could_answer(said_of_any):
             return None  # `loss.reset(); loss.backward()`: an object of a class of its own
+        if any(self._iterates_a_non_module(binding) for binding in bindings):
+            return None  # `for p in neuron.parameters()`: a micrograd-style value, with `.grad` of its own
         if not self._imports_torch():
             return None  # other autodiff libraries' values have `.backward()` and `.grad` too (micrograd)
         if said_of_all & _TENSOR_ONLY_METHODS:
@@ -69,6 +71,17 @@ class UsageEvidence:
             # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
             return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
         return None
+
+    def _iterates_a_non_module(self, binding: Binding) -> bool:
+        """A loop over `x.parameters()` (or another of a module's tensor iterators) where `x` is
+        known not to be a module, or only in some of its bindings: what it yields is that class's own."""
+        iterator = binding.value
+        if binding.how != "for" or not isinstance(iterator, cst.Call) or not isinstance(iterator.func, cst.Attribute):
+            return False
+        if iterator.func.attr.value not in TENSOR_ITERATORS:
+            return False
+        receiver = self._kind(iterator.func.value, binding.scope)
+        return receiver is not None and receiver.base == OBJECT
 
     def _passed_where_only_a_tensor_goes(self, marks: set[str], scope: Scope) -> bool:
         """Passed first to one of torch.nn.functional's functions (`F.avg_pool2d(x, k)`) or to a

@@ -35,6 +35,8 @@ GRAD_DISABLING_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", 
 RESULT_KEEPING_DECORATORS = GRAD_DISABLING_DECORATORS | {
     "staticmethod", "classmethod", "torch.enable_grad", "functools.wraps", "functools.lru_cache", "lru_cache",
     "functools.cache"}
+# Class decorators (qualified) that give the class back.
+CLASS_KEEPING_DECORATORS = frozenset({"dataclasses.dataclass", "functools.total_ordering", "typing.final"})
 # Decorators that call the function with the arguments its callers give (a decorator of the
 # project's may hand it something else: `@packed` packing a padded batch).
 ARGUMENT_KEEPING_DECORATORS = RESULT_KEEPING_DECORATORS | {

@@ -19,7 +19,9 @@ from torchlint.kinds import (
     tensor, torch_class_instance, unpacked_kind,
 )
 from torchlint.outline import Outline
-from torchlint.project.callers import ASKED, GRAD_DISABLING_DECORATORS, RESULT_KEEPING_DECORATORS, Callers
+from torchlint.project.callers import (
+    ASKED, CLASS_KEEPING_DECORATORS, GRAD_DISABLING_DECORATORS, RESULT_KEEPING_DECORATORS, Callers,
+)
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
     Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, select, summarize, uses_digest,
@@ -585,12 +587,12 @@ class ProjectIndex(Callers):
     def may_override(self, cls: ProjectClass, method: str, seen: frozenset = frozenset()) -> bool:
         """Whether the class may define `method` itself (calling an instance may not run
         nn.Module.__call__, its `state_dict` may not be torch's): the class or a base defines it,
-        or a base is not a torch class the index can see."""
+        a base is not a torch class the index can see, or a decorator may have replaced it."""
         summary = self.summaries.get(cls.path)
         if summary is None or cls.name not in summary.classes or cls in seen:
             return cls not in seen
         own = summary.classes[cls.name]
-        if method in own.methods:
+        if method in own.methods or not self.decorators_keep_class(cls.path, own.decorators):
             return True
         for base in own.bases:
             symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
@@ -604,11 +606,39 @@ class ProjectIndex(Callers):
 
     def instance_kind(self, cls: ProjectClass) -> Kind | None:
         reaches = self.reaches_module(cls)
-        if reaches is None:
-            return None
+        if reaches is None or self.class_decorators_keep(cls) is False:
+            return None  # (`@singleton class Net`: the name holds what the decorator returned)
         if not reaches:
             return Kind(OBJECT, origin=cls.display, cls=cls)
         return Kind(MODULE, output=self._forward_output(cls), origin=cls.display, cls=cls)
+
+    def class_decorators_keep(self, cls: ProjectClass) -> bool | None:
+        summary = self.summaries.get(cls.path)
+        own = summary.classes.get(cls.name) if summary is not None else None
+        return self.decorators_keep_class(cls.path, own.decorators) if own is not None else None
+
+    def decorators_keep_class(self, path: str, decorators: Iterable[str]) -> bool | None:
+        """Whether a class statement's decorators (dotted names, as the summary keeps them) give
+        the class back: True when there are none, or each is one known to (`dataclass`) or a
+        function of the project that returns its argument as passed; False when one is a function
+        of the project that returns something else (`def singleton(cls): return cls()`) or a class of
+        the project (what it makes of the class is an instance of its own); None
+        when one cannot be read (a library's or a factory's: `@MODELS.register_module()`)."""
+        keeps: bool | None = True
+        for decorator in decorators:
+            symbol = self.resolve(path, decorator) if not decorator.endswith(("()", "?")) else None
+            if symbol is not None and symbol.what == "external" and symbol.qualified in CLASS_KEEPING_DECORATORS:
+                continue
+            if symbol is not None and symbol.what == "class":
+                return False  # `@Runner class Net`: an instance of that class
+            function = self._function(symbol.path, symbol.name) if symbol is not None and symbol.what == "function" else None
+            if function is None:
+                keeps = None
+                continue
+            self.consulted.add(symbol.path)
+            if function.passes_back != 0 or function.decorators:
+                return False
+        return keeps
 
     def _forward_output(self, cls: ProjectClass) -> Kind | None:
         """What calling an instance returns: its `forward`'s returns, unless the class or a base of

@@ -38,7 +38,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 39  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 40  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -81,6 +81,8 @@ class ClassSummary:
     methods: dict[str, str]  # method name -> function key
     attributes: dict[str, tuple[tuple[str, Descriptor], ...]]  # self.<attr> -> (method key, value)
     line: int
+    # each decorator's dotted name, with "()" after a decorator that is a call's result; "?" unread
+    decorators: tuple[str, ...] = ()
 
 
 @dataclass
@@ -108,6 +110,14 @@ class ModuleSummary:
     # after `import state`): attribute -> (the receiver's dotted name as the module reads it,
     # the value). The index resolves the receiver: a module's own name rebound from outside.
     name_stores: dict[str, tuple[tuple[str, Descriptor], ...]] = field(default_factory=dict)
+
+
+def _decorator_name(decorator) -> str:
+    """`register` for `@register`, `MODELS.register_module()` for `@MODELS.register_module()`."""
+    if isinstance(decorator, ast.Call):
+        dotted = _dotted(decorator.func)
+        return dotted + "()" if dotted else "?"
+    return _dotted(decorator) or "?"
 
 
 def callee_name(site: CallSite) -> str | None:
@@ -398,6 +408,7 @@ class _Summarizer:
             methods=methods,
             attributes={name: tuple(values) for name, values in attributes.items()},
             line=node.lineno,
+            decorators=tuple(_decorator_name(d) for d in node.decorator_list),
         )
 
     def _function(self, node, key: str, owner: str | None) -> FunctionSummary:
