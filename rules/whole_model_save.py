@@ -100,7 +100,11 @@ class WholeModelSave(Rule):
     without a fix. A display's module that a store under its key replaced before the save
     (`ckpt = {"model": model}`, then `ckpt["model"] = model.state_dict()`, in the save's block or
     an outer one: surely run; not in a loop whose `else` saves, nor a `try` whose handler or
-    `finally` does) is not counted.
+    `finally` does) is not counted, nor is anything a dict holds where the scope also takes
+    items out of it or stores under a key it cannot read (`ckpt.pop("model")`, `del
+    ckpt["model"]`, `ckpt.update(...)`, `ckpt[key] = ...`: the module may be gone by the save),
+    nor a display's entry a later entry of the display may replace (the same key, a key not
+    written as a literal, `**other`: `{1: model, True: 3}` holds 3).
 
     Not flagged: `torch.save(model.state_dict(), p)`, dicts of state_dicts, tensors,
     `best = model.state_dict(); torch.save(best, p)`, `torch.jit.save`, `torch.save(self, p)` in a
@@ -164,6 +168,18 @@ class WholeModelSave(Rule):
         "torch.save(ckpt, 'c.pt')\n",
         NET + "def save(path):\n    model = Net()\n    ckpt = {0: model}\n    ckpt[0] = model.state_dict()\n"
         "    torch.save(ckpt, path)\n",
+        # the module taken out of the dict, or maybe replaced, before the save
+        NET + "def save(path):\n    ckpt = {'model': Net(), 'epoch': 1}\n    sd = ckpt.pop('model').state_dict()\n"
+        "    torch.save(ckpt, path)\n",
+        NET + "def save(path):\n    ckpt = {'model': Net(), 'epoch': 1}\n"
+        "    ckpt['model'] = ckpt.pop('model').state_dict()\n    torch.save(ckpt, path)\n",
+        NET + "def save(path):\n    ckpt = {'model': Net(), 'epoch': 1}\n    del ckpt['model']\n    torch.save(ckpt, path)\n",
+        NET + "def save(path, key):\n    ckpt = {key: Net()}\n    ckpt[key] = ckpt[key].state_dict()\n"
+        "    torch.save(ckpt, path)\n",
+        NET + "def save(path, other):\n    ckpt = {'model': Net()}\n    ckpt.update(other)\n    torch.save(ckpt, path)\n",
+        NET + "torch.save({1: Net(), True: 3}, 'c.pt')\n",
+        NET + "torch.save({'model': Net(), 'model': 3}, 'c.pt')\n",
+        NET + "def save(path, extra):\n    torch.save({'model': Net(), **extra}, path)\n",
         # a list grown with state dicts, or handed to code that may put anything in it
         NET + "def fit(n):\n    states = []\n    for i in range(n):\n        states.append(Net().state_dict())\n"
         "        torch.save(states, 'all.pt')\n",
@@ -268,6 +284,10 @@ class WholeModelSave(Rule):
         Invalid(NET + "def fit(n):\n    Gs = []\n    for scale in range(n):\n        G = Net()\n        Gs.append(G)\n"
                 "        torch.save(Gs, 'Gs.pth')\n", None),
         Invalid(NET + "model = Net(4)\ntorch.save({'model': model, 'epoch': 3}, 'ckpt.pt')\n", None),
+        # other keys stored and read around the module: it is still saved
+        Invalid(NET + "def save(path, key, e):\n    ckpt = {'model': Net(), 'epoch': e}\n    ckpt['epoch'] = e + 1\n"
+                "    print(ckpt.get('model'), len(ckpt))\n    torch.save(ckpt, path)\n", None),
+        Invalid(NET + "def save(path, key):\n    torch.save({key: Net()}, path)\n", None),
         # a module stored in the saved dict under a literal key (the last store of that key)
         Invalid(NET + "def save(net, path, full):\n    attributes = {'epoch': 1}\n    if full:\n"
                 "        attributes['arch'] = net\n    torch.save(attributes, path)\nsave(Net(4), 'p.pt', True)\n", None),
@@ -329,8 +349,8 @@ class WholeModelSave(Rule):
         if not replaced and _holds_module_kind(self.ctx.kind(expr)):
             return True
         if isinstance(expr, cst.Dict):
-            values = [e.value for e in expr.elements if isinstance(e, cst.DictElement)
-                      and (not replaced or literal_key(e.key) not in replaced)]
+            values = [e.value for e in _lasting_entries(expr)
+                      if not replaced or literal_key(e.key) not in replaced]
         elif isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
             values = [e.value for e in expr.elements]
         else:
@@ -345,6 +365,8 @@ class WholeModelSave(Rule):
         added = oracle.items_added_before(name.value, self.ctx.stack)
         if any(kind is not None and kind.base == MODULE for kind in added):
             return True  # `Gs.append(G)` before `torch.save(Gs, p)`: G is among what is saved
+        if oracle.items_may_leave(name.value, self.ctx.stack):
+            return False  # `ckpt.pop("model")`, `del ckpt["model"]`: the module may be gone by the save
         bindings = oracle.reaching_bindings(name.value, self.ctx.stack) or []
         displays = bool(bindings) and all(binding.how == "value" and not binding.path
                                           and isinstance(binding.value, _LITERALS) for binding in bindings)
@@ -696,3 +718,19 @@ def _project_mentions(path: str, needles: frozenset[str]) -> bool:
             if any(needle in text for needle in needles):
                 return True
     return False
+
+
+def _lasting_entries(display: cst.Dict) -> list[cst.DictElement]:
+    """The entries of a dict display that no later entry may replace: a later one under the same
+    literal key, under a key not written as a literal (`{1: m, True: 3}` holds 3 under 1), or a
+    `**` unpacking may."""
+    lasting = []
+    for position, entry in enumerate(display.elements):
+        if not isinstance(entry, cst.DictElement):
+            continue
+        key = literal_key(entry.key)
+        later = display.elements[position + 1:]
+        if all(isinstance(other, cst.DictElement) and key is not None and literal_key(other.key) not in (key, None)
+               for other in later):
+            lasting.append(entry)
+    return lasting

@@ -430,13 +430,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         dict_stores = (all(binding.how == "param" or isinstance(self.bound_value(binding), cst.Dict) for binding in bindings)
                        and not any(marks & _LIST_GROWTH for marks, _ in uses)
                        and not _stored_again_in_loop(name, scope, stack, order, here))
-        simple = {id(path[-1].target) for _, path in uses if dict_stores and _item_store(path) is not None}
-        # `Gs.pop()`, `Gs[0] = x`, `export(Gs)`: what was added before them may be gone after
-        spoilers = [order.get(id(path[-1])) for marks, path in uses
-                    if marks & _MUTATIONS and not marks & _LIST_GROWTH and id(getattr(path[-1], "target", None)) not in simple]
-        spoilers += [order.get(id(call)) for call in handed or ()]
-        # an item stored some other way (`ckpt["m"], step = ...`, `for ckpt[k] in ...`)
-        spoilers += [order.get(id(sub)) for sub in _subscripts_stored(name, scope.node) if id(sub) not in simple]
+        spoilers = self._spoilers(name, scope, handed, dict_stores)
         if handed is None or here is None or None in spoilers:
             return [], {}
         held = {id(binding) for binding in reaching(bindings, scope, stack) or bindings}
@@ -460,6 +454,34 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                 continue
             added += [self._kind(value, scope, (*path, value)) for value in _grown_by(path[-1]) or ()]
         return added, stored
+
+    def _spoilers(self, name: str, scope: Scope, handed: list[cst.Call] | None, literal_stores: bool) -> list[int | None]:
+        """Where (in document order) the scope may take items out of the container `name` or
+        replace them unseen: `Gs.pop()`, `del ckpt["m"]`, `Gs[0] = x` (a store under a literal key
+        too, unless `literal_stores` counts those as read), `export(Gs)`."""
+        uses = scope.uses.get(name, ())
+        order = self._document_order(scope.node)
+        simple = {id(path[-1].target) for _, path in uses if literal_stores and _item_store(path) is not None}
+        spoilers = [order.get(id(path[-1])) for marks, path in uses
+                    if marks & _MUTATIONS and not marks & _LIST_GROWTH and id(getattr(path[-1], "target", None)) not in simple]
+        spoilers += [order.get(id(call)) for call in handed or ()]
+        # an item stored some other way (`ckpt["m"], step = ...`, `for ckpt[k] in ...`)
+        spoilers += [order.get(id(sub)) for sub in _subscripts_stored(name, scope.node) if id(sub) not in simple]
+        return spoilers
+
+    def items_may_leave(self, name: str, stack: Sequence[cst.CSTNode]) -> bool:
+        """Whether the scope of the use `stack` describes, which binds `name`, may take items out
+        of what `name` holds or replace them in a way not read (`ckpt.pop("model")`, `del
+        ckpt["model"]`, `ckpt[key] = sd`, `ckpt.update(other)`; not a call it is handed to, which
+        may read it and rarely takes a model out), anywhere in it (a loop may bring a later one round before the use): then what its
+        display or its kind says it holds may be gone. Stores under literal keys are read
+        (`keys_replaced_before`); a name bound in another scope is not judged (False)."""
+        scope = self.scope_at(stack)
+        bindings = self.scopes.lookup(name, scope)
+        if not bindings or any(binding.scope is not scope for binding in bindings):
+            return False
+        self._mutated(name, scope)  # (collects the scope's uses)
+        return bool(self._spoilers(name, scope, [], literal_stores=True))
 
     def _document_order(self, node: cst.CSTNode) -> dict[int, int]:
         """Each node below `node` (its own scope's, nested ones too) by its place in the text."""
