@@ -2248,3 +2248,67 @@ def test_parameters_of_a_non_module_beside_a_module(cli, tmp_path, first, expect
     (tmp_path / "engine.py").write_text(MICROGRAD_ENGINE)
     (tmp_path / "train.py").write_text(MICROGRAD_MAIN.replace("FIRST", first))
     assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+NAMESPACE_RESNET = '''import torch.nn as nn
+
+__all__ = ["ResNet", "resnet18"]
+
+
+def conv3x3(a, b):
+    return nn.Conv2d(a, b, 3)
+
+
+class ResNet(nn.Module):
+    def __init__(self, n=10):
+        super().__init__()
+        self.fc = nn.Linear(4, n)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def resnet18(**kw):
+    return ResNet(**kw)
+'''
+
+NAMESPACE_MAIN = '''import torch
+import models
+
+
+def train(model, x):
+    out = model(x)
+    print(out.data)
+    return model.forward(x)
+
+
+def main(arch):
+    model = LOOKUP()
+    train(model, torch.randn(2, 4))
+'''
+
+
+@pytest.mark.parametrize(("lookup", "other", "expected"), [
+    ("models.__dict__[arch]", "", [("TL001", 7), ("TL005", 8)]),
+    ("getattr(models, arch)", "", [("TL001", 7), ("TL005", 8)]),
+    # a helper function offering something else is not what the name picks
+    ("getattr(models, arch)", "def load_url(url):\n    return {}\n", [("TL001", 7), ("TL005", 8)]),
+    # a class of the namespace that is no module, or of a base not seen: any may be built
+    ("getattr(models, arch)", "class Config:\n    pass\n", []),
+    ("getattr(models, arch)", "import somelib\nclass Wrapped(somelib.Base):\n    pass\n", []),
+    # a module of the project offering no class: nothing known
+    ("getattr(models.helpers, arch)", "", []),
+])
+def test_a_model_built_by_a_name_looked_up_in_a_module_of_the_project(cli, tmp_path, lookup, other, expected):
+    """`models.__dict__[args.arch]()` and `getattr(models, args.arch)()` over a models package
+    (star imports, `__all__`): a module when every class it offers is one (fixes withheld where
+    they rest on the class: TL005 unsafe); its output when their forwards agree."""
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "__init__.py").write_text("from .resnet import *\nfrom .vgg import *\n")
+    (tmp_path / "models" / "resnet.py").write_text(NAMESPACE_RESNET)
+    (tmp_path / "models" / "vgg.py").write_text("import torch.nn as nn\n" + other)
+    (tmp_path / "models" / "helpers.py").write_text("def load_url(url):\n    return {}\n")
+    (tmp_path / "train.py").write_text(NAMESPACE_MAIN.replace("LOOKUP", lookup))
+    assert _findings(cli, "--select", "TL001,TL005", ".") == expected
+    found = json.loads(cli("check", "--no-cache", "--select", "TL005", "--output-format", "json", ".").output)
+    assert all(d["fix"]["applicability"] == "unsafe" for d in found)

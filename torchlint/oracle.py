@@ -1147,6 +1147,9 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
             return self._pretrained_kind(func.value, scope)
         if self._builds_from_model_namespace(func):
             return NAMESPACE_MODEL
+        namespace = self._project_namespace(func)
+        if namespace is not None:
+            return self.project.namespace_instance(namespace)
         qualified = self.imports.qualify(func)
         if qualified == "itertools.chain":
             return self._chained_kind(call, scope)
@@ -1344,6 +1347,19 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         if isinstance(func, cst.Call) and dotted_name(func.func) == "getattr" and len(func.args) >= 2:
             return self.imports.qualify(func.args[0].value) in MODEL_NAMESPACES
         return False
+
+    def _project_namespace(self, func: cst.CSTNode) -> str | None:
+        """`models.__dict__[arch]` or `getattr(models, arch)` with `models` a module of the project:
+        that module's path."""
+        if isinstance(func, cst.Subscript) and isinstance(func.value, cst.Attribute) and func.value.attr.value == "__dict__":
+            namespace = func.value.value
+        elif isinstance(func, cst.Call) and dotted_name(func.func) == "getattr" and len(func.args) >= 2:
+            namespace = func.args[0].value
+        else:
+            return None
+        qualified = self.imports.qualify(namespace)
+        symbol = self.project.resolve_qualified(self._project_path, qualified) if qualified else None
+        return symbol.path if symbol is not None and symbol.what == "module" else None
 
     def _library_call_kind(self, qualified: str, call: cst.Call, scope: Scope) -> Kind | None:
         inner = self._kind(call.args[0].value, scope) if call.args else None

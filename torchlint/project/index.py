@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from torchlint.kinds import (
@@ -472,8 +473,11 @@ class ProjectIndex(Callers):
             if known is None and self._uses_torch(path):
                 return guessed_method_result(receiver, callee[2])
             return known
-        if callee is not None and callee[0] == "sub" and _is_models_namespace(self, path, callee[1]):
+        namespace = _looked_up_namespace(self, path, callee)
+        if namespace is not None and namespace.what == "external" and namespace.qualified in MODEL_NAMESPACES:
             return NAMESPACE_MODEL
+        if namespace is not None and namespace.what == "module":
+            return self.namespace_instance(namespace.path)
         result = self.call_result(self.kind(path, callee))
         return result if result is not None else self._chosen_call_result(path, callee)
 
@@ -541,6 +545,46 @@ class ProjectIndex(Callers):
         if callee is not None and callee[0] == "attr":  # `for name, p in net.named_parameters()`
             return element_kind(self.kind(path, callee[1]), callee[2], target_path)
         return element_kind(self.kind(path, iterated), None, target_path)
+
+    # ---- a module's namespace, looked up by a name known at run time -------------------------
+    def namespace_instance(self, path: str) -> Kind | None:
+        """What `getattr(models, args.arch)(...)` or `models.__dict__[args.arch](...)` builds, for
+        the project module `models` at `path`: a module (of no one class: no fix rests on it) when
+        every class the namespace offers is a module and at least one class or function offers
+        one; its output when all agree on it. A function offering something else (`def
+        load_url(...)`) is a helper the name is taken not to mean; a class that is no module, or
+        of bases the index cannot see, leaves it unknown."""
+        return self._memoised(("namespace", path), lambda: self._namespace_instance(path))
+
+    def _namespace_instance(self, path: str) -> Kind | None:
+        built: list[Kind] = []
+        for name in sorted(self._namespace_names(path, frozenset())):
+            symbol = self.resolve(path, name)
+            if symbol is None or symbol.what not in ("class", "function"):
+                continue  # (a module, a value, something outside the project)
+            kind = self.call_result(self.symbol_kind(symbol))
+            if symbol.what == "class" and (kind is None or kind.base != MODULE):
+                return None
+            if kind is not None and kind.base == MODULE:
+                built.append(kind)
+        merged = merge(built) if built else None
+        return replace(merged, cls=None, origin=None) if merged is not None and merged.base == MODULE else None
+
+    def _namespace_names(self, path: str, seen: frozenset[str]) -> set[str]:
+        """The public names a module offers: its `__all__`, or what it defines and imports by name,
+        and what its `from x import *` imports bring."""
+        summary = self.summaries.get(path)
+        if summary is None or path in seen:
+            return set()
+        self.consulted.add(path)
+        if summary.exported is not None:
+            return set(summary.exported)
+        own = {*summary.classes, *summary.functions, *(local for local, (_, _, name) in summary.imports.items() if name)}
+        for level, module in summary.stars:
+            star = self.resolve_module(path, level, module)
+            if star is not None:
+                own |= self._namespace_names(star, seen | {path})
+        return {name for name in own if not name.startswith("_")}
 
     # ---- classes ------------------------------------------------------------------------------
     def reaches_module(self, cls: ProjectClass, seen: frozenset = frozenset()) -> bool | None:
@@ -909,12 +953,17 @@ def _called_through_dunder_call(callee: Descriptor) -> Descriptor:
     return callee
 
 
-def _is_models_namespace(index: ProjectIndex, path: str, value: Descriptor) -> bool:
-    """`models.__dict__[name]` with `models` torchvision's or timm's model namespace."""
-    if value is None or value[0] != "ref" or not value[1].endswith(".__dict__"):
-        return False
-    symbol = index.resolve(path, value[1][: -len(".__dict__")])
-    return symbol is not None and symbol.what == "external" and symbol.qualified in MODEL_NAMESPACES
+def _looked_up_namespace(index: ProjectIndex, path: str, callee: Descriptor) -> Symbol | None:
+    """What `models` is in `models.__dict__[name]` or `getattr(models, name)` (a module of the
+    project, torchvision's model namespace, ...); None for any other callee."""
+    if callee is None:
+        return None
+    if callee[0] == "sub" and callee[1] is not None and callee[1][0] == "ref" and callee[1][1].endswith(".__dict__"):
+        return index.resolve(path, callee[1][1][: -len(".__dict__")])
+    if callee[0] == "call" and callee[1] == ("ref", "getattr") and callee[2] is not None and callee[2][0] == "ref":
+        shadowed = index.resolve(path, "getattr") is not None  # (the builtin: the module binds no `getattr`)
+        return index.resolve(path, callee[2][1]) if not shadowed else None
+    return None
 
 
 MODEL_NAMESPACES = frozenset({"torchvision.models", "timm.models"})
