@@ -11,7 +11,7 @@ parameter the arguments every call in the project passes (`train(model, ...)`, `
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
@@ -19,7 +19,8 @@ from torchlint.analysis import ClassIndex, ImportTable, argument, dotted_name, e
 from torchlint.codemod import names_used
 from torchlint.narrowing import Narrowing
 from torchlint.stored_items import StoredItems
-from torchlint.usage_evidence import ITEM_STORED, UsageEvidence, collect_uses, is_int_literal
+from torchlint.local_containers import LocalContainers, handed_on, item_added_last, literal_key  # noqa: F401  (literal_key: re-exported)
+from torchlint.usage_evidence import UsageEvidence, is_int_literal
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_TENSOR_USE,
     MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR,
@@ -31,7 +32,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
     DATA_LOADERS, GRAD_DISABLING_CONTEXTS, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
-    SEQUENTIAL_CONTAINERS, is_optimizer_class, is_tensor_class, is_torch_module_class, looks_like_pretrained_model_class,
+    SEQUENTIAL_CONTAINERS, is_optimizer_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
     COMPREHENSION_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
@@ -61,15 +62,11 @@ _REGISTERING_METHODS = frozenset({"register_buffer", "register_parameter"})
 # Builtins that keep what an iterable holds (`next` takes one element of it).
 _ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "filter", "next"})
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
-# What puts another element into a list or dict: its elements' kind is then not the one built.
-_MUTATIONS = frozenset({ITEM_STORED, "append", "extend", "insert", "update", "setdefault", "__setitem__", "add",
-                        "pop", "popitem", "remove", "clear", "reverse", "sort", "__delitem__"})
-_LIST_GROWTH = frozenset({"append", "extend", "insert"})
 # Annotations that say nothing against torch (`Any`, `object`, torch's own classes).
 _NEUTRAL_ANNOTATION_MODULES = frozenset({"torch", "typing", "typing_extensions", "builtins"})
 
 
-class TypeOracle(Narrowing, StoredItems, UsageEvidence):
+class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
     def __init__(self, module: cst.Module, imports: ImportTable, classes: ClassIndex, text: str = "",
                  path: str = "<module>", project: ProjectIndex | None = None):
         self.module = module
@@ -350,152 +347,6 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         evidenced = self._usage_evidence(name, unknown)
         return merge([evidenced, *known]) if evidenced is not None and evidenced.base == TENSOR else None
 
-    def _grown_list(self, name: str, scope: Scope, bindings: list[Binding]) -> Kind | None:
-        """A list the scope builds and only grows by `append`, `insert` and `extend` of displays:
-        a container of what every element given or added agrees on (modules, tensors)."""
-        displays = [self.bound_value(binding) for binding in bindings]
-        if not displays or any(binding.scope is not scope for binding in bindings) or not all(
-                isinstance(value, cst.List) and not any(isinstance(e, cst.StarredElement) for e in value.elements)
-                for value in displays):
-            return None
-        if _handed_on(name, scope.node, self._torch_call):
-            # `add_records(items, raw)`, `rows = items`, a closure: grown out of sight (torch's
-            # own functions keep what they are given: `torch.save(Gs, path)`, `nn.ModuleList(layers)`)
-            return None
-        added = []
-        for marks, path in scope.uses.get(name, ()):
-            if marks & _MUTATIONS and not marks & _LIST_GROWTH:
-                return None  # `layers[0] = ...`, `layers.update(...)`: not only grown
-            if marks & _LIST_GROWTH:
-                values = _grown_by(path[-1])
-                if values is None:
-                    return None
-                added += [self._kind(value, scope, (*path, value)) for value in values]
-        if not added:
-            return None
-        given = [self._kind(element.value, scope) for value in displays for element in value.elements]
-        grown = container_of(given + added)  # (its positions are not the display's: only the element counts)
-        return Kind(CONTAINER, element=grown.element) if grown is not None and grown.element is not None else None
-
-    def _maybe_changed_out_of_sight(self, name: str, scope: Scope, bindings: list[Binding]) -> bool:
-        """A list or dict the scope hands to a call that may change it (any but a reading builtin
-        or torch's own: `optim.SGD(params)` keeps them as they are), aliases, or lets a nested
-        function use; a tuple display cannot change."""
-        if all(binding.how == "value" and isinstance(self.bound_value(binding), cst.Tuple) for binding in bindings):
-            return False
-        cache = self.__dict__.setdefault("_changed_out_of_sight", {})
-        key = (scope.node, name)
-        if key not in cache:
-            cache[key] = _handed_on(name, scope.node, self._torch_call)
-        return cache[key]
-
-    def _torch_call(self, call: cst.Call) -> bool:
-        """A call of torch's own, which keeps the list it is given as it is (not torch.distributed's:
-        `all_gather_object(gathered, obj)` fills the list it is given)."""
-        qualified = self.imports.qualify(call.func) or ""
-        return qualified.startswith("torch.") and not qualified.startswith("torch.distributed.")
-
-    def items_added_before(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Kind | None]:
-        """What the scope adds to the list `name` (`xs.append(v)`, `insert`, `extend` of a display)
-        or stores in the dict `name` under a literal key (`ckpt["arch"] = model`, the last store
-        of each key) before the use `stack` describes, while the binding of `name` that reaches
-        it holds: among its items there, whatever else it holds (`Gs.append(G)`, then
-        `torch.save(Gs, p)`), unless the scope takes items out, stores under a key it cannot
-        read, or hands the container to code that may in between."""
-        added, stored = self._items_before(name, stack)
-        return added + [kind for _, kind, _ in stored.values()]
-
-    def keys_replaced_before(self, name: str, stack: Sequence[cst.CSTNode]) -> frozenset[str]:
-        """The literal keys (as `repr` of their values) the dict `name` surely holds a new value
-        under at the use `stack` describes: their last store before it stands in the use's own
-        block or one around it (`ckpt = {"model": model}`, then `ckpt["model"] =
-        model.state_dict()`: what the display put there is gone)."""
-        return frozenset(key for key, (_, _, sure) in self._items_before(name, stack)[1].items() if sure)
-
-    def _items_before(self, name: str, stack: Sequence[cst.CSTNode]):
-        """(the kinds added to the list `name`, literal key -> (place, kind, surely run) of the
-        last store into the dict `name`) before the use `stack` describes (see items_added_before)."""
-        scope = self.scope_at(stack)
-        bindings = self.scopes.lookup(name, scope)
-        if not bindings or any(binding.scope is not scope for binding in bindings):
-            return [], {}
-        self._mutated(name, scope)  # (collects the scope's uses)
-        uses = scope.uses.get(name, ())
-        handed = _hand_offs(name, scope.node, self._torch_call)
-        order = self._document_order(scope.node)
-        here = order.get(id(stack[-1]))
-        # item stores under literal keys count in a dict the scope built (or was given), never a
-        # list (`xs.insert(0, sd)` moves the items) nor a dict another name holds too; and not
-        # where a loop around the use stores again after it (the next pass reaches the use)
-        dict_stores = (all(binding.how == "param" or isinstance(self.bound_value(binding), cst.Dict) for binding in bindings)
-                       and not any(marks & _LIST_GROWTH for marks, _ in uses)
-                       and not _stored_again_in_loop(name, scope, stack, order, here))
-        spoilers = self._spoilers(name, scope, handed, dict_stores)
-        if handed is None or here is None or None in spoilers:
-            return [], {}
-        held = {id(binding) for binding in reaching(bindings, scope, stack) or bindings}
-        added: list[Kind | None] = []
-        stored: dict[str, tuple[int, Kind | None, bool]] = {}  # literal key -> (place, kind, surely run) of its last store
-        for marks, path in uses:
-            position = order.get(id(path[-1]))
-            store = _item_store(path) if dict_stores else None
-            if not (marks & _LIST_GROWTH or store) or position is None or position >= here:
-                continue
-            if any(position < spoiler < here for spoiler in spoilers):
-                continue
-            if {id(binding) for binding in reaching(bindings, scope, path) or bindings} != held:
-                continue  # `Gs = []` again in between: another list
-            if store is not None:
-                key, value = store
-                if not _store_reaches(path, scope, stack):
-                    continue  # `if full: ckpt["arch"] = model; torch.save(ckpt, p); return`, then another save
-                if key not in stored or stored[key][0] < position:
-                    stored[key] = (position, self._kind(value, scope, (*path, value)), _surely_run_before(path, scope, stack))
-                continue
-            added += [self._kind(value, scope, (*path, value)) for value in _grown_by(path[-1]) or ()]
-        return added, stored
-
-    def _spoilers(self, name: str, scope: Scope, handed: list[cst.Call] | None, literal_stores: bool) -> list[int | None]:
-        """Where (in document order) the scope may take items out of the container `name` or
-        replace them unseen: `Gs.pop()`, `del ckpt["m"]`, `Gs[0] = x` (a store under a literal key
-        too, unless `literal_stores` counts those as read), `export(Gs)`."""
-        uses = scope.uses.get(name, ())
-        order = self._document_order(scope.node)
-        simple = {id(path[-1].target) for _, path in uses if literal_stores and _item_store(path) is not None}
-        spoilers = [order.get(id(path[-1])) for marks, path in uses
-                    if marks & _MUTATIONS and not marks & _LIST_GROWTH and id(getattr(path[-1], "target", None)) not in simple]
-        spoilers += [order.get(id(call)) for call in handed or ()]
-        # an item stored some other way (`ckpt["m"], step = ...`, `for ckpt[k] in ...`)
-        spoilers += [order.get(id(sub)) for sub in _subscripts_stored(name, scope.node) if id(sub) not in simple]
-        return spoilers
-
-    def items_may_leave(self, name: str, stack: Sequence[cst.CSTNode]) -> bool:
-        """Whether the scope of the use `stack` describes, which binds `name`, may take items out
-        of what `name` holds or replace them in a way not read (`ckpt.pop("model")`, `del
-        ckpt["model"]`, `ckpt[key] = sd`, `ckpt.update(other)`; not a call it is handed to, which
-        may read it and rarely takes a model out), anywhere in it (a loop may bring a later one round before the use): then what its
-        display or its kind says it holds may be gone. Stores under literal keys are read
-        (`keys_replaced_before`); a name bound in another scope is not judged (False)."""
-        scope = self.scope_at(stack)
-        bindings = self.scopes.lookup(name, scope)
-        if not bindings or any(binding.scope is not scope for binding in bindings):
-            return False
-        self._mutated(name, scope)  # (collects the scope's uses)
-        return bool(self._spoilers(name, scope, [], literal_stores=True))
-
-    def _document_order(self, node: cst.CSTNode) -> dict[int, int]:
-        """Each node below `node` (its own scope's, nested ones too) by its place in the text."""
-        orders = self.__dict__.setdefault("_orders", {})
-        if node not in orders:
-            orders[node] = {id(inner): index for index, inner in enumerate(descendants(node))}
-        return orders[node]
-
-    def _mutated(self, name: str, scope: Scope) -> bool:
-        """Whether the scope puts something into the container `name` holds: `name[k] = v`,
-        `name.append(v)`, `name.update(...)`, ..."""
-        if scope.uses is None:
-            scope.uses = collect_uses(scope.node)
-        return any(marks & _MUTATIONS for marks, _ in scope.uses.get(name, ()))
 
     def _memoised(self, cache: dict, key: object, on_cycle, compute):
         """`compute()` once per key; a key met again while it is being computed gives `on_cycle`.
@@ -1468,7 +1319,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
         its block that last touches the name: `model += [conv, nn.Tanh()]`, `model.append(x)`,
         `model.extend([...])` or `model = [...]` (a loop, a branch or any other use: unknown)."""
         path = self.scopes.parents.path_to(scope.node, call)
-        if path is None or _handed_on(name, scope.node, self._torch_call):
+        if path is None or handed_on(name, scope.node, self._torch_call):
             return None  # (`tail = layers`, `grow(layers)`: it may grow out of sight)
         for depth in range(len(path) - 1, 0, -1):
             block = path[depth - 1]
@@ -1478,7 +1329,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                     return None
                 for statement in reversed(statements[:statements.index(path[depth])]):
                     if any(isinstance(node, cst.Name) and node.value == name for node in descendants(statement)):
-                        return _item_added_last(statement, name)
+                        return item_added_last(statement, name)
                 return None
         return None
 
@@ -1702,11 +1553,6 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence):
                                 yield Binding("opaque", scope)
 
 
-
-
-
-
-
 _ANY_MODULE = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
 GRAD_ENABLING_CONTEXTS = frozenset(
     {"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad", "torch.set_grad_enabled",
@@ -1790,8 +1636,6 @@ def _layer_tensor(attribute: str) -> Kind | None:
     return Kind(TENSOR, graph=held.graph, origin=GUESSED_LAYER_PARAMETER) if held is not None else None
 
 
-
-
 def _is_none_name(expr: cst.CSTNode) -> bool:
     return isinstance(expr, cst.Name) and expr.value == "None"
 
@@ -1813,44 +1657,6 @@ def starts_at_number(binding: Binding) -> bool:
     if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
         value = value.expression
     return binding.how == "value" and not binding.path and isinstance(value, (cst.Integer, cst.Float))
-
-
-
-def _handed_on(name: str, scope: cst.CSTNode, keeps: Callable[[cst.Call], bool] = lambda call: False) -> bool:
-    """Whether the scope lets the list `name` be changed out of its sight: passes it to a call
-    other than a reading builtin (`nn.Sequential(*layers)` passes its elements) or one that
-    `keeps` it as it is, aliases it, or uses it in a nested function, lambda or comprehension that
-    grows it."""
-    calls = _hand_offs(name, scope, keeps)
-    return calls is None or bool(calls)
-
-
-def _hand_offs(name: str, scope: cst.CSTNode, keeps: Callable[[cst.Call], bool]) -> list[cst.Call] | None:
-    """The calls through which the list `name` may change out of the scope's sight (see
-    `_handed_on`); None when it may change anywhere (aliased, or used by a nested scope)."""
-    calls = []
-    for node in descendants(scope.body if isinstance(scope, cst.FunctionDef) else scope):
-        if isinstance(node, cst.Call) and dotted_name(node.func) not in _READING_CALLS and any(
-                isinstance(arg.value, cst.Name) and arg.value.value == name and arg.star != "*" for arg in node.args
-        ) and not keeps(node):
-            calls.append(node)
-        if isinstance(node, (cst.Assign, cst.AnnAssign)) and isinstance(node.value, cst.Name) and node.value.value == name and (
-                isinstance(node, cst.AnnAssign) or not all(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets)):
-            return None  # (`x, y = batch` unpacks it: no alias)
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)) and any(
-                isinstance(inner, cst.Name) and inner.value == name for inner in descendants(node)):
-            if isinstance(node, (cst.FunctionDef, cst.Lambda)) or any(
-                    isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute)
-                    and isinstance(inner.func.value, cst.Name) and inner.func.value.value == name
-                    for inner in descendants(node)):
-                return None
-    return calls
-
-
-# Calls that read a list they are given without keeping or changing it.
-_READING_CALLS = frozenset({"len", "enumerate", "zip", "sorted", "reversed", "iter", "list", "tuple", "sum", "print",
-                            "torch.stack", "torch.cat", "min", "max", "any", "all", "isinstance", "type", "id", "hash",
-                            "repr", "str", "bool", "hasattr", "set", "frozenset", "format"})
 
 
 def _only_looked_up(name: str, function: cst.FunctionDef) -> bool:
@@ -1884,20 +1690,6 @@ def _defines(statement: cst.CSTNode, name: str) -> bool:
     return False
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 def _methods_called_on(expr: cst.CSTNode, name: str) -> list[tuple[str, bool | None]] | None:
     """For `name.clone().cuda()`, the methods called in turn on `name`, each with whether it is
     called without arguments (empty for `name` itself), and the attributes read on the way (`name.grad`:
@@ -1917,133 +1709,6 @@ def _methods_called_on(expr: cst.CSTNode, name: str) -> list[tuple[str, bool | N
     return steps[::-1] if isinstance(expr, cst.Name) and expr.value == name else None
 
 
-def _item_added_last(statement: cst.CSTNode, name: str) -> cst.BaseExpression | None:
-    """What a statement puts last into the list `name`, when it is one plain growth or display."""
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-        return None
-    small = statement.body[0]
-    if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign):
-        target, display = small.target, small.value
-    elif isinstance(small, cst.Assign) and len(small.targets) == 1:
-        target, display = small.targets[0].target, small.value
-    elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute):
-        target, added = small.value.func.value, _grown_by(small.value)
-        at_the_end = small.value.func.attr.value in ("append", "extend")  # (`insert(0, x)` puts x first)
-        return added[-1] if added and at_the_end and isinstance(target, cst.Name) and target.value == name else None
-    else:
-        return None
-    if not (isinstance(target, cst.Name) and target.value == name and isinstance(display, (cst.List, cst.Tuple))):
-        return None
-    elements = display.elements
-    return elements[-1].value if elements and not isinstance(elements[-1], cst.StarredElement) else None
-
-
-def _item_store(path: Sequence[cst.CSTNode]) -> tuple[str, cst.BaseExpression] | None:
-    """`ckpt["arch"] = model` as the use `path` ends at (its target): the literal key and the
-    value; None for any other use (a computed key, `del`, `+=`)."""
-    target, statement = path[-1], path[-2] if len(path) > 1 else None
-    if not (isinstance(target, cst.AssignTarget) and isinstance(statement, cst.Assign)
-            and isinstance(target.target, cst.Subscript) and len(target.target.slice) == 1):
-        return None
-    index = target.target.slice[0].slice
-    key = literal_key(index.value) if isinstance(index, cst.Index) else None
-    return None if key is None else (key, statement.value)
-
-
-def literal_key(expr: cst.BaseExpression | None) -> str | None:
-    """A dict key written as a string or integer literal, by its value (`"m"`, `'m'` and `"\x6d"`
-    are one key); None for any other key."""
-    if isinstance(expr, (cst.SimpleString, cst.Integer)):
-        return repr(expr.evaluated_value)
-    return None
-
-
-def _subscripts_stored(name: str, node: cst.CSTNode) -> list[cst.Subscript]:
-    """`name[...]` as (part of) a target below `node`: assigned, augmented, deleted, a loop's or
-    a `with`'s target."""
-    found = []
-    for holder in descendants(node):
-        if isinstance(holder, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del, cst.For, cst.CompFor)):
-            target = holder.target
-        elif isinstance(holder, cst.AsName):
-            target = holder.name
-        else:
-            continue
-        found += [sub for sub in (target, *descendants(target))
-                  if isinstance(sub, cst.Subscript) and isinstance(sub.value, cst.Name) and sub.value.value == name]
-    return found
-
-
-def _store_reaches(path: Sequence[cst.CSTNode], scope: Scope, stack: Sequence[cst.CSTNode]) -> bool:
-    """Whether the item store `path` ends at can be what holds at the use `stack` describes (not
-    in another branch of an `if`, nor followed by a `return` before it)."""
-    statements = path[next((i + 1 for i, node in enumerate(path) if node is scope.node), 0):]
-    chain = tuple(id(node) for i, node in enumerate(statements)
-                  if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.ExceptHandler, cst.MatchCase))
-                  or (isinstance(node, cst.BaseSmallStatement) and i and isinstance(statements[i - 1], cst.SimpleStatementSuite)))
-    store = Binding("value", scope, None, (), chain)
-    return store in (reaching([store], scope, stack) or []) and _in_plain_branches(statements, stack)
-
-
-def _surely_run_before(path: Sequence[cst.CSTNode], scope: Scope, stack: Sequence[cst.CSTNode]) -> bool:
-    """The statement `path` ends in stands in the block of the use `stack` describes or in one
-    around it: whenever the use runs, it ran (no `if`, loop, `try` or `with` of its own between,
-    nor another part of one around both: a loop's `else`, a `try`'s handlers or `finally`)."""
-    below_scope = path[next((i + 1 for i, node in enumerate(path) if node is scope.node), 0):]
-    line = next((i for i, node in enumerate(below_scope) if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite))),
-                len(below_scope))
-    on_use = {id(node) for node in stack}
-    return all(id(node) in on_use for node in below_scope[:line])
-
-
-def _in_plain_branches(statements: Sequence[cst.CSTNode], stack: Sequence[cst.CSTNode]) -> bool:
-    """The store stands in the use's own block or an outer one, or in branches of `if`s that do
-    not hold the use and never leave early (no `return`, `raise`, `break`, `continue` or exit in
-    them): the use follows whichever way they went."""
-    on_use = {id(node) for node in stack}
-    for node in statements[:-1]:
-        if id(node) in on_use or not isinstance(node, cst.BaseCompoundStatement):
-            continue
-        if not isinstance(node, cst.If) or any(_leaves(inner) for inner in descendants(node)):
-            return False
-    return True
-
-
-def _leaves(node: cst.CSTNode) -> bool:
-    if isinstance(node, (cst.Return, cst.Raise, cst.Break, cst.Continue)):
-        return True
-    return isinstance(node, cst.Call) and dotted_name(node.func) in ("sys.exit", "exit", "quit", "os._exit")
-
-
-def _stored_again_in_loop(name: str, scope: Scope, stack: Sequence[cst.CSTNode], order: dict[int, int],
-                          here: int | None) -> bool:
-    """A loop around the use (in its scope) stores an item of `name` after it: the next pass
-    reaches the use with that store made."""
-    loops = [node for node in stack if isinstance(node, (cst.For, cst.While)) and id(node) in order]
-    return here is not None and any((order.get(id(sub)) or 0) > here for loop in loops for sub in _subscripts_stored(name, loop))
-
-
-def _grown_by(call: cst.CSTNode) -> list[cst.BaseExpression] | None:
-    """What `xs.append(v)`, `xs.insert(i, v)` or `xs.extend([a, b])` adds; None when not known."""
-    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
-        return None
-    method, args = call.func.attr.value, call.args
-    if any(arg.keyword is not None or arg.star for arg in args):
-        return None
-    if method == "append" and len(args) == 1:
-        return [args[0].value]
-    if method == "insert" and len(args) == 2:
-        return [args[1].value]
-    if method == "extend" and len(args) == 1 and isinstance(args[0].value, (cst.List, cst.Tuple)):
-        elements = args[0].value.elements
-        return None if any(isinstance(e, cst.StarredElement) for e in elements) else [e.value for e in elements]
-    return None
-
-
-
-
-
-
 def _int_value(expr: cst.CSTNode) -> int | None:
     """The value of an integer literal (`0`, `-1`)."""
     negative = isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus)
@@ -2052,8 +1717,6 @@ def _int_value(expr: cst.CSTNode) -> int | None:
         return None
     value = int(number.value.replace("_", ""), 0)
     return -value if negative else value
-
-
 
 
 def _requests_grad(call: cst.Call) -> bool:
