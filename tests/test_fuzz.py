@@ -134,7 +134,8 @@ def test_a_file_level_noqa_among_the_trailing_lines_still_counts():
 def test_a_fix_in_lines_indented_after_form_feeds_is_applied():
     """CPython ignores a form feed that starts a line; libcst is given the text without them, and
     so is the check of a fix's output (which used to refuse this fix)."""
-    text = ("import torch\nclass A:\n\x0c def sgd(model, lr):\n\x0c     for p in model.parameters():\n"
+    # (`model` is the method's `self`: of a module class, so its `parameters()` are tensors)
+    text = ("import torch\nclass A(torch.nn.Module):\n\x0c def sgd(model, lr):\n\x0c     for p in model.parameters():\n"
             "\x0c         p.data.add_(p.grad, alpha=-lr)\n\x0c pass\n")
     fixed = fix_text(text, "t.py", all_rules(), unsafe_fixes=True)
     assert fixed.failure is None and "with torch.no_grad():" in fixed.text and "p.add_(" in fixed.text
