@@ -2298,6 +2298,8 @@ def main(arch):
     ("getattr(models, arch)", "import somelib\nclass Wrapped(somelib.Base):\n    pass\n", []),
     # a module of the project offering no class: nothing known
     ("getattr(models.helpers, arch)", "", []),
+    # a star import of a module the project does not hold: it may offer anything
+    ("getattr(models, arch)", "from somelib.models import *\n", []),
 ])
 def test_a_model_built_by_a_name_looked_up_in_a_module_of_the_project(cli, tmp_path, lookup, other, expected):
     """`models.__dict__[args.arch]()` and `getattr(models, args.arch)()` over a models package

@@ -557,8 +557,11 @@ class ProjectIndex(Callers):
         return self._memoised(("namespace", path), lambda: self._namespace_instance(path))
 
     def _namespace_instance(self, path: str) -> Kind | None:
+        names = self._namespace_names(path, frozenset())
+        if names is None:
+            return None
         built: list[Kind] = []
-        for name in sorted(self._namespace_names(path, frozenset())):
+        for name in sorted(names):
             symbol = self.resolve(path, name)
             if symbol is None or symbol.what not in ("class", "function"):
                 continue  # (a module, a value, something outside the project)
@@ -570,11 +573,14 @@ class ProjectIndex(Callers):
         merged = merge(built) if built else None
         return replace(merged, cls=None, origin=None) if merged is not None and merged.base == MODULE else None
 
-    def _namespace_names(self, path: str, seen: frozenset[str]) -> set[str]:
+    def _namespace_names(self, path: str, seen: frozenset[str]) -> set[str] | None:
         """The public names a module offers: its `__all__`, or what it defines and imports by name,
-        and what its `from x import *` imports bring."""
+        and what its `from x import *` imports bring; None when such an import reaches a module
+        the index does not hold (it may offer anything)."""
         summary = self.summaries.get(path)
-        if summary is None or path in seen:
+        if summary is None:
+            return None
+        if path in seen:
             return set()
         self.consulted.add(path)
         if summary.exported is not None:
@@ -582,8 +588,10 @@ class ProjectIndex(Callers):
         own = {*summary.classes, *summary.functions, *(local for local, (_, _, name) in summary.imports.items() if name)}
         for level, module in summary.stars:
             star = self.resolve_module(path, level, module)
-            if star is not None:
-                own |= self._namespace_names(star, seen | {path})
+            brought = self._namespace_names(star, seen | {path}) if star is not None else None
+            if brought is None:
+                return None
+            own |= brought
         return {name for name in own if not name.startswith("_")}
 
     # ---- classes ------------------------------------------------------------------------------
