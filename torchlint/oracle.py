@@ -347,7 +347,6 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         evidenced = self._usage_evidence(name, unknown)
         return merge([evidenced, *known]) if evidenced is not None and evidenced.base == TENSOR else None
 
-
     def _memoised(self, cache: dict, key: object, on_cycle, compute):
         """`compute()` once per key; a key met again while it is being computed gives `on_cycle`.
 
