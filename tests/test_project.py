@@ -2314,3 +2314,26 @@ def test_a_model_built_by_a_name_looked_up_in_a_module_of_the_project(cli, tmp_p
     assert _findings(cli, "--select", "TL001,TL005", ".") == expected
     found = json.loads(cli("check", "--no-cache", "--select", "TL005", "--output-format", "json", ".").output)
     assert all(d["fix"]["applicability"] == "unsafe" for d in found)
+
+
+@pytest.mark.parametrize("lookup", ["models.__dict__[arch]", "getattr(models, arch)"])
+def test_a_class_looked_up_in_a_module_of_the_project_then_called(cli, tmp_path, lookup):
+    """`model = models.__dict__[args.model]`, then `model = model(**cfg)`: the call builds one of
+    the namespace's modules (BinaryNet's main)."""
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "__init__.py").write_text("from .resnet import *\n")
+    (tmp_path / "models" / "resnet.py").write_text(NAMESPACE_RESNET)
+    main = NAMESPACE_MAIN.replace("    model = LOOKUP()\n", f"    model = {lookup}\n    model = model(n=3)\n")
+    (tmp_path / "train.py").write_text(main)
+    assert _findings(cli, "--select", "TL001,TL005", ".") == [("TL001", 7), ("TL005", 8)]
+
+
+def test_a_class_looked_up_in_a_module_of_the_project_is_called_in_the_same_function(cli, tmp_path):
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "__init__.py").write_text("from .resnet import *\n")
+    (tmp_path / "models" / "resnet.py").write_text(NAMESPACE_RESNET)
+    (tmp_path / "train.py").write_text(
+        "import torch\nimport models\n\n\ndef main(arch, x):\n    cls = models.__dict__[arch]\n    net = cls(n=3)\n"
+        "    print(net.forward(x).data)\n    other = getattr(models, arch)\n    print(other().forward(x))\n"
+        "    print(models.__dict__[arch].forward(net, x))\n")
+    assert _findings(cli, "--select", "TL001,TL005", ".") == [("TL001", 8), ("TL005", 8), ("TL005", 10)]

@@ -1000,6 +1000,9 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         namespace = self._project_namespace(func)
         if namespace is not None:
             return self.project.namespace_instance(namespace)
+        namespace = self._project_namespace(call)
+        if namespace is not None:
+            return self.project.namespace_class(namespace)  # `arch = getattr(models, name)`
         qualified = self.imports.qualify(func)
         if qualified == "itertools.chain":
             return self._chained_kind(call, scope)
@@ -1033,6 +1036,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             callee = self._kind(func.value, scope, at)
             return None if callee is None or callee.base == CLASS else self._call_kind(cst.Call(func.value, call.args), scope, at)
         callee = self._kind(func, scope, at)
+        if callee is not None and callee.base == CLASS and callee.output is not None:
+            return callee.output  # one of a namespace's classes (`arch = models.__dict__[name]`)
         if callee is None or (callee.base == CLASS and callee.cls is None and not callee.origin):
             chosen = self._chosen_instance(func, scope)
             if chosen is not None:
@@ -1492,6 +1497,9 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         return None
 
     def _subscript_kind(self, expr: cst.Subscript, scope: Scope, at=None) -> Kind | None:
+        namespace = self._project_namespace(expr)
+        if namespace is not None:
+            return self.project.namespace_class(namespace)  # `arch = models.__dict__[name]`
         receiver = self._kind(expr.value, scope, at)
         index = None
         if len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):

@@ -352,6 +352,9 @@ class ProjectIndex(Callers):
         if tag == "attr":
             return self._attribute_kind(self.kind(path, d[1]), d[2])
         if tag == "sub":
+            namespace = _looked_up_namespace(self, path, d)
+            if namespace is not None and namespace.what == "module":
+                return self.namespace_class(namespace.path)
             index = d[2]
             return subscript_kind(self.kind(path, d[1]), index if isinstance(index, str) else None,
                                   index if isinstance(index, int) else None)
@@ -432,6 +435,9 @@ class ProjectIndex(Callers):
 
     def _call_kind(self, path: str, d: tuple) -> Kind | None:
         _, callee, first, keywords, last = d
+        namespace = _looked_up_namespace(self, path, d)
+        if namespace is not None and namespace.what == "module":
+            return self.namespace_class(namespace.path)  # `getattr(models, arch)`, called later
         through = _called_through_dunder_call(callee)
         if through is not callee:  # `self.__call__(x)` is `self(x)`; `Net.__call__(net, x)` is not `Net(...)`
             receiver = self.kind(path, through)
@@ -523,6 +529,8 @@ class ProjectIndex(Callers):
             return None
         if callee.base == CLASS and isinstance(callee.cls, ProjectClass):
             return self.instance_kind(callee.cls)
+        if callee.base == CLASS and callee.output is not None:
+            return callee.output  # one of a namespace's classes (see namespace_class)
         if callee.base == CLASS and callee.origin:
             return library_call_kind(callee.origin, None, set(), False)
         if callee.base == FUNCTION and isinstance(callee.cls, ProjectFunction):
@@ -555,6 +563,12 @@ class ProjectIndex(Callers):
         load_url(...)`) is a helper the name is taken not to mean; a class that is no module, or
         of bases the index cannot see, leaves it unknown."""
         return self._memoised(("namespace", path), lambda: self._namespace_instance(path))
+
+    def namespace_class(self, path: str) -> Kind | None:
+        """`models.__dict__[args.arch]` not called yet (`arch = models.__dict__[name]`, then
+        `arch(**cfg)`): a class object of the namespace, whose call gives `namespace_instance`."""
+        instance = self.namespace_instance(path)
+        return Kind(CLASS, output=instance) if instance is not None else None
 
     def _namespace_instance(self, path: str) -> Kind | None:
         names = self._namespace_names(path, frozenset())
