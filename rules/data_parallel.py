@@ -36,6 +36,8 @@ _WRAPPER_VIEWS = frozenset(
 _HARMLESS_CALLEES = frozenset({"print", "isinstance", "type", "hasattr", "len", "id", "str", "repr"})
 
 _MESSAGE = "`nn.DataParallel` drives every GPU from one process; use DistributedDataParallel"
+_FUNCTION_MESSAGE = ("`data_parallel(...)` is DataParallel as a function: it drives every GPU from one process; "
+                     "use DistributedDataParallel")
 T = "import torch\nimport torch.nn as nn\n"
 
 
@@ -292,7 +294,7 @@ class DataParallelRule(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)
         if qualified in DATA_PARALLEL_FUNCTIONS:
-            self.report(node, _MESSAGE)
+            self.report(node, _FUNCTION_MESSAGE)
         elif qualified in DATA_PARALLEL_CLASSES:
             if not self._never_run(node):
                 self.report(node, _MESSAGE, self._fix(node))

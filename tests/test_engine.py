@@ -160,3 +160,13 @@ def test_linting_and_fixing_leave_no_reference_cycles():
         gc.set_debug(0)
         gc.garbage.clear()
         gc.enable()
+
+
+def test_tl002_names_the_functional_form_it_found():
+    """`P.data_parallel(model, x, ids)` is reported as the function it is, not as a construction."""
+    text = ("import torch.nn as nn\nimport torch.nn.parallel as P\nnet = nn.Linear(2, 2)\n"
+            "out = P.data_parallel(net, None, range(2))\nwrapped = nn.DataParallel(net)\n")
+    messages = [d.message for d in lint_text(text, "t.py", [rule_by_code("TL002")]).diagnostics]
+    assert len(messages) == 2
+    assert messages[0].startswith("`data_parallel(...)` is DataParallel as a function")
+    assert messages[1].startswith("`nn.DataParallel` drives every GPU")
