@@ -4,6 +4,7 @@ filesystems (an immutable file, a full disk) inject the fault instead."""
 
 from __future__ import annotations
 
+import ast
 import errno
 import faulthandler
 import json
@@ -12,6 +13,7 @@ import signal
 import stat
 import sys
 
+import libcst
 import pytest
 
 import torchlint.engine
@@ -511,3 +513,26 @@ def test_a_deeply_nested_module_of_the_project_costs_no_finding_elsewhere(cli, t
         result = cli("check", "--no-cache", "--select", "TL001", "--output-format", "json", *named)
         assert result.exit_code == 1, result.output
         assert [(d["code"], d["line"]) for d in json.loads(result.output)] == [("TL001", 3)]
+
+
+MIXED_INDENTATION = (
+    "import torch.nn as nn\n\n\nclass N(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.c = nn.Conv2d(1, 1, 1)\n        for m in self.modules():\n"
+    "            if isinstance(m, nn.Conv2d):\n        \t    m.bias.data.zero_()\n"
+)
+
+
+def test_indentation_mixing_tabs_and_spaces_that_libcst_rejects_is_linted_without_fixes(cli, tmp_path):
+    """CPython reads a tab as up to the next multiple of eight columns, and accepts this file;
+    libcst's parser does not ("no matching outer block for dedent"). The file is linted with its
+    tabs expanded: the finding lands on the original columns, and nothing is rewritten."""
+    ast.parse(MIXED_INDENTATION)
+    with pytest.raises(libcst.ParserSyntaxError):
+        libcst.parse_module(MIXED_INDENTATION)
+    result = lint_text(MIXED_INDENTATION, "t.py", [rule_by_code("TL001")])
+    assert result.skipped is None
+    assert [(d.code, d.line, d.column, d.fix) for d in result.diagnostics] == [("TL001", 10, 14, None)]
+    path = tmp_path / "t.py"
+    path.write_text(MIXED_INDENTATION)
+    cli("check", "--no-cache", "--select", "TL001", "--fix", "--unsafe-fixes", str(path))
+    assert path.read_text() == MIXED_INDENTATION

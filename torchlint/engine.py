@@ -268,11 +268,28 @@ def _lint_checked(text: str, path: str, rules: list[type[Rule]], settings: LintS
             try:
                 result = _lint_text(text, path, candidates, settings, project)
             except FileSkipped as skip:
-                return LintResult([], skipped=skip.reason)
+                result = _lint_expanded(text, path, candidates, settings, project)
+                if result is None:
+                    return LintResult([], skipped=skip.reason)
             except RecursionError:
                 return LintResult([], skipped="it nests too deeply for torchlint to analyse")
     if unused_noqa_rule is not None:
         _add_unused_noqa(result, text, path, unused_noqa_rule, {rule.code for rule in visitor_rules})
+    return result
+
+
+def _lint_expanded(text: str, path: str, candidates: list[type[Rule]], settings: LintSettings,
+                   project: ProjectIndex | None) -> LintResult | None:
+    """A file libcst cannot parse for its mix of tabs and spaces in indentation, linted with the
+    tabs expanded as CPython reads them: findings without fixes (None: that does not help)."""
+    expanded = parsing.ExpandedIndentation.of(text)
+    if expanded is None:
+        return None
+    try:
+        result = _lint_text(expanded.text, path, candidates, settings, project)
+    except FileSkipped:
+        return None
+    result.diagnostics = [expanded.restore(diagnostic) for diagnostic in result.diagnostics]
     return result
 
 

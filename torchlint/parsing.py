@@ -131,6 +131,40 @@ class LibcstView:
         )
 
 
+_LEADING_TABS = re.compile(r"^[ \t]*\t[ \t]*", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ExpandedIndentation:
+    """A file whose indentation mixes tabs and spaces in a way CPython accepts and libcst's parser
+    does not ("no matching outer block for dedent"): the text with each line's leading tabs
+    expanded as CPython reads them (to the next multiple of eight columns), and how many columns
+    each changed line grew, to move findings back. Lines keep their numbers; nothing is fixed
+    through it (an edit would mix the two indentations further)."""
+
+    text: str
+    grown: dict[int, int]  # line -> columns its indentation grew
+
+    @classmethod
+    def of(cls, text: str) -> ExpandedIndentation | None:
+        grown: dict[int, int] = {}
+
+        def expand(match: re.Match) -> str:
+            expanded = match.group().expandtabs(8)
+            grown[text.count("\n", 0, match.start()) + 1] = len(expanded) - len(match.group())
+            return expanded
+
+        expanded = _LEADING_TABS.sub(expand, text)
+        return cls(expanded, grown) if grown else None
+
+    def restore(self, diagnostic: Diagnostic) -> Diagnostic:
+        return replace(
+            diagnostic, fix=None,
+            column=max(0, diagnostic.column - self.grown.get(diagnostic.line, 0)),
+            end_column=max(0, diagnostic.end_column - self.grown.get(diagnostic.end_line, 0)),
+        )
+
+
 class ElisionFailed(Exception):
     """An elided body could not be parsed back into the tree a whole parse gives; the file is then
     parsed whole. Raised through rule code, which must let it pass."""
