@@ -1874,3 +1874,22 @@ def test_a_decorated_class_of_the_file(decorator, expected):
               "class Wrap:\n    def __init__(self, cls):\n        self.cls = cls\n"
               f"@{decorator}\nclass Net(nn.Module):\n    def forward(self, x):\n        return x\nprobe(Net())\n")
     assert kinds(source) == expected
+
+
+@pytest.mark.parametrize(("summed", "expected"), [
+    ("sum([mse(f, t) for f, t in zip(feats, targets)])", "tensor+graph"),  # a loss module's outputs
+    ("sum([torch.zeros(2), torch.ones(2)])", "tensor"),
+    ("sum(net.parameters())", "tensor+graph"),
+    ("sum([1, 2, 3])", None),
+    ("sum(x.size(0) for x in feats)", None),
+    ("sum(feats)", None),  # what the parameter holds is not known
+])
+def test_the_builtin_sum_of_tensors(summed, expected):
+    source = (HEAD + "mse = nn.MSELoss()\nnet = nn.Linear(2, 2)\n"
+              f"def f(feats, targets):\n    probe({summed})\n")
+    assert kinds(source) == [expected]
+
+
+def test_a_sum_shadowed_by_the_file_is_not_the_builtin():
+    source = HEAD + "def sum(xs):\n    return len(xs)\nprobe(sum([torch.zeros(2)]))\n"
+    assert kinds(source) == [None]

@@ -2337,3 +2337,16 @@ def test_a_class_looked_up_in_a_module_of_the_project_is_called_in_the_same_func
         "    print(net.forward(x).data)\n    other = getattr(models, arch)\n    print(other().forward(x))\n"
         "    print(models.__dict__[arch].forward(net, x))\n")
     assert _findings(cli, "--select", "TL001,TL005", ".") == [("TL001", 8), ("TL005", 8), ("TL005", 10)]
+
+
+@pytest.mark.parametrize(("returned", "expected"), [
+    ("sum([MSE(x, y) for x, y in zip(a, b)])", [("TL001", 5)]),
+    ("sum(len(x) for x in a)", []),
+])
+def test_a_helper_returning_the_builtin_sum_of_loss_outputs(cli, tmp_path, returned, expected):
+    (tmp_path / "losses.py").write_text(
+        f"import torch.nn as nn\nMSE = nn.MSELoss()\n\n\ndef perceptual(a, b):\n    return {returned}\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom losses import perceptual\n\nloss = perceptual([torch.ones(2)], [torch.zeros(2)])\n"
+        "print(loss.data)\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected

@@ -540,6 +540,13 @@ def subscript_kind(receiver: Kind | None, string_index: str | None, number_index
     return None
 
 
+def summed_kind(iterable: Kind | None) -> Kind | None:
+    """What the builtin `sum(iterable)` gives: a tensor (with the elements' graph) when the
+    iterable yields tensors; unknown otherwise."""
+    element = iterated_kind(iterable)
+    return derived_tensor(element.graph, [element]) if element is not None and element.base == TENSOR else None
+
+
 def iterated_kind(iterable: Kind | None) -> Kind | None:
     """What iterating a value of this kind yields, when known."""
     return element_kind(iterable, None, ()) if iterable is not None else None

@@ -27,7 +27,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
     TENSOR_ITERATORS, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     layer_tensor_kind, library_call_kind, merge, method_call_kind, output_of_forward, positional_count, public,
-    subscript_kind, tensor, torch_class_instance, unpacked_kind, with_evidence,
+    subscript_kind, summed_kind, tensor, torch_class_instance, unpacked_kind, with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
 from torchlint.torch_api import (
@@ -1027,6 +1027,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             iterated = self._builtin_iterable(call, scope)
             if iterated is not None:
                 return iterated
+        if isinstance(func, cst.Name) and func.value == "sum" and self.scopes.lookup("sum", scope) is None:
+            return self._summed(call, scope)
         if isinstance(func, cst.Name):
             bindings = self.scopes.lookup(func.value, scope) or []
             if bindings and all(binding.how == "class" for binding in bindings) and len(bindings) == 1:
@@ -1172,6 +1174,14 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         if name == "next":
             return element
         return iterable if name == "iter" else Kind(CONTAINER, element=element)
+
+    def _summed(self, call: cst.Call, scope: Scope) -> Kind | None:
+        """`sum([criterion(f, t) for f, t in pairs])`, `sum(losses)`: the builtin adds what the
+        iterable yields to its start (0): a tensor when the elements are tensors."""
+        positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+        if not positional or len(positional) != len(call.args):
+            return None
+        return summed_kind(self._kind(positional[0], scope))
 
     def _dict_of_pairs(self, call: cst.Call, scope: Scope) -> Kind | None:
         """`dict(model.named_parameters())`, `OrderedDict(ema.named_buffers())`: a mapping of names

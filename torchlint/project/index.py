@@ -17,7 +17,7 @@ from pathlib import Path
 from torchlint.kinds import (
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
     element_kind, guessed_method_result, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind,
-    tensor, torch_class_instance, unpacked_kind,
+    summed_kind, tensor, torch_class_instance, unpacked_kind,
 )
 from torchlint.outline import Outline
 from torchlint.project.callers import (
@@ -445,6 +445,8 @@ class ProjectIndex(Callers):
                 return None
             callee = through
         callee = self._as_method(path, callee)
+        if callee == ("ref", "sum") and self.resolve(path, "sum") is None:
+            return summed_kind(self.kind(path, first))  # the builtin: `sum(losses)`
         if callee is not None and callee[0] == "ref":
             symbol = self.resolve(path, callee[1])
             if symbol is not None and symbol.what == "external":
