@@ -36,8 +36,7 @@ _WRAPPER_VIEWS = frozenset(
 _HARMLESS_CALLEES = frozenset({"print", "isinstance", "type", "hasattr", "len", "id", "str", "repr"})
 
 _MESSAGE = "`nn.DataParallel` drives every GPU from one process; use DistributedDataParallel"
-_FUNCTION_MESSAGE = ("`data_parallel(...)` is DataParallel as a function: it drives every GPU from one process; "
-                     "use DistributedDataParallel")
+_FUNCTION_MESSAGE = "`data_parallel()` runs DataParallel: every GPU driven from one process; use DistributedDataParallel"
 T = "import torch\nimport torch.nn as nn\n"
 
 

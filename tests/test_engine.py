@@ -168,5 +168,5 @@ def test_tl002_names_the_functional_form_it_found():
             "out = P.data_parallel(net, None, range(2))\nwrapped = nn.DataParallel(net)\n")
     messages = [d.message for d in lint_text(text, "t.py", [rule_by_code("TL002")]).diagnostics]
     assert len(messages) == 2
-    assert messages[0].startswith("`data_parallel(...)` is DataParallel as a function")
+    assert messages[0].startswith("`data_parallel()` runs DataParallel")
     assert messages[1].startswith("`nn.DataParallel` drives every GPU")
