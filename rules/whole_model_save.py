@@ -13,6 +13,7 @@ from torchlint.codemod import method_call, names_used, with_keyword
 from torchlint.config import DEFAULT_EXCLUDES
 from torchlint.kinds import CONTAINER, MODULE, Kind
 from torchlint.oracle import literal_key
+from torchlint.project.index import ProjectClass
 from torchlint.rule import FixSpec, Invalid, Rule
 from torchlint.rules.registry import register
 from torchlint.torch_api import SELF_RETURNING_METHODS
@@ -104,7 +105,11 @@ class WholeModelSave(Rule):
     items out of it or stores under a key it cannot read (`ckpt.pop("model")`, `del
     ckpt["model"]`, `ckpt.update(...)`, `ckpt[key] = ...`: the module may be gone by the save),
     nor a display's entry a later entry of the display may replace (the same key, a key not
-    written as a literal, `**other`: `{1: model, True: 3}` holds 3).
+    written as a literal, `**other`: `{1: model, True: 3}` holds 3); nor a dict handed to code
+    that may change it, aliased, or used by a nested function.
+
+    No fix either where the module's class (or a base) defines `state_dict` or `load_state_dict`
+    itself, or may (a base not seen, a decorator, a store): its state_dict may not rebuild it.
 
     Not flagged: `torch.save(model.state_dict(), p)`, dicts of state_dicts, tensors,
     `best = model.state_dict(); torch.save(best, p)`, `torch.jit.save`, `torch.save(self, p)` in a
@@ -180,6 +185,10 @@ class WholeModelSave(Rule):
         NET + "torch.save({1: Net(), True: 3}, 'c.pt')\n",
         NET + "torch.save({'model': Net(), 'model': 3}, 'c.pt')\n",
         NET + "def save(path, extra):\n    torch.save({'model': Net(), **extra}, path)\n",
+        # the module's key replaced through an alias, or by code the dict is handed to
+        NET + "def save(path):\n    model = Net()\n    ckpt = {'model': model}\n    state = ckpt\n"
+        "    state['model'] = model.state_dict()\n    torch.save(ckpt, path)\n",
+        NET + "def save(path):\n    ckpt = {'model': Net()}\n    to_state_dicts(ckpt)\n    torch.save(ckpt, path)\n",
         # a list grown with state dicts, or handed to code that may put anything in it
         NET + "def fit(n):\n    states = []\n    for i in range(n):\n        states.append(Net().state_dict())\n"
         "        torch.save(states, 'all.pt')\n",
@@ -288,6 +297,10 @@ class WholeModelSave(Rule):
         Invalid(NET + "def save(path, key, e):\n    ckpt = {'model': Net(), 'epoch': e}\n    ckpt['epoch'] = e + 1\n"
                 "    print(ckpt.get('model'), len(ckpt))\n    torch.save(ckpt, path)\n", None),
         Invalid(NET + "def save(path, key):\n    torch.save({key: Net()}, path)\n", None),
+        # a class with a `state_dict` of its own: its state_dict may not rebuild it (no fix)
+        Invalid(T + "class Adapter(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.fc = nn.Linear(2, 2)\n    def state_dict(self, *a, **k):\n        return {}\n"
+                "model = Adapter()\ntorch.save(model, 'm.pt')\n", None),
         # a module stored in the saved dict under a literal key (the last store of that key)
         Invalid(NET + "def save(net, path, full):\n    attributes = {'epoch': 1}\n    if full:\n"
                 "        attributes['arch'] = net\n    torch.save(attributes, path)\nsave(Net(4), 'p.pt', True)\n", None),
@@ -382,6 +395,8 @@ class WholeModelSave(Rule):
         spelled with a literal name no other file of the project mentions, every `torch.load` in
         the file reads a path the linter can tell apart or pair, and the model can be rebuilt as it
         was saved (its constructor, the calls chained on it, nothing else done to it)."""
+        if self._own_state_handling(saved.value):
+            return None
         path = argument(node, 1, "f")
         names = self._path_literals(path.value) if path is not None else set()
         if not names or self._loader_passed_around():
@@ -410,6 +425,19 @@ class WholeModelSave(Rule):
         new_module = self.ctx.module.visit(_Rewriter(saved.value, method_call(saved.value, "state_dict"), rewrites))
         message = "Save the `state_dict()`" + (" and load it into a new model" if rewrites else "")
         return FixSpec("unsafe", message, ((self.ctx.module, new_module),))
+
+    def _own_state_handling(self, saved: cst.BaseExpression) -> bool:
+        """The saved module's class, where it is known, may define `state_dict` or
+        `load_state_dict` itself (it or a base does, a base is not seen, a decorator or a store may
+        change it): a state_dict saved and loaded back may not rebuild it."""
+        kind = self.ctx.kind(saved)
+        cls = self.ctx.oracle.instance_class(saved, self.ctx.stack) or (kind.cls if kind is not None else None)
+        methods = ("state_dict", "load_state_dict")
+        if isinstance(cls, ProjectClass):
+            return any(self.ctx.project.may_override(cls, method) for method in methods)
+        if isinstance(cls, cst.ClassDef):
+            return any(self.ctx.oracle.may_override(cls, method) for method in methods)
+        return False  # (a library's module, `nn.Linear(...)`; one of no known class: the fix is unsafe anyway)
 
     def _loads(self) -> list[cst.Call]:
         return [call for call in calls_in(self.ctx.module) if self.ctx.qualify(call.func) in _LOADS]

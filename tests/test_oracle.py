@@ -1893,3 +1893,21 @@ def test_the_builtin_sum_of_tensors(summed, expected):
 def test_a_sum_shadowed_by_the_file_is_not_the_builtin():
     source = HEAD + "def sum(xs):\n    return len(xs)\nprobe(sum([torch.zeros(2)]))\n"
     assert kinds(source) == [None]
+
+
+@pytest.mark.parametrize(("around", "expected"), [
+    ("", "tensor+graph"),
+    # calling an instance may run another `__call__`: a base the file cannot see, one assigned
+    # later: what it returns is a module's output of unknown shape (no tensor)
+    ("from mixins import SummaryMixin\nBASES = (SummaryMixin, nn.Module)\n", "object"),
+    ("AFTER = 'Net.__call__ = lambda self, x: None'\n", "object"),
+    ("AFTER = 'setattr(Net, \"__call__\", print)'\n", "object"),
+])
+def test_the_output_of_a_module_whose_call_may_be_another(around, expected):
+    bases = "SummaryMixin, nn.Module" if "BASES" in around else "nn.Module"
+    after = around.split("'")[1] + "\n" if "AFTER" in around else ""
+    imports = around.split("\n")[0] + "\n" if "BASES" in around else ""
+    source = (HEAD + imports + f"class Net({bases}):\n    def __init__(self):\n        super().__init__()\n"
+              "        self.fc = nn.Linear(2, 2)\n    def forward(self, x):\n        return self.fc(x)\n"
+              + after + "probe(Net()(torch.zeros(1, 2)))\n")
+    assert kinds(source) == [expected]

@@ -2166,6 +2166,12 @@ def register_as(name):
     return keep
 
 
+def instantiate(*args):
+    def build(cls):
+        return cls(*args)
+    return build
+
+
 @DECORATOR
 class Net(nn.Module):
     def forward(self, x):
@@ -2184,7 +2190,9 @@ print(net.forward(x))
 @pytest.mark.parametrize(("decorator", "fix"), [
     ("register", "safe"),  # gives the class back: its instances are modules, the fix proven
     ("dataclasses.dataclass", "safe"),
-    ("register_as('net')", None),  # a decorator a factory makes: reported, no fix
+    ("register_as('net')", "safe"),  # the decorator its factory returns gives the class back
+    ("instantiate(3)", "silent"),  # the decorator its factory returns builds an instance
+    ("patched", None),  # gives the class back, but the project assigns a `__call__`: no fix
     ("REGISTRY.setdefault", None),  # not a function of the project: reported, no fix
     ("singleton", "silent"),  # `Net` is the instance: `Net()` is what its forward returns
 ])
@@ -2192,6 +2200,9 @@ def test_a_decorated_class_of_another_module(cli, tmp_path, decorator, fix):
     """`@singleton class Net(nn.Module)` binds `Net` to what the decorator returns: calling it is
     not building a module; a decorator the index cannot read may have replaced the class."""
     models = DECORATORS.replace("DECORATOR", decorator)
+    if decorator == "patched":
+        models = models.replace("\n\n@patched", "\n\ndef patched(cls):\n    setattr(cls, '__call__', lambda self, x: x)\n"
+                                "    return cls\n\n\n@patched")
     if decorator.startswith("dataclasses"):
         models = "import dataclasses\n" + models
     (tmp_path / "models.py").write_text(models)
@@ -2300,6 +2311,13 @@ def main(arch):
     ("getattr(models.helpers, arch)", "", []),
     # a star import of a module the project does not hold: it may offer anything
     ("getattr(models, arch)", "from somelib.models import *\n", []),
+    # a function known to build something else, or a non-module class bound to a name
+    ("getattr(models, arch)", "class KNN:\n    def forward(self, x):\n        return x\ndef knn():\n    return KNN()\n"
+     "__all__ = ['knn']\n", []),
+    ("getattr(models, arch)", "class Mean:\n    def forward(self, x):\n        return x\nmean_baseline = Mean\n"
+     "del Mean\n", []),
+    # a fallback the name may give instead
+    ("getattr(models, arch, torch.nn.Identity)", "", []),
 ])
 def test_a_model_built_by_a_name_looked_up_in_a_module_of_the_project(cli, tmp_path, lookup, other, expected):
     """`models.__dict__[args.arch]()` and `getattr(models, args.arch)()` over a models package
@@ -2350,3 +2368,13 @@ def test_a_helper_returning_the_builtin_sum_of_loss_outputs(cli, tmp_path, retur
         "import torch\nfrom losses import perceptual\n\nloss = perceptual([torch.ones(2)], [torch.zeros(2)])\n"
         "print(loss.data)\n")
     assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+def test_a_parameter_named_like_a_models_module_is_not_that_module(cli, tmp_path):
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "__init__.py").write_text("from .resnet import *\n")
+    (tmp_path / "models" / "resnet.py").write_text(NAMESPACE_RESNET)
+    (tmp_path / "train.py").write_text(
+        "import torch\nimport models\n\n\ndef build(models, name, x):\n    net = getattr(models, name)()\n"
+        "    return net(x).data\n")
+    assert _findings(cli, "--select", "TL001", ".") == []

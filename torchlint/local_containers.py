@@ -153,8 +153,8 @@ class LocalContainers:
     def items_may_leave(self, name: str, stack: Sequence[cst.CSTNode]) -> bool:
         """Whether the scope of the use `stack` describes, which binds `name`, may take items out
         of what `name` holds or replace them in a way not read (`ckpt.pop("model")`, `del
-        ckpt["model"]`, `ckpt[key] = sd`, `ckpt.update(other)`; not a call it is handed to, which
-        may read it and rarely takes a model out), anywhere in it (a loop may bring a later one round before the use): then what its
+        ckpt["model"]`, `ckpt[key] = sd`, `ckpt.update(other)`, handing it to code that may, an
+        alias or a nested scope that may), anywhere in it (a loop may bring a later one round before the use): then what its
         display or its kind says it holds may be gone. Stores under literal keys are read
         (`keys_replaced_before`); a name bound in another scope is not judged (False)."""
         scope = self.scope_at(stack)
@@ -162,7 +162,8 @@ class LocalContainers:
         if not bindings or any(binding.scope is not scope for binding in bindings):
             return False
         self._mutated(name, scope)  # (collects the scope's uses)
-        return bool(self._spoilers(name, scope, [], literal_stores=True))
+        handed = _hand_offs(name, scope.node, self._torch_call)
+        return handed is None or bool(self._spoilers(name, scope, handed, literal_stores=True))
 
     def _document_order(self, node: cst.CSTNode) -> dict[int, int]:
         """Each node below `node` (its own scope's, nested ones too) by its place in the text."""

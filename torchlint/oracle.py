@@ -679,8 +679,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         """What a local module's `forward` returns: a tensor (carrying a graph), or a tuple of
         tensors, when every `return` agrees; not read when the class or a base of the file
         defines `__call__` (calling an instance runs that instead)."""
-        if self._defines_call(cls, set()):
-            return None
+        if self.may_override(cls, "__call__"):
+            return None  # (it or a base defines one, a base is not seen, a decorator or a store may change it)
         forward = _method_named(cls, "forward")
         return output_of_forward(self._method_returns(forward)) if forward is not None else None
 
@@ -885,6 +885,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         seen.add(cls.name.value)
         if any(_defines(item, method) for item in cls.body.body) or not self._decorators_keep(cls):
             return True
+        if self.project.stores_attribute(method):
+            return True  # `Net.__call__ = f`, `setattr(cls, "__call__", f)` in the project
         for base in cls.bases:
             qualified = self.imports.qualify(base.value)
             if qualified is not None and is_torch_module_class(qualified) and qualified.startswith("torch."):
@@ -974,8 +976,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             if values and len(values) == len(iterator.args) and self.imports.qualify(iterator.func) == "itertools.chain":
                 return merge(self._element_kind(value, path, scope) for value in values)
             if isinstance(iterator.func, cst.Attribute):
-                receiver = self._kind(iterator.func.value, scope)
                 method = iterator.func.attr.value
+                receiver = self.project.unless_own_iterators(self._kind(iterator.func.value, scope), method)
                 known = element_kind(receiver, method, path)
                 if known is not None:
                     return known
@@ -997,10 +999,10 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             return self._pretrained_kind(func.value, scope)
         if self._builds_from_model_namespace(func):
             return NAMESPACE_MODEL
-        namespace = self._project_namespace(func)
+        namespace = self._project_namespace(func, scope)
         if namespace is not None:
             return self.project.namespace_instance(namespace)
-        namespace = self._project_namespace(call)
+        namespace = self._project_namespace(call, scope)
         if namespace is not None:
             return self.project.namespace_class(namespace)  # `arch = getattr(models, name)`
         qualified = self.imports.qualify(func)
@@ -1065,7 +1067,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
                 return STATE_DICT
             if func.attr.value == "type" and call.args and receiver is not None and receiver.base == TENSOR:
                 return derived_tensor(receiver.graph, [receiver])  # `x.type(torch.FloatTensor)` (`x.type()` is a name)
-            known = method_call_kind(receiver, func.attr.value, without_arguments=not call.args)
+            known = method_call_kind(self.project.unless_own_iterators(receiver, func.attr.value), func.attr.value,
+                                     without_arguments=not call.args)
             if known is None and self._imports_torch() and func.attr.value not in self._own_method_names():
                 return guessed_method_result(receiver, func.attr.value)
             return known
@@ -1191,7 +1194,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         pairs = call.args[0].value
         if not (isinstance(pairs, cst.Call) and isinstance(pairs.func, cst.Attribute) and not pairs.args):
             return None
-        value = element_kind(self._kind(pairs.func.value, scope), pairs.func.attr.value, (1,))
+        method = pairs.func.attr.value
+        value = element_kind(self.project.unless_own_iterators(self._kind(pairs.func.value, scope), method), method, (1,))
         return Kind(CONTAINER, element=value, mapping=True) if value is not None and value.base == TENSOR else None
 
     def _chained_kind(self, call: cst.Call, scope: Scope) -> Kind | None:
@@ -1213,15 +1217,22 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             return self.imports.qualify(func.args[0].value) in MODEL_NAMESPACES
         return False
 
-    def _project_namespace(self, func: cst.CSTNode) -> str | None:
-        """`models.__dict__[arch]` or `getattr(models, arch)` with `models` a module of the project:
-        that module's path."""
+    def _project_namespace(self, func: cst.CSTNode, scope: Scope) -> str | None:
+        """`models.__dict__[arch]` or `getattr(models, arch)` with `models` a module of the project
+        (an import the scope does not hide): that module's path."""
         if isinstance(func, cst.Subscript) and isinstance(func.value, cst.Attribute) and func.value.attr.value == "__dict__":
             namespace = func.value.value
-        elif isinstance(func, cst.Call) and dotted_name(func.func) == "getattr" and len(func.args) >= 2:
-            namespace = func.args[0].value
+        elif (isinstance(func, cst.Call) and isinstance(func.func, cst.Name) and func.func.value == "getattr"
+              and len(func.args) == 2 and self.scopes.lookup("getattr", scope) is None):
+            namespace = func.args[0].value  # (not `getattr(models, arch, fallback)`)
         else:
             return None
+        head = namespace
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        bindings = self.scopes.lookup(head.value, scope) if isinstance(head, cst.Name) else None
+        if not bindings or any(binding.how != "import" for binding in bindings):
+            return None  # `def build(models, name)`: a parameter, whatever it holds
         qualified = self.imports.qualify(namespace)
         symbol = self.project.resolve_qualified(self._project_path, qualified) if qualified else None
         return symbol.path if symbol is not None and symbol.what == "module" else None
@@ -1507,7 +1518,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         return None
 
     def _subscript_kind(self, expr: cst.Subscript, scope: Scope, at=None) -> Kind | None:
-        namespace = self._project_namespace(expr)
+        namespace = self._project_namespace(expr, scope)
         if namespace is not None:
             return self.project.namespace_class(namespace)  # `arch = models.__dict__[name]`
         receiver = self._kind(expr.value, scope, at)

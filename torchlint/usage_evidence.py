@@ -48,7 +48,10 @@ class UsageEvidence:
         marks = [self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set()) for binding in bindings]
         said_of_all = set.intersection(*marks) if marks else set()
         said_of_any = set().union(*marks)
-        if said_of_all & MODULE_ONLY_METHODS:
+        module_only = said_of_all & MODULE_ONLY_METHODS
+        if module_only and self.project.defines_tensor_iterators():
+            module_only -= TENSOR_ITERATORS  # a class of the project has a `parameters()` of its own
+        if module_only:
             return Kind(MODULE)
         if any(_constructs_instance(b.value) for b in bindings) or not _tensor_could_answer(said_of_any):
             return None  # `loss.reset(); loss.backward()`: an object of a class of its own

@@ -17,7 +17,7 @@ from pathlib import Path
 from torchlint.kinds import (
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
     element_kind, guessed_method_result, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind,
-    summed_kind, tensor, torch_class_instance, unpacked_kind,
+    TENSOR_ITERATORS, summed_kind, tensor, torch_class_instance, unpacked_kind,
 )
 from torchlint.outline import Outline
 from torchlint.project.callers import (
@@ -25,7 +25,7 @@ from torchlint.project.callers import (
 )
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
-    Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, select, summarize, uses_digest,
+    OWN_ITERATOR, Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, select, summarize, uses_digest,
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
 from torchlint.torch_api import (
@@ -47,6 +47,7 @@ class ProjectIndex(Callers):
         self.module_bases = module_bases
         self._folders = search_folders(root)
         self._memo: dict[tuple, Kind | None] = {}
+        self._own_iterators: bool | None = None  # see defines_tensor_iterators
         self._in_progress: set[tuple] = set()
         self._displays: dict[str, str] = {}
         self._module_files: dict[tuple[str, int, str], str | None] = {}  # (importer's folder, level, name)
@@ -477,7 +478,7 @@ class ProjectIndex(Callers):
                     own = self.method_result(receiver.cls, callee[2])
                     if own is not None:
                         return own
-            known = method_call_kind(receiver, callee[2])
+            known = method_call_kind(self.unless_own_iterators(receiver, callee[2]), callee[2])
             if known is None and self._uses_torch(path):
                 return guessed_method_result(receiver, callee[2])
             return known
@@ -553,17 +554,18 @@ class ProjectIndex(Callers):
             return None
         callee = self._as_method(path, iterated[1]) if iterated[0] == "call" else None
         if callee is not None and callee[0] == "attr":  # `for name, p in net.named_parameters()`
-            return element_kind(self.kind(path, callee[1]), callee[2], target_path)
+            return element_kind(self.unless_own_iterators(self.kind(path, callee[1]), callee[2]), callee[2], target_path)
         return element_kind(self.kind(path, iterated), None, target_path)
 
     # ---- a module's namespace, looked up by a name known at run time -------------------------
     def namespace_instance(self, path: str) -> Kind | None:
         """What `getattr(models, args.arch)(...)` or `models.__dict__[args.arch](...)` builds, for
         the project module `models` at `path`: a module (of no one class: no fix rests on it) when
-        every class the namespace offers is a module and at least one class or function offers
-        one; its output when all agree on it. A function offering something else (`def
-        load_url(...)`) is a helper the name is taken not to mean; a class that is no module, or
-        of bases the index cannot see, leaves it unknown."""
+        every class the namespace offers (by name or bound to a name) is a module, no function of
+        it is known to build something else, and at least one class or function offers one; its
+        output when all agree on it. A function whose result is not known (`def load_url(...)`) is
+        a helper the name is taken not to mean; a class that is no module, or of bases the index
+        cannot see, leaves it unknown."""
         return self._memoised(("namespace", path), lambda: self._namespace_instance(path))
 
     def namespace_class(self, path: str) -> Kind | None:
@@ -579,12 +581,15 @@ class ProjectIndex(Callers):
         built: list[Kind] = []
         for name in sorted(names):
             symbol = self.resolve(path, name)
-            if symbol is None or symbol.what not in ("class", "function"):
+            callee = self.symbol_kind(symbol) if symbol is not None and symbol.what != "module" else None
+            if callee is None or callee.base not in (CLASS, FUNCTION):
                 continue  # (a module, a value, something outside the project)
-            kind = self.call_result(self.symbol_kind(symbol))
-            if symbol.what == "class" and (kind is None or kind.base != MODULE):
-                return None
-            if kind is not None and kind.base == MODULE:
+            kind = self.call_result(callee)
+            if callee.base == CLASS and (kind is None or kind.base != MODULE):
+                return None  # a class that is no module, or not known to be one
+            if kind is not None and kind.base != MODULE:
+                return None  # a function building something known not to be a module
+            if kind is not None:
                 built.append(kind)
         merged = merge(built) if built else None
         return replace(merged, cls=None, origin=None) if merged is not None and merged.base == MODULE else None
@@ -601,7 +606,8 @@ class ProjectIndex(Callers):
         self.consulted.add(path)
         if summary.exported is not None:
             return set(summary.exported)
-        own = {*summary.classes, *summary.functions, *(local for local, (_, _, name) in summary.imports.items() if name)}
+        own = {*summary.classes, *summary.functions, *summary.names,
+               *(local for local, (_, _, name) in summary.imports.items() if name)}
         for level, module in summary.stars:
             star = self.resolve_module(path, level, module)
             brought = self._namespace_names(star, seen | {path}) if star is not None else None
@@ -609,6 +615,25 @@ class ProjectIndex(Callers):
                 return None
             own |= brought
         return {name for name in own if not name.startswith("_")}
+
+    def defines_tensor_iterators(self) -> bool:
+        """Whether a class of the project that is not known to be a module defines `parameters()`
+        (or `buffers()`, or their named forms) itself, as micrograd-style autodiff code does: then
+        what such a call on a value of unknown kind yields is not taken for tensors."""
+        if self._own_iterators is None:
+            self._own_iterators = any(
+                name in own.methods and self.reaches_module(self.project_class(module, class_name)) is not True
+                for name in sorted(TENSOR_ITERATORS)
+                for module in self._modules_where_escaping(OWN_ITERATOR + name)
+                for class_name, own in self.summaries[module].classes.items())
+        return self._own_iterators
+
+    def unless_own_iterators(self, receiver: Kind | None, method: str | None) -> Kind | None:
+        """`receiver` for asking what `receiver.method()` yields: an unknown one is no module for
+        sure where the project defines that method on a class of its own."""
+        if receiver is None and method in TENSOR_ITERATORS and self.defines_tensor_iterators():
+            return Kind(OBJECT)
+        return receiver
 
     # ---- classes ------------------------------------------------------------------------------
     def reaches_module(self, cls: ProjectClass, seen: frozenset = frozenset()) -> bool | None:
@@ -660,8 +685,8 @@ class ProjectIndex(Callers):
         if summary is None or cls.name not in summary.classes or cls in seen:
             return cls not in seen
         own = summary.classes[cls.name]
-        if method in own.methods or not self.decorators_keep_class(cls.path, own.decorators):
-            return True
+        if method in own.methods or not self.decorators_keep_class(cls.path, own.decorators) or self.stores_attribute(method):
+            return True  # (`Net.__call__ = f`, `setattr(cls, "__call__", f)` anywhere: any class may be changed)
         for base in own.bases:
             symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
             if symbol is not None and symbol.what == "external" and symbol.qualified.startswith("torch."):
@@ -694,24 +719,37 @@ class ProjectIndex(Callers):
         when one cannot be read (a library's or a factory's: `@MODELS.register_module()`)."""
         keeps: bool | None = True
         for decorator in decorators:
-            symbol = self.resolve(path, decorator) if not decorator.endswith(("()", "?")) else None
-            if symbol is not None and symbol.what == "external" and symbol.qualified in CLASS_KEEPING_DECORATORS:
+            made = decorator.endswith("()")  # `@register("net")`: what the factory returns decorates
+            symbol = self.resolve(path, decorator.removesuffix("()")) if decorator != "?" else None
+            if symbol is not None and symbol.what == "external" and symbol.qualified in CLASS_KEEPING_DECORATORS and not made:
                 continue
-            if symbol is not None and symbol.what == "class":
+            if symbol is not None and symbol.what == "class" and not made:
                 return False  # `@Runner class Net`: an instance of that class
             function = self._function(symbol.path, symbol.name) if symbol is not None and symbol.what == "function" else None
             if function is None:
                 keeps = None
                 continue
             self.consulted.add(symbol.path)
-            if function.passes_back != 0 or function.decorators:
+            gives_back = self._factory_gives_back(symbol.path, symbol.name, function) if made else _gives_back(function)
+            if gives_back is False:
                 return False
+            keeps = keeps if gives_back else None
         return keeps
 
+    def _factory_gives_back(self, path: str, key: str, factory: FunctionSummary) -> bool | None:
+        """Whether the decorators a factory of the project returns (`def register(name): def keep(cls):
+        ...; return keep`) give the class back: each returned one a function defined in it."""
+        answers = set()
+        for returned in factory.returns:
+            inner = self._function(path, f"{key}.<locals>.{returned[1]}") if returned and returned[0] == "ref" else None
+            answers.add(_gives_back(inner) if inner is not None else None)
+        return False if False in answers else True if answers == {True} else None
+
     def _forward_output(self, cls: ProjectClass) -> Kind | None:
-        """What calling an instance returns: its `forward`'s returns, unless the class or a base of
-        the project defines `__call__` (then what that returns is not read)."""
-        if self.defines_call(cls):
+        """What calling an instance returns: its `forward`'s returns, unless the class may run
+        another `__call__` (it or a base defines one, a base is not seen, a decorator may have
+        changed it, the project assigns a `__call__` somewhere): then what that returns is not read."""
+        if self.may_override(cls, "__call__"):
             return None
         key = self.summaries[cls.path].classes[cls.name].methods.get("forward")
         function = self._function(cls.path, key) if key else None
@@ -961,7 +999,9 @@ def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
     kinds = list(kinds)
     element = merge(kinds)
     positions = tuple(kinds) if len(kinds) > 1 else None
-    if element is not None and (element.base in (MODULE, TENSOR) or (element.base == OBJECT and element.cls is not None)):
+    # (an OBJECT of no class or origin: modules beside known non-modules, see `merge`)
+    if element is not None and (element.base in (MODULE, TENSOR) or (
+            element.base == OBJECT and (element.cls is not None or element.origin is None))):
         return Kind(CONTAINER, element=element, positions=positions)
     if positions is not None and any(kind is not None and kind.base in (MODULE, TENSOR, CONTAINER) for kind in kinds):
         return Kind(CONTAINER, positions=positions)  # `(out, None, 0)`: only its positions known
@@ -977,6 +1017,12 @@ def _called_through_dunder_call(callee: Descriptor) -> Descriptor:
     return callee
 
 
+def _gives_back(function: FunctionSummary) -> bool:
+    """A class decorator returning the class it is given as passed, changing none of its attributes
+    (those it assigns are found project-wide: `cls.__call__ = f`)."""
+    return function.passes_back == 0 and not function.decorators
+
+
 def _looked_up_namespace(index: ProjectIndex, path: str, callee: Descriptor) -> Symbol | None:
     """What `models` is in `models.__dict__[name]` or `getattr(models, name)` (a module of the
     project, torchvision's model namespace, ...); None for any other callee."""
@@ -984,7 +1030,8 @@ def _looked_up_namespace(index: ProjectIndex, path: str, callee: Descriptor) -> 
         return None
     if callee[0] == "sub" and callee[1] is not None and callee[1][0] == "ref" and callee[1][1].endswith(".__dict__"):
         return index.resolve(path, callee[1][1][: -len(".__dict__")])
-    if callee[0] == "call" and callee[1] == ("ref", "getattr") and callee[2] is not None and callee[2][0] == "ref":
+    if (callee[0] == "call" and callee[1] == ("ref", "getattr") and callee[2] is not None and callee[2][0] == "ref"
+            and callee[4] is None):  # (not `getattr(models, name, fallback)`)
         shadowed = index.resolve(path, "getattr") is not None  # (the builtin: the module binds no `getattr`)
         return index.resolve(path, callee[2][1]) if not shadowed else None
     return None

@@ -33,12 +33,13 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from torchlint import legacy
+from torchlint.kinds import TENSOR_ITERATORS
 from torchlint.lines import line_starts
 from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 40  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 41  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -110,6 +111,11 @@ class ModuleSummary:
     # after `import state`): attribute -> (the receiver's dotted name as the module reads it,
     # the value). The index resolves the receiver: a module's own name rebound from outside.
     name_stores: dict[str, tuple[tuple[str, Descriptor], ...]] = field(default_factory=dict)
+
+
+# A class of the project defining one of nn.Module's tensor iterators (`parameters`) itself
+# escapes as OWN_ITERATOR + the name.
+OWN_ITERATOR = "def:"
 
 
 def _decorator_name(decorator) -> str:
@@ -386,6 +392,8 @@ class _Summarizer:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 key = f"{node.name}.{item.name}"
                 methods[item.name] = key
+                if item.name in TENSOR_ITERATORS:
+                    self.escapes.add(OWN_ITERATOR + item.name)  # (see ProjectIndex.defines_tensor_iterators)
                 function = self._function(item, key, node.name)
                 self_name = function.params[0] if function.params and not _is_static(item) else None
                 if self_name:
@@ -563,6 +571,8 @@ class _Summarizer:
                 self._call_found(node, callees)
                 if type(node.func) is Name:
                     named_calls.append(node)
+                    if node.func.id == "setattr" and len(node.args) == 3 and type(node.args[1]) is ast.Constant:
+                        self.escapes.add(f"={node.args[1].value}")  # `setattr(cls, "__call__", f)`: a store
             elif node_type in _ANNOTATED:
                 self._note_unwalked_uses(node)
             elif node_type is Subscript:
@@ -1704,6 +1714,8 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
         last = None
         if len(expr.args) > 1 and _called_name(expr.func) == "Sequential" and not isinstance(expr.args[-1], ast.Starred):
             last = _describe(expr.args[-1], key, local_names)
+        elif len(expr.args) > 2 and type(expr.func) is ast.Name and expr.func.id == "getattr":
+            last = ("default",)  # `getattr(models, name, fallback)`: not only the module's names
         elif (item := getattr(expr, _LAST_ITEM, None)) is not None:  # `nn.Sequential(*model)` (see _mark_sequential_lists)
             last = _describe(item, key, local_names)
         return ("call", _describe(expr.func, key, local_names), _describe(first, key, local_names), keywords, last)
