@@ -61,7 +61,6 @@ EXPECTED = {
     "tl005_call_override.py": NO_FIX,
     "tl005_decorated_singleton.py": SILENT,
     "tl001_micrograd_mixed.py": SILENT,
-    "tl001_micrograd_container.py": SILENT,
     "tl005_call_assigned_later.py": NO_FIX,
     "tl005_rebind.py": SILENT,
     "tl005_hook_by_name.py": SILENT,

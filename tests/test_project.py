@@ -2334,22 +2334,25 @@ def test_a_model_built_by_a_name_looked_up_in_a_module_of_the_project(cli, tmp_p
     assert all(d["fix"]["applicability"] == "unsafe" for d in found)
 
 
+def _resnet_package(tmp_path):
+    """A models package whose `__init__` star-imports a module of one nn.Module class and its factory."""
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "__init__.py").write_text("from .resnet import *\n")
+    (tmp_path / "models" / "resnet.py").write_text(NAMESPACE_RESNET)
+
+
 @pytest.mark.parametrize("lookup", ["models.__dict__[arch]", "getattr(models, arch)"])
 def test_a_class_looked_up_in_a_module_of_the_project_then_called(cli, tmp_path, lookup):
     """`model = models.__dict__[args.model]`, then `model = model(**cfg)`: the call builds one of
     the namespace's modules (BinaryNet's main)."""
-    (tmp_path / "models").mkdir()
-    (tmp_path / "models" / "__init__.py").write_text("from .resnet import *\n")
-    (tmp_path / "models" / "resnet.py").write_text(NAMESPACE_RESNET)
+    _resnet_package(tmp_path)
     main = NAMESPACE_MAIN.replace("    model = LOOKUP()\n", f"    model = {lookup}\n    model = model(n=3)\n")
     (tmp_path / "train.py").write_text(main)
     assert _findings(cli, "--select", "TL001,TL005", ".") == [("TL001", 7), ("TL005", 8)]
 
 
 def test_a_class_looked_up_in_a_module_of_the_project_is_called_in_the_same_function(cli, tmp_path):
-    (tmp_path / "models").mkdir()
-    (tmp_path / "models" / "__init__.py").write_text("from .resnet import *\n")
-    (tmp_path / "models" / "resnet.py").write_text(NAMESPACE_RESNET)
+    _resnet_package(tmp_path)
     (tmp_path / "train.py").write_text(
         "import torch\nimport models\n\n\ndef main(arch, x):\n    cls = models.__dict__[arch]\n    net = cls(n=3)\n"
         "    print(net.forward(x).data)\n    other = getattr(models, arch)\n    print(other().forward(x))\n"
@@ -2371,9 +2374,7 @@ def test_a_helper_returning_the_builtin_sum_of_loss_outputs(cli, tmp_path, retur
 
 
 def test_a_parameter_named_like_a_models_module_is_not_that_module(cli, tmp_path):
-    (tmp_path / "models").mkdir()
-    (tmp_path / "models" / "__init__.py").write_text("from .resnet import *\n")
-    (tmp_path / "models" / "resnet.py").write_text(NAMESPACE_RESNET)
+    _resnet_package(tmp_path)
     (tmp_path / "train.py").write_text(
         "import torch\nimport models\n\n\ndef build(models, name, x):\n    net = getattr(models, name)()\n"
         "    return net(x).data\n")
