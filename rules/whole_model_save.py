@@ -88,6 +88,11 @@ class WholeModelSave(Rule):
       asked for its state or parameters (a mode change, `requires_grad`, attributes set on it or
       an unknown function it was passed to would not survive a state_dict round trip).
 
+    What a state_dict does not hold is lost by the round trip even then, which is why the fix
+    stays unsafe: non-persistent buffers (`register_buffer(..., persistent=False)`), plain
+    attributes a module sets on itself while it runs (an ActNorm's `initialized` flag), and a
+    reader that finds the checkpoint without its name (`glob("checkpoints/*.pt")` in another file).
+
     A whole module inside the saved object (`torch.save({"model": model, "epoch": e}, p)`, a
     `copy.deepcopy(model).half()` among the values, or such a dict kept in a name first:
     `ckpt = {"model": model}` then `torch.save(ckpt, p)`, a list the scope grows with modules
