@@ -2379,3 +2379,14 @@ def test_a_parameter_named_like_a_models_module_is_not_that_module(cli, tmp_path
         "import torch\nimport models\n\n\ndef build(models, name, x):\n    net = getattr(models, name)()\n"
         "    return net(x).data\n")
     assert _findings(cli, "--select", "TL001", ".") == []
+
+
+@pytest.mark.parametrize(("signature", "expected"), [
+    ("def parameters(self):", []),  # micrograd's: the unknown `model` may be one of these
+    ("def parameters(self, net):", [("TL001", 5)]),  # a callback's, given the net: not nn.Module's shape
+])
+def test_parameters_of_unknown_kind_where_the_project_defines_its_own(cli, tmp_path, signature, expected):
+    (tmp_path / "engine.py").write_text(MICROGRAD_ENGINE.replace("def parameters(self):", signature))
+    (tmp_path / "train.py").write_text(
+        "import torch\n\n\ndef snapshot(model):\n    return [p.data for p in model.parameters()]\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected

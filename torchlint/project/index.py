@@ -618,11 +618,13 @@ class ProjectIndex(Callers):
 
     def defines_tensor_iterators(self) -> bool:
         """Whether a class of the project that is not known to be a module defines `parameters()`
-        (or `buffers()`, or their named forms) itself, as micrograd-style autodiff code does: then
+        (or `buffers()`, or their named forms) itself, callable without arguments, as
+        micrograd-style autodiff code does: then
         what such a call on a value of unknown kind yields is not taken for tensors."""
         if self._own_iterators is None:
             self._own_iterators = any(
-                name in own.methods and self.reaches_module(self.project_class(module, class_name)) is not True
+                name in own.methods and _called_bare(self._function(module, own.methods[name]))
+                and self.reaches_module(self.project_class(module, class_name)) is not True
                 for name in sorted(TENSOR_ITERATORS)
                 for module in self._modules_where_escaping(OWN_ITERATOR + name)
                 for class_name, own in self.summaries[module].classes.items())
@@ -1015,6 +1017,14 @@ def _called_through_dunder_call(callee: Descriptor) -> Descriptor:
     if callee is not None and callee[0] == "ref" and callee[1].endswith(".__call__"):
         return ("ref", callee[1][: -len(".__call__")])
     return callee
+
+
+def _called_bare(method: FunctionSummary | None) -> bool:
+    """A method that can be called as `x.parameters()`: `self` and nothing it must be given
+    (skorch's `named_parameters(self, net)` cannot stand for nn.Module's)."""
+    if method is None or not method.params:
+        return False
+    return sum(1 for name in method.params[1:] if name not in method.defaults) == 0 and not method.kwonly
 
 
 def _gives_back(function: FunctionSummary) -> bool:
