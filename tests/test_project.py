@@ -2381,12 +2381,16 @@ def test_a_parameter_named_like_a_models_module_is_not_that_module(cli, tmp_path
     assert _findings(cli, "--select", "TL001", ".") == []
 
 
-@pytest.mark.parametrize(("signature", "expected"), [
-    ("def parameters(self):", []),  # micrograd's: the unknown `model` may be one of these
-    ("def parameters(self, net):", [("TL001", 5)]),  # a callback's, given the net: not nn.Module's shape
+@pytest.mark.parametrize(("signature", "imported", "expected"), [
+    # micrograd's, imported here: the unknown `model` may be one of these
+    ("def parameters(self):", "from engine import Neuron", []),
+    # a callback's, given the net: not nn.Module's shape
+    ("def parameters(self, net):", "from engine import Neuron", [("TL001", 5)]),
+    # defined far away and not known to this file (a framework's other corner): not taken to be
+    ("def parameters(self):", "import os", [("TL001", 5)]),
 ])
-def test_parameters_of_unknown_kind_where_the_project_defines_its_own(cli, tmp_path, signature, expected):
+def test_parameters_of_unknown_kind_where_the_project_defines_its_own(cli, tmp_path, signature, imported, expected):
     (tmp_path / "engine.py").write_text(MICROGRAD_ENGINE.replace("def parameters(self):", signature))
     (tmp_path / "train.py").write_text(
-        "import torch\n\n\ndef snapshot(model):\n    return [p.data for p in model.parameters()]\n")
+        f"import torch\n{imported}\n\ndef snapshot(model):\n    return [p.data for p in model.parameters()]\n")
     assert _findings(cli, "--select", "TL001", ".") == expected

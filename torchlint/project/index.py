@@ -618,17 +618,39 @@ class ProjectIndex(Callers):
 
     def defines_tensor_iterators(self) -> bool:
         """Whether a class of the project that is not known to be a module defines `parameters()`
-        (or `buffers()`, or their named forms) itself, callable without arguments, as
-        micrograd-style autodiff code does: then
+        (or `buffers()`, or their named forms) itself, callable without arguments, and the
+        linted file defines or imports it, as micrograd-style autodiff code does: then
         what such a call on a value of unknown kind yields is not taken for tensors."""
         if self._own_iterators is None:
+            known = self._classes_known_here()
             self._own_iterators = any(
-                name in own.methods and _called_bare(self._function(module, own.methods[name]))
-                and self.reaches_module(self.project_class(module, class_name)) is not True
+                name in own.methods and (module, class_name) in known
+                and _called_bare(self._function(module, own.methods[name]))
+                and not self._is_a_module_class(self.project_class(module, class_name))
                 for name in sorted(TENSOR_ITERATORS)
                 for module in self._modules_where_escaping(OWN_ITERATOR + name)
                 for class_name, own in self.summaries[module].classes.items())
         return self._own_iterators
+
+    def _is_a_module_class(self, cls: ProjectClass) -> bool | None:
+        """Reaches nn.Module, or is one of torch's own (torch's sources linted in place define
+        `nn.Module` itself, whose bases do not reach it)."""
+        return self.reaches_module(cls) is not False or is_torch_module_class(cls.display)
+
+    def _classes_known_here(self) -> set[tuple[str, str]]:
+        """(module, class) of the classes the linted file defines or imports by name: those its
+        values of unknown kind may be instances of (a framework's other classes, far away, are
+        not taken to be)."""
+        own = self.own_path
+        summary = self.summaries.get(own) if own is not None else None
+        if summary is None:
+            return set()
+        known = {(own, name) for name in summary.classes}
+        for local in summary.imports:
+            symbol = self.resolve(own, local)
+            if symbol is not None and symbol.what == "class":
+                known.add((symbol.path, symbol.name))
+        return known
 
     def unless_own_iterators(self, receiver: Kind | None, method: str | None) -> Kind | None:
         """`receiver` for asking what `receiver.method()` yields: an unknown one is no module for
