@@ -239,3 +239,18 @@ def test_full_output_colours_only_a_terminal_without_no_color(monkeypatch, no_co
     render("full", RunReport(diagnostics, sources={"m.py": FORWARD_SOURCE}), stream)
     assert ("\x1b[" in stream.getvalue()) is coloured
     assert "^^^^^^^^^^^^^^^^ TL005" in stream.getvalue()
+
+
+def test_the_bundled_examples_give_their_findings_inside_this_repository(cli):
+    """The quick start's job (`torchlint check examples/`), linted as part of this repository's
+    project, whose tests hold programs that change classes (`Net.__call__ = ...`): those change
+    only their own classes, not what the examples' modules return."""
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    result = cli("check", "--no-cache", "--output-format", "json", str(examples))
+    found = sorted((Path(d["path"]).name, d["line"], d["code"]) for d in json.loads(result.output))
+    assert found == [
+        ("data_and_checkpoints.py", 30, "TL007"), ("data_and_checkpoints.py", 32, "TL002"),
+        ("data_and_checkpoints.py", 34, "TL006"), ("data_and_checkpoints.py", 38, "TL004"),
+        ("train.py", 19, "TL005"), ("train.py", 22, "TL005"), ("train.py", 32, "TL005"), ("train.py", 35, "TL001"),
+        ("train.py", 36, "TL003"), ("train.py", 44, "TL008"), ("train.py", 45, "TL001"),
+    ]

@@ -680,7 +680,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         tensors, when every `return` agrees; not read when the class or a base of the file
         defines `__call__` (calling an instance runs that instead)."""
         if self.may_override(cls, "__call__"):
-            return None  # (it or a base defines one, a base is not seen, a decorator or a store may change it)
+            return None  # (it or a base defines one, a base is not seen, a decorator or an assignment may change it)
         forward = _method_named(cls, "forward")
         return output_of_forward(self._method_returns(forward)) if forward is not None else None
 
@@ -885,8 +885,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         seen.add(cls.name.value)
         if any(_defines(item, method) for item in cls.body.body) or not self._decorators_keep(cls):
             return True
-        if self.project.stores_attribute(method):
-            return True  # `Net.__call__ = f`, `setattr(cls, "__call__", f)` in the project
+        if self.project.assigned_on(self.project.project_class(self._project_path, cls.name.value), method):
+            return True  # `Net.__call__ = f`, `setattr(Net, "__call__", f)` in the project
         for base in cls.bases:
             qualified = self.imports.qualify(base.value)
             if qualified is not None and is_torch_module_class(qualified) and qualified.startswith("torch."):

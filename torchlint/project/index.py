@@ -709,8 +709,8 @@ class ProjectIndex(Callers):
         if summary is None or cls.name not in summary.classes or cls in seen:
             return cls not in seen
         own = summary.classes[cls.name]
-        if method in own.methods or not self.decorators_keep_class(cls.path, own.decorators) or self.stores_attribute(method):
-            return True  # (`Net.__call__ = f`, `setattr(cls, "__call__", f)` anywhere: any class may be changed)
+        if method in own.methods or not self.decorators_keep_class(cls.path, own.decorators) or self.assigned_on(cls, method):
+            return True
         for base in own.bases:
             symbol = self.resolve(cls.path, base[1]) if base is not None and base[0] == "ref" else None
             if symbol is not None and symbol.what == "external" and symbol.qualified.startswith("torch."):
@@ -772,7 +772,7 @@ class ProjectIndex(Callers):
     def _forward_output(self, cls: ProjectClass) -> Kind | None:
         """What calling an instance returns: its `forward`'s returns, unless the class may run
         another `__call__` (it or a base defines one, a base is not seen, a decorator may have
-        changed it, the project assigns a `__call__` somewhere): then what that returns is not read."""
+        changed it, the project assigns one on it): then what that returns is not read."""
         if self.may_override(cls, "__call__"):
             return None
         key = self.summaries[cls.path].classes[cls.name].methods.get("forward")
@@ -847,6 +847,17 @@ class ProjectIndex(Callers):
             return None
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
+
+    def assigned_on(self, cls: ProjectClass, attribute: str) -> bool:
+        """Whether a module of the project assigns `attribute` on the class itself, through a name
+        that resolves to it (`Net.__call__ = f`, `setattr(Net, "__call__", f)`; an instance's own
+        `obj.__call__ = f` does not change what calling it runs)."""
+        for module in self._modules_where_escaping("=" + attribute):
+            for receiver, _ in self.summaries[module].name_stores.get(attribute, ()):
+                symbol = self.resolve(module, receiver)
+                if symbol is not None and symbol.what == "class" and (symbol.path, symbol.name) == (cls.path, cls.name):
+                    return True
+        return False
 
     def stores_attribute(self, attribute: str) -> bool:
         """Whether a module of the project assigns `<object>.<attribute>` through another object than
@@ -1049,10 +1060,13 @@ def _called_bare(method: FunctionSummary | None) -> bool:
     return sum(1 for name in method.params[1:] if name not in method.defaults) == 0 and not method.kwonly
 
 
-def _gives_back(function: FunctionSummary) -> bool:
-    """A class decorator returning the class it is given as passed, changing none of its attributes
-    (those it assigns are found project-wide: `cls.__call__ = f`)."""
-    return function.passes_back == 0 and not function.decorators
+def _gives_back(function: FunctionSummary) -> bool | None:
+    """Whether a class decorator returns the class it is given as passed (False: something else);
+    None where it also assigns the class's attributes (`cls.__call__ = f`: still the class, but
+    calling an instance may run something else)."""
+    if function.passes_back != 0 or function.decorators:
+        return False
+    return None if function.params[0] in function.changed else True
 
 
 def _looked_up_namespace(index: ProjectIndex, path: str, callee: Descriptor) -> Symbol | None:

@@ -39,7 +39,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 41  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 42  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -74,6 +74,9 @@ class FunctionSummary:
     # The position of the parameter every `return` gives back as it was passed, never bound
     # again anywhere in the function (nested scopes, walrus, match captures included); or None.
     passes_back: int | None = None
+    # Its local names (parameters included) whose attributes it assigns (`cls.__call__ = f`,
+    # `setattr(cls, "forward", g)`).
+    changed: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -116,6 +119,17 @@ class ModuleSummary:
 # A class of the project defining one of nn.Module's tensor iterators (`parameters`) itself
 # escapes as OWN_ITERATOR + the name.
 OWN_ITERATOR = "def:"
+
+
+def _setattr_target(statement: ast.stmt) -> ast.Attribute | None:
+    """`setattr(obj, "name", value)` as a statement: the target it stores, as `obj.name = value`."""
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    if not (type(call) is ast.Call and type(call.func) is ast.Name and call.func.id == "setattr" and len(call.args) == 3):
+        return None
+    name = call.args[1]
+    if not (type(name) is ast.Constant and isinstance(name.value, str) and name.value.isidentifier()):
+        return None
+    return ast.Attribute(value=call.args[0], attr=name.value, ctx=ast.Store())
 
 
 def _decorator_name(decorator) -> str:
@@ -229,6 +243,7 @@ class _Summarizer:
         self._closures: dict[str, dict[str, str]] = {}  # function key -> {a free name: the enclosing function's key}
         self._stores: dict[str, list[Descriptor]] = {}  # see ModuleSummary.stores
         self._name_stores: dict[str, list[tuple[str, Descriptor]]] = {}  # see ModuleSummary.name_stores
+        self._changed: dict[str, set[str]] = {}  # function key -> its names whose attributes it assigns
         # (function key, escape) of each module found by a computed name; the functions that look
         # names up by a computed name (None: the module's own code)
         self._modules_by_computed_name: list[tuple[str | None, str]] = []
@@ -332,6 +347,8 @@ class _Summarizer:
             targets, value = statement.targets, statement.value
         elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
             targets, value = [statement.target], statement.value
+        elif (stored := _setattr_target(statement)) is not None:
+            targets, value = [stored], statement.value.args[2]  # `setattr(cls, "__call__", f)`
         else:
             return  # (`obj.step += 1` keeps what the attribute holds)
         described = None
@@ -339,6 +356,8 @@ class _Summarizer:
             for stored, path in _stored_attributes(target, ()):
                 if type(stored.value) is ast.Name and stored.value.id == own_self:
                     continue  # the class's own attribute
+                if key is not None and type(stored.value) is ast.Name and stored.value.id in local_names:
+                    self._changed.setdefault(key, set()).add(stored.value.id)  # `cls.__call__ = f` in a decorator
                 if described is None and value is not None:
                     described = _describe(value, key, local_names)
                 stored_value = select(described, path) if path else described
@@ -481,6 +500,7 @@ class _Summarizer:
             decorators=tuple(_dotted(d.func if isinstance(d, ast.Call) else d) or "?" for d in node.decorator_list),
             line=node.lineno,
             passes_back=_passes_back(node, params, statements),
+            changed=frozenset(self._changed.get(key, ())),
         )
         self.summary.functions[key] = summary
         self._spans[key] = (node.lineno, node.end_lineno or node.lineno)
