@@ -911,9 +911,6 @@ class ProjectIndex(Callers):
                 overriding.append(self.method_result(subclass, method))
         return overriding
 
-    def has_subclasses(self, cls: ProjectClass) -> bool:
-        return bool(self._project_subclasses(cls))
-
     def overriding_attributes(self, cls: ProjectClass, attribute: str, elsewhere_than: str = "") -> list[Kind | None]:
         """What each project class deriving from `cls` (outside `elsewhere_than`) assigns to
         `self.<attribute>` where it assigns it again: `self.feats` in a method of `cls` is that
