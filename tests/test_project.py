@@ -388,6 +388,55 @@ def test_the_positions_of_a_tuple_a_module_of_another_file_returns(cli, tmp_path
     assert _findings(cli, "run.py") == expected
 
 
+DICT_MODELS = (
+    "import torch\nimport torch.nn as nn\nclass Tagger(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.fc = nn.Linear(4, 2)\n    def forward(self, x):\n        out = self.fc(x)\n{body}"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "use", "expected"),
+    [
+        # a dict display by string keys, returned in place or bound once and only returned
+        ("        return {'clip': torch.sigmoid(out), 'emb': out}\n", "print(net(x)['clip'].data)\n", [("TL001", 4)]),
+        ("        output_dict = {'clip': torch.sigmoid(out), 'emb': out}\n        return output_dict\n",
+         "out = net(x)\nprint(out['emb'].data)\n", [("TL001", 5)]),
+        ("        return {'clip': out, 'n': 3}\n", "out = net(x)\nprint(out['clip'].data)\nprint(out['n'].data)\n",
+         [("TL001", 5)]),
+        # an item stored, a method called, the name handed on, a `**` spread, a computed key, a
+        # number's key: what a key holds is not known
+        ("        output_dict = {'clip': out, 'emb': out}\n        output_dict['emb'] = None\n        return output_dict\n",
+         "print(net(x)['emb'].data)\n", []),
+        ("        output_dict = {'clip': out}\n        output_dict.update(clip=None)\n        return output_dict\n",
+         "print(net(x)['clip'].data)\n", []),
+        ("        output_dict = {'clip': out}\n        fill(output_dict)\n        return output_dict\n",
+         "print(net(x)['clip'].data)\n", []),
+        ("        return {'clip': out, **extra}\n", "print(net(x)['clip'].data)\n", []),
+        ("        return {name: out}\n", "print(net(x)['clip'].data)\n", []),
+        ("        return {'n': 3, 'path': 'a.pt'}\n", "print(net(x)['n'].data)\n", []),
+        ("        return {'clip': out} if out is not None else {'clip': None}\n", "print(net(x)['clip'].data)\n", []),
+    ],
+)
+def test_the_keys_of_a_dict_a_module_of_another_file_returns(cli, tmp_path, body, use, expected):
+    (tmp_path / "models.py").write_text(DICT_MODELS.format(body=body))
+    (tmp_path / "run.py").write_text("import torch\nfrom models import Tagger\nnet = Tagger()\n" + use)
+    assert _findings(cli, "run.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("        return {'clip': torch.sigmoid(out), 'emb': out}\n", [("TL001", 12)]),
+        ("        d = {'clip': out}\n        d['clip'] = None\n        return d\n", []),
+    ],
+)
+def test_the_keys_of_a_dict_a_module_of_the_file_returns(cli, tmp_path, body, expected):
+    code = DICT_MODELS.format(body=body) + "net = Tagger()\nx = torch.randn(2, 4)\nprint(net(x)['clip'].data)\n"
+    (tmp_path / "run.py").write_text(code)
+    line = code.count("\n")
+    assert _findings(cli, "run.py") == [(c, line) for c, _ in expected]
+
+
 BLOCK = (
     "import torch\nimport torch.nn as nn\n{extra}class Block({base}):\n    def __init__(self):\n        super().__init__()\n"
     "        self.fc = nn.Linear(4, 4)\n    def forward(self, x, mask=None):\n        print(mask.data)\n"

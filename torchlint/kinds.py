@@ -375,13 +375,48 @@ def augmented_kind(held: Kind | None, added: Iterable[Kind | None]) -> Kind | No
     return Kind(CONTAINER)
 
 
+def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
+    """A list/tuple display: a container whose elements agree on a kind (modules, tensors,
+    instances of one class of the project: `[Agent(), Agent()]`), or one known position by
+    position."""
+    kinds = list(kinds)
+    element = merge(kinds)
+    positions = tuple(kinds) if len(kinds) > 1 else None
+    # (an OBJECT of no class or origin: modules beside known non-modules, see `merge`)
+    if element is not None and (element.base in (MODULE, TENSOR) or (
+            element.base == OBJECT and (element.cls is not None or element.origin is None))):
+        return Kind(CONTAINER, element=element, positions=positions)
+    if positions is not None and any(kind is not None and kind.base in (MODULE, TENSOR, CONTAINER) for kind in kinds):
+        return Kind(CONTAINER, positions=positions)  # `(out, None, 0)`: only its positions known
+    return None
+
+
+def dict_display_kind(keys: list[str | None], values: list[Kind | None]) -> Kind | None:
+    """`{"loss": loss, "logits": out}`: a mapping whose values agree on a kind; with distinct
+    string keys, each key's value too (`{"model": net, "epoch": e}["model"]`)."""
+    agreed = container_of(values)
+    element = agreed.element if agreed is not None else None
+    if all(isinstance(key, str) for key in keys) and len(set(keys)) == len(keys) and any(
+            value is not None and value.base in (MODULE, TENSOR, CONTAINER) for value in values):
+        return Kind(CONTAINER, element=element, mapping=True, positions=tuple(values), keys=tuple(keys))
+    return Kind(CONTAINER, element=element, mapping=True) if element is not None else None
+
+
 def output_of_forward(returned: Kind | None) -> Kind | None:
     """What calling a module gives, from what its `forward` returns: a tensor (one that carries a
-    graph), or a tuple of them; anything else is left unknown (a PackedSequence, a dict)."""
+    graph), a tuple of them, or a dict of them by string keys (`return {"clip": out, "emb": e}`);
+    anything else is left unknown (a PackedSequence)."""
     if returned is None:
         return None
     if returned.base == TENSOR:
         return tensor(True)
+    if returned.base == CONTAINER and returned.mapping and returned.keys is not None:
+        positions = _output_positions(returned)
+        if not any(p is not None for p in positions):
+            return None
+        every_tensor = all(p is not None and p.base == TENSOR for p in positions)
+        return Kind(CONTAINER, mapping=True, keys=returned.keys, positions=positions,
+                    element=tensor(True) if every_tensor else None)
     if returned.base == CONTAINER and not returned.mapping and returned.element is not None and returned.element.base == TENSOR:
         return Kind(CONTAINER, element=tensor(True), positions=_output_positions(returned))
     if returned.base == CONTAINER and not returned.mapping and returned.positions is not None:

@@ -13,7 +13,7 @@ import libcst as cst
 
 from torchlint.analysis import dotted_name
 from torchlint.kinds import CONTAINER, Kind
-from torchlint.project.index import container_of
+from torchlint.kinds import container_of
 from torchlint.scopes import Binding, Scope, reaching
 from torchlint.usage_evidence import ITEM_STORED, collect_uses
 from torchlint.walk import descendants

@@ -27,9 +27,9 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
     TENSOR_ITERATORS, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     layer_tensor_kind, library_call_kind, merge, method_call_kind, output_of_forward, positional_count, public,
-    subscript_kind, summed_kind, tensor, torch_class_instance, unpacked_kind, with_evidence,
+    container_of, dict_display_kind, subscript_kind, summed_kind, tensor, torch_class_instance, unpacked_kind, with_evidence,
 )
-from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex, container_of
+from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex
 from torchlint.torch_api import (
     DATA_LOADERS, GRAD_DISABLING_CONTEXTS, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
     SEQUENTIAL_CONTAINERS, is_optimizer_class, is_torch_module_class, looks_like_pretrained_model_class,
@@ -195,14 +195,9 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         if any(isinstance(element, cst.StarredDictElement) for element in expr.elements):
             return None
         values = [self._kind(element.value, scope, at) for element in expr.elements]
-        agreed = container_of(values)
-        element = agreed.element if agreed is not None else None
         keys = [element.key.evaluated_value if isinstance(element.key, cst.SimpleString) else None
                 for element in expr.elements]
-        if all(isinstance(key, str) for key in keys) and len(set(keys)) == len(keys) and any(
-                value is not None and value.base in (MODULE, TENSOR, CONTAINER) for value in values):
-            return Kind(CONTAINER, element=element, mapping=True, positions=tuple(values), keys=tuple(keys))
-        return Kind(CONTAINER, element=element, mapping=True) if element is not None else None
+        return dict_display_kind(keys, values)
 
     def _torch_made_element(self, expr, scope: Scope) -> Kind | None:
         """`[torch.mean(v) for v in outputs]`: a torch function that returns a tensor whatever

@@ -17,7 +17,7 @@ from pathlib import Path
 from torchlint.kinds import (
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
     element_kind, guessed_method_result, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind,
-    TENSOR_ITERATORS, summed_kind, tensor, torch_class_instance, unpacked_kind,
+    TENSOR_ITERATORS, container_of, dict_display_kind, summed_kind, tensor, torch_class_instance, unpacked_kind,
 )
 from torchlint.outline import Outline
 from torchlint.project.callers import (
@@ -363,6 +363,8 @@ class ProjectIndex(Callers):
             return self._iteration_kind(path, d[1], d[2])
         if tag == "list":
             return container_of(self.kind(path, element) for element in d[1])
+        if tag == "dict":
+            return dict_display_kind(list(d[1][1:]), [self.kind(path, value) for value in d[2]])
         if tag == "either":
             return merge([self.kind(path, d[1]), self.kind(path, d[2])])
         if tag == "instance":
@@ -1022,22 +1024,6 @@ def _folder_ends_with(folder: Path, names: list[str]) -> bool:
 def _keeps_result(function: FunctionSummary) -> bool:
     """Whether calling the decorated function still returns what its body returns."""
     return all(decorator in RESULT_KEEPING_DECORATORS for decorator in function.decorators)
-
-
-def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
-    """A list/tuple display: a container whose elements agree on a kind (modules, tensors,
-    instances of one class of the project: `[Agent(), Agent()]`), or one known position by
-    position."""
-    kinds = list(kinds)
-    element = merge(kinds)
-    positions = tuple(kinds) if len(kinds) > 1 else None
-    # (an OBJECT of no class or origin: modules beside known non-modules, see `merge`)
-    if element is not None and (element.base in (MODULE, TENSOR) or (
-            element.base == OBJECT and (element.cls is not None or element.origin is None))):
-        return Kind(CONTAINER, element=element, positions=positions)
-    if positions is not None and any(kind is not None and kind.base in (MODULE, TENSOR, CONTAINER) for kind in kinds):
-        return Kind(CONTAINER, positions=positions)  # `(out, None, 0)`: only its positions known
-    return None
 
 
 def _called_through_dunder_call(callee: Descriptor) -> Descriptor:

@@ -39,7 +39,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 42  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 43  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -474,9 +474,12 @@ class _Summarizer:
         }
         returns = []  # (none for an `async def`: its call gives a coroutine)
         last = _last_top_level_values(node.body, key, local_names)
+        dicts = _returned_dicts(node, statements, locals_)
         for statement in statements if isinstance(node, ast.FunctionDef) else ():
             if isinstance(statement, ast.Return):
-                if id(statement) in last and not (isinstance(statement.value, ast.Name) and statement.value.id in grown):
+                if id(statement) in dicts:
+                    returns.append(_describe_dict(dicts[id(statement)], key, local_names))
+                elif id(statement) in last and not (isinstance(statement.value, ast.Name) and statement.value.id in grown):
                     returns.append(last[id(statement)])  # `x = layer(x); return x`: the last value
                 else:
                     returns.append(_describe(statement.value, key, local_names) if statement.value else ("none",))
@@ -1035,6 +1038,44 @@ def _statements(body: list[ast.stmt]):
         for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
             nested.extend(clause.body)
         pending.extend(reversed(nested))
+
+
+def _returned_dicts(function: ast.AST, statements: list[ast.stmt], locals_: dict[str, list]) -> dict[int, ast.Dict]:
+    """The dict displays with string keys a function returns and nothing changes first (id of the
+    `return` -> the display): `return {"clip": out, "emb": e}`, or `output = {...}` bound once and
+    read only by `return output` (an item stored, a method called or the name handed on may
+    change what a key holds)."""
+    found: dict[int, ast.Dict] = {}
+    named: dict[str, list[ast.Return]] = {}
+    for statement in statements:
+        if type(statement) is not ast.Return:
+            continue
+        if type(statement.value) is ast.Dict and _string_keyed(statement.value):
+            found[id(statement)] = statement.value
+        elif type(statement.value) is ast.Name and len(locals_.get(statement.value.id, ())) == 1:
+            named.setdefault(statement.value.id, []).append(statement)
+    for name, returns in named.items():
+        display = next((s.value for s in statements if type(s) is ast.Assign and len(s.targets) == 1
+                        and type(s.targets[0]) is ast.Name and s.targets[0].id == name), None)
+        if type(display) is not ast.Dict or not _string_keyed(display):
+            continue
+        uses = [n for n in ast.walk(function) if type(n) is ast.Name and n.id == name]
+        if len(uses) == len(returns) + 1:  # the binding and the returns: nothing else reads or rebinds it
+            found.update((id(r), display) for r in returns)
+    return found
+
+
+def _string_keyed(display: ast.Dict) -> bool:
+    """Every key a distinct string written in place (no `**other`)."""
+    keys = [k.value if type(k) is ast.Constant and type(k.value) is str else None for k in display.keys]
+    return bool(keys) and None not in keys and len(set(keys)) == len(keys)
+
+
+def _describe_dict(display: ast.Dict, key: str | None, local_names: frozenset[str]) -> Descriptor:
+    """("dict", ("keys", *keys), values): the keys behind a tag of their own, so that no walk over
+    descriptors reads a key named "ref" or "call" as one."""
+    keys = ("keys", *(k.value for k in display.keys))
+    return ("dict", keys, tuple(_describe(v, key, local_names) for v in display.values))
 
 
 def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt], key: str,
