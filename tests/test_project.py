@@ -473,6 +473,29 @@ def test_a_forward_parameter_takes_what_the_instances_calls_pass(cli, tmp_path, 
     assert _findings(cli, "models.py") == expected
 
 
+@pytest.mark.parametrize(
+    ("models_tail", "run", "expected"),
+    [
+        # a module-level instance another module imports and calls (onsets-and-frames'
+        # `melspectrogram`): its calls there pass the forward's parameter too
+        ("mel = Block()\n", "from models import mel\nmel(torch.ones(2, 4), torch.ones(2))\n", [("TL001", 8)]),
+        ("mel = Block().cuda()\n", "import models\nmodels.mel(torch.ones(2, 4), torch.ones(2))\n", [("TL001", 8)]),
+        # one of those calls passes something else; the name is bound to something else too; a
+        # name of the same spelling the caller binds itself; an instance built elsewhere
+        ("mel = Block()\n", "from models import mel\nmel(torch.ones(2, 4), torch.ones(2))\nmel(torch.ones(2, 4), 'all')\n", []),
+        ("mel = Block()\nif FLAG:\n    mel = print\n", "from models import mel\nmel(torch.ones(2, 4), torch.ones(2))\n", []),
+        ("mel = Block()\n", "mel = print\nmel(torch.ones(2, 4), torch.ones(2))\n", []),
+        ("", "from models import Block\nmel = Block()\nother(torch.ones(2, 4), torch.ones(2))\n", []),
+    ],
+)
+def test_a_module_level_instance_called_from_another_module(cli, tmp_path, monkeypatch, models_tail, run, expected):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "models.py").write_text(BLOCK.format(extra="", base="nn.Module") + models_tail)
+    (tmp_path / "run.py").write_text("import torch\n" + run)
+    monkeypatch.chdir(tmp_path)
+    assert _findings(cli, "models.py") == expected
+
+
 @pytest.mark.parametrize(("target", "expected"), [("*_, m", [("TL005", 3)]), ("m, *_", []), ("*_, m, last", [])])
 def test_a_starred_target_takes_places_from_the_end_across_files(cli, tmp_path, target, expected):
     (tmp_path / "models.py").write_text("import torch.nn as nn\ndef build():\n    return 3, 'x', nn.Linear(2, 2)\n")

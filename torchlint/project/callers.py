@@ -228,6 +228,20 @@ class Callers:
                     if site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == Symbol("class", owner.path, owner.name)}
         for module in sorted(builders | {owner.path}):
             found.extend((module, site, 1) for site in self.summaries[module].calls if self._calls_instance(module, site, owner))
+            found.extend(self._imported_instance_calls(module, owner))
+        return found
+
+    def _imported_instance_calls(self, module: str, owner: ProjectClass) -> list[tuple[str, CallSite, int]]:
+        """Calls in other modules of a module-level instance that `module` builds and they import
+        (`melspectrogram = MelSpectrogram(...)` in mel.py, `melspectrogram(audio)` in train.py)."""
+        built = Symbol("class", owner.path, owner.name)
+        found = []
+        for name, values in self.summaries[module].names.items():
+            if not values or not all(self._builds(module, value, built) for value in values):
+                continue
+            instance = Symbol("name", module, name)
+            found.extend((caller, site, 1) for caller, site in self._calls_named(name)
+                         if caller != module and site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == instance)
         return found
 
     def _calls_instance(self, module: str, site: CallSite, owner: ProjectClass) -> bool:
