@@ -437,6 +437,41 @@ def test_the_keys_of_a_dict_a_module_of_the_file_returns(cli, tmp_path, body, ex
     assert _findings(cli, "run.py") == [(c, line) for c, _ in expected]
 
 
+SAVE_HELPERS = (
+    "import torch\ndef save_checkpoint(state, filename):\n    torch.save(state, filename)\n"
+    "def save_converted(state, filename):\n    state['model'] = state['model'].state_dict()\n    torch.save(state, filename)\n"
+    "def save_popped(state, filename):\n    state.pop('model')\n    torch.save(state, filename)\n"
+    "def save_handed(state, filename):\n    convert(state)\n    torch.save(state, filename)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("calls", "expected"),
+    [
+        # a dict display written in the call holds what it shows when the helper starts
+        ("save_checkpoint({'epoch': 1, 'state_dict': net}, 'a.pt')\n", [("TL004", 3)]),
+        ("save_checkpoint({'epoch': 1, 'state_dict': net}, 'a.pt')\nsave_checkpoint({'epoch': 2, 'state_dict': net}, 'b.pt')\n",
+         [("TL004", 3)]),
+        # the helper changes or hands on the dict first; another call saves a state_dict; a
+        # computed key; a `**` spread; a dict built beforehand (not a display in the call)
+        ("save_converted({'epoch': 1, 'model': net}, 'a.pt')\n", []),
+        ("save_popped({'epoch': 1, 'model': net}, 'a.pt')\n", []),
+        ("save_handed({'epoch': 1, 'model': net}, 'a.pt')\n", []),
+        ("save_checkpoint({'epoch': 1, 'state_dict': net}, 'a.pt')\n"
+         "save_checkpoint({'epoch': 2, 'state_dict': net.state_dict()}, 'b.pt')\n", []),
+        ("save_checkpoint({name: net}, 'a.pt')\n", []),
+        ("save_checkpoint({'epoch': 1, **extra}, 'a.pt')\n", []),
+        ("save_checkpoint({'epoch': 1, 'optimizer': opt.state_dict()}, 'a.pt')\n", []),
+    ],
+)
+def test_a_dict_display_passed_to_a_save_helper_of_another_module(cli, tmp_path, monkeypatch, calls, expected):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "utils.py").write_text(SAVE_HELPERS)
+    (tmp_path / "train.py").write_text("import torch.nn as nn\nfrom utils import *\nnet = nn.Linear(2, 2)\n" + calls)
+    monkeypatch.chdir(tmp_path)
+    assert _findings(cli, "utils.py") == expected
+
+
 BLOCK = (
     "import torch\nimport torch.nn as nn\n{extra}class Block({base}):\n    def __init__(self):\n        super().__init__()\n"
     "        self.fc = nn.Linear(4, 4)\n    def forward(self, x, mask=None):\n        print(mask.data)\n"

@@ -925,6 +925,11 @@ class _Summarizer:
         def describe_argument(value: ast.expr) -> Descriptor:
             if reaching and type(value) is ast.Name and value.id in reaching and value.id not in shadowed:
                 return reaching[value.id]  # `x = model(x); x = F.softmax(x); pick(x)`: the softmax
+            if type(value) is ast.Dict and _string_keyed(value):
+                # `save_checkpoint({"epoch": e, "model": net}, path)`: made for the call, so it holds
+                # what it shows when the callee starts
+                found = relabel(_describe_dict(value, key, local_names))
+                return None if shadowed and _mentions_locals(found, shadowed) else found
             return describe(value)
 
         callee = describe(call.func)
