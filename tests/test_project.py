@@ -472,6 +472,53 @@ def test_a_dict_display_passed_to_a_save_helper_of_another_module(cli, tmp_path,
     assert _findings(cli, "utils.py") == expected
 
 
+LOOPED = (
+    "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.lin = nn.Linear(4, 4)\n    def forward(self, x, steps):\n        x = self.lin(x)\n{loop}"
+    "        return x\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("loop", "expected"),
+    [
+        # after a loop whose body ends binding it, a name holds its value from before the loop or
+        # the body's (each pass gives that kind again)
+        ("        for _ in range(steps):\n            x = torch.relu(x)\n", [("TL001", 4)]),
+        ("        while steps:\n            x = self.lin(x)\n            steps -= 1\n", [("TL001", 4)]),
+        # a pass may stop part-way (`break`, `continue`), the loop binds the name itself, an
+        # `else` runs after it, the body binds it in a way not read, or the body's value is not a tensor
+        ("        for _ in range(steps):\n            x = torch.relu(x)\n            if steps:\n                break\n"
+         "            x = x.tolist()\n", []),
+        ("        for x in range(steps):\n            x = x + 1\n", []),
+        ("        for _ in range(steps):\n            x = torch.relu(x)\n        else:\n            x = x.tolist()\n", []),
+        ("        for _ in range(steps):\n            x, n = x.tolist(), 1\n", []),
+        ("        for _ in range(steps):\n            x = x.tolist()\n", []),
+    ],
+)
+def test_a_value_rebound_in_a_loop_before_it_is_returned(cli, tmp_path, loop, expected):
+    (tmp_path / "models.py").write_text(LOOPED.format(loop=loop))
+    # (what the caller passes is not known: the lines before the loop decide)
+    (tmp_path / "run.py").write_text("import torch\nfrom models import Net\nnet = Net()\nprint(net(batch, 3).data)\n")
+    assert _findings(cli, "run.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("loop", "expected"),
+    [
+        ("        for _ in range(steps):\n            x = torch.relu(x)\n", [("TL001", 13)]),
+        ("        for _ in range(steps):\n            x = torch.relu(x)\n            if steps:\n                continue\n", []),
+        ("        for _ in range(steps):\n            x = x.tolist()\n", []),
+    ],
+)
+def test_a_value_rebound_in_a_loop_before_it_is_passed(cli, tmp_path, loop, expected):
+    """cgcnn's `atom_fea = self.embedding(atom_fea)`, a loop rebinding it, then `self.pooling(atom_fea, idx)`."""
+    code = (LOOPED.format(loop=loop).replace("        return x\n", "        return self.pool(x)\n")
+            + "    def pool(self, fea):\n        return fea.data.sum()\n")
+    (tmp_path / "models.py").write_text(code)
+    assert _findings(cli, "models.py") == expected
+
+
 BLOCK = (
     "import torch\nimport torch.nn as nn\n{extra}class Block({base}):\n    def __init__(self):\n        super().__init__()\n"
     "        self.fc = nn.Linear(4, 4)\n    def forward(self, x, mask=None):\n        print(mask.data)\n"

@@ -1330,10 +1330,13 @@ def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], ret
                     last[name] = value if value is not _LEAVES else None
         elif last:
             # anything else that may bind a returned name (in a block, a tuple target, a walrus,
-            # a `for`, an import, a `def` or `class`): which value reaches the return is not known
+            # a `for`, an import, a `def` or `class`): which value reaches the return is not known,
+            # but for a loop whose body ends binding it (`for conv in self.convs: x = conv(x)`)
+            after_loop = {name: _either_after_loop(statement, name, last, key, local_names) for name in returned if name in last}
             for node in _walk(statement):
                 for bound in _names_bound_by(node):
                     last.pop(bound, None)
+            last.update((name, value) for name, value in after_loop.items() if value is not None)
 
 
 _LEAVES = ("leaves",)  # a block that never runs to its end (it raises, returns, breaks or continues)
@@ -1359,7 +1362,11 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                     for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
                         scan(clause.body)
                 for name in [name for name in last if _binds(statement, name)]:
-                    del last[name]
+                    after_loop = _either_after_loop(statement, name, last, key, local_names)
+                    if after_loop is not None:
+                        last[name] = after_loop  # `x = self.lin(x)`, `for conv in self.convs: x = conv(x)`
+                    else:
+                        del last[name]
                 coerced = _coerced_name(statement)  # `if not isinstance(v, Variable): v = Variable(v)`
                 if coerced in rebound:
                     value = _value_after_if(statement, coerced, key, local_names)
@@ -1392,6 +1399,28 @@ def _either_after_if(statement: ast.If, name: str, last: dict[str, Descriptor], 
     if body is _LEAVES:
         return last[name]
     if body is None:
+        return None
+    if len(statement.body) == 1 and isinstance(statement.body[0], ast.Assign):  # (a longer block may bind what it reads)
+        chained = _with_last_values(body, key, last)
+        body = chained if _size_within(chained, _CHAIN_SIZE) else body
+    return ("either", body, last[name])
+
+
+def _either_after_loop(statement: ast.stmt, name: str, last: dict[str, Descriptor], key: str,
+                       local_names: frozenset[str]) -> Descriptor | None:
+    """What `name` holds after a `for`/`while` (without `else`) whose body ends binding it, and
+    whose target does not: the value before the loop (no pass ran) or the body's (read at the
+    values before it: by induction each pass gives that kind again). None where a `break` or
+    `continue` may leave a value the body bound earlier, or the body's is not known."""
+    if not isinstance(statement, (ast.For, ast.AsyncFor, ast.While)) or statement.orelse or last.get(name) is None:
+        return None
+    if isinstance(statement, (ast.For, ast.AsyncFor)) and any(
+            isinstance(node, ast.Name) and node.id == name for node in ast.walk(statement.target)):
+        return None
+    if any(isinstance(node, (ast.Break, ast.Continue)) for inner in statement.body for node in _walk(inner)):
+        return None
+    body = _value_after(statement.body, name, key, local_names)
+    if body is None or body is _LEAVES:
         return None
     if len(statement.body) == 1 and isinstance(statement.body[0], ast.Assign):  # (a longer block may bind what it reads)
         chained = _with_last_values(body, key, last)
