@@ -519,6 +519,31 @@ def test_a_value_rebound_in_a_loop_before_it_is_passed(cli, tmp_path, loop, expe
     assert _findings(cli, "models.py") == expected
 
 
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # a function of a project module bound to a name first (mean-teacher's
+        # `residual_logit_criterion = losses.symmetric_mse_loss`): its call gives what it returns
+        ("    crit = losses.symmetric_mse_loss\n    return crit(a, b).data\n", [("TL001", 5)]),
+        ("    crit = losses.symmetric_mse_loss if a else losses.symmetric_mse_loss\n    return crit(a, b).data\n",
+         [("TL001", 5)]),
+        # a function of it returning something else; bound to another value too; an attribute
+        # of the module that is not a function; the name bound again before the call
+        ("    crit = losses.report\n    return crit(a, b).data\n", []),
+        ("    crit = losses.symmetric_mse_loss if a else other\n    return crit(a, b).data\n", []),
+        ("    crit = losses.SCALE\n    return crit(a, b).data\n", []),
+        ("    crit = losses.symmetric_mse_loss\n    crit = make()\n    return crit(a, b).data\n", []),
+    ],
+)
+def test_a_function_of_a_project_module_bound_to_a_name(cli, tmp_path, body, expected):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "losses.py").write_text(
+        "import torch\nSCALE = 2\ndef symmetric_mse_loss(a, b):\n    return torch.sum((a - b) ** 2)\n"
+        "def report(a, b):\n    return {'mse': float(a)}\n")
+    (tmp_path / "train.py").write_text("import torch\nimport losses\ndef train(a, b):\n" + body)
+    assert _findings(cli, "train.py") == expected
+
+
 BLOCK = (
     "import torch\nimport torch.nn as nn\n{extra}class Block({base}):\n    def __init__(self):\n        super().__init__()\n"
     "        self.fc = nn.Linear(4, 4)\n    def forward(self, x, mask=None):\n        print(mask.data)\n"

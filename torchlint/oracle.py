@@ -1384,6 +1384,10 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             nested = self._own_nested_class(owner, attribute) if held is None else None
             return Kind(CLASS, cls=nested) if nested is not None else held  # `self.Detection()`
         receiver = self._kind(expr.value, scope, at)
+        if receiver is None:
+            imported = self._imported_kind(self.imports.qualify(expr))
+            if imported is not None and imported.base == FUNCTION:
+                return imported  # `crit = losses.symmetric_mse_loss`, then `crit(a, b)`
         if receiver is not None and receiver.base == CLASS and isinstance(receiver.cls, cst.ClassDef):
             nested = self._unchanged_nested_class(receiver.cls, attribute)  # `Model.Detection`: in Model's body
             return Kind(CLASS, cls=nested) if nested is not None else attribute_kind(receiver, attribute)
