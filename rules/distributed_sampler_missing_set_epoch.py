@@ -45,6 +45,12 @@ HELPER = (
     "    if ds:\n        return {ret}\n"
 )
 
+CHOSEN = (
+    "from torch.utils.data import RandomSampler, SequentialSampler\n"
+    "train_sampler = RandomSampler if rank == -1 else DistributedSampler\n"
+    "loader = DataLoader(ds, sampler=train_sampler(ds))\n"
+)
+ZIPPED = SETUP + "extra = DataLoader(other, sampler=DistributedSampler(other))\n"
 FACTORY = T + "def make_sampler(ds, shuffle=False):\n    return DistributedSampler(ds, shuffle=shuffle)\n"
 FACTORY_LOOP = "loader = DataLoader(dataset, sampler=sampler)\nfor epoch in range(3):\n    for batch in loader:\n        step(batch)\n"
 
@@ -95,8 +101,9 @@ class DistributedSamplerMissingSetEpoch(Rule):
     ## Fix safety
     The fix inserts `sampler.set_epoch(epoch)` (or `loader.sampler.set_epoch(epoch)` for a sampler
     built inline) as the first statement of the outermost loop around the loader, using its loop
-    variable; it is guarded by `if sampler is not None:` when the sampler can be `None`. It is
-    **safe** when the sampler is certainly a DistributedSampler in that scope: the data order
+    variable; it is guarded by `if sampler is not None:` when the sampler can be `None`. A loop
+    over several loaders zipped together (`for x, u in zip(labeled, unlabeled)`) gets no fix: each
+    sampler needs its own call. It is **safe** when the sampler is certainly a DistributedSampler in that scope: the data order
     changes, which is the point, and each rank still sees a disjoint shard that covers the dataset.
     The fix is offered only when that loop is the epoch loop: a counting loop
     (`for epoch in range(...)`, `trange`, `tqdm(range(...))`, `itertools.count()`) that is the only
@@ -166,6 +173,8 @@ class DistributedSamplerMissingSetEpoch(Rule):
     severity = "warning"
     fix_safety = ("safe",)
     trigger_tokens = ("DistributedSampler",)
+    _one_of_several = False  # the loader checked is one of several a loop zips together (no fix then)
+    _reported_at: int | None = None  # id of the last place reported
     scope_tokens = ("for",)  # it visits every `for` loop: the sampler may be made elsewhere
 
     valid = (
@@ -289,6 +298,23 @@ class DistributedSamplerMissingSetEpoch(Rule):
         "for epoch in range(10):\n    bar = tqdm(loader)\n    for batch in bar:\n        step(batch)\n",
         T + "from tqdm import tqdm\nloader = DataLoader(ds, sampler=DistributedSampler(ds))\nfor epoch in range(10):\n"
         "    bar = tqdm(loader)\n    loader.sampler.set_epoch(epoch)\n    for batch in bar:\n        step(batch)\n",
+        # a chosen class: its epoch set when it is the distributed one, a choice without one, or
+        # the distributed one unshuffled
+        T + CHOSEN + "for epoch in range(3):\n    if rank != -1:\n        loader.sampler.set_epoch(epoch)\n"
+        "    for b in loader:\n        step(b)\n",
+        T + CHOSEN.replace("DistributedSampler\n", "SequentialSampler\n") + "for epoch in range(3):\n    for b in loader:\n        step(b)\n",
+        T + CHOSEN.replace("train_sampler(ds)", "train_sampler(ds, shuffle=False)")
+        + "for epoch in range(3):\n    for b in loader:\n        step(b)\n",
+        # zipped loaders whose samplers both have their epoch set, or only one of them distributed
+        # and set; a zip of a loader with a plain list
+        ZIPPED + "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    extra.sampler.set_epoch(epoch)\n"
+        "    for x, u in zip(loader, extra):\n        step(x, u)\n",
+        SETUP + "plain = DataLoader(other, shuffle=True)\nfor epoch in range(3):\n    sampler.set_epoch(epoch)\n"
+        "    for x, u in zip(loader, plain):\n        step(x, u)\n",
+        SETUP + "for epoch in range(3):\n    sampler.set_epoch(epoch)\n    for x, w in zip(loader, weights):\n        step(x, w)\n",
+        ZIPPED + "def train(labeled, unlabeled, epoch):\n    labeled.sampler.set_epoch(epoch)\n"
+        "    unlabeled.sampler.set_epoch(epoch)\n    for x, u in zip(labeled, unlabeled):\n        step(x, u)\n"
+        "for epoch in range(3):\n    train(loader, extra, epoch)\n",
     )
 
     invalid = (
@@ -489,26 +515,42 @@ class DistributedSamplerMissingSetEpoch(Rule):
             "    loader = DataLoader(dataset, sampler=sampler)\n    for batch in loader:\n        step(batch)\n",
             None,
         ),
+        # the class is chosen first (`RandomSampler if rank == -1 else DistributedSampler`): the
+        # loader's sampler may be the other class, so no fix calls its `set_epoch`
+        Invalid(T + CHOSEN + "for epoch in range(3):\n    for b in loader:\n        step(b)\n", None),
+        # loaders zipped together (semi-supervised training), in the loop or in a function the
+        # epoch loop calls: one finding, no fix (each sampler needs its own call)
+        Invalid(ZIPPED + "for epoch in range(3):\n    for x, u in zip(loader, extra):\n        step(x, u)\n", None),
+        Invalid(ZIPPED + "def train(labeled, unlabeled):\n    batches = zip(labeled, unlabeled)\n"
+                "    for i, (x, u) in enumerate(batches):\n        step(x, u)\n"
+                "for epoch in range(3):\n    train(loader, extra)\n", None),
     )
 
     def visit_For(self, node: cst.For) -> None:
-        loader = self._unaliased(_iterated(node.iter))
-        if isinstance(loader, cst.Attribute):
-            self._check_attribute_loader(node, loader)
-            return
-        if isinstance(loader, cst.Name):
-            self._check_loop_over(node.iter, loader)
+        loaders = self._unaliased(node.iter)
+        # (`zip(labeled, unlabeled)`: a `set_epoch` for one of them would leave the other's
+        # order as it was, so a loop over several gets no fix)
+        self._one_of_several = len(loaders) > 1
+        for loader in loaders:
+            if isinstance(loader, cst.Attribute):
+                self._check_attribute_loader(node, loader)
+            elif isinstance(loader, cst.Name):
+                self._check_loop_over(node.iter, loader)
+        self._one_of_several = False
 
-    def _unaliased(self, iterated: cst.BaseExpression) -> cst.BaseExpression:
-        """`bar = tqdm(loader)`, then `for batch in bar`: the loop is over the loader (a name bound
-        once, to a progress bar or `enumerate` of it)."""
-        for _ in range(3):
-            binding = self._single_binding(iterated.value, self.ctx.stack) if isinstance(iterated, cst.Name) else None
+    def _unaliased(self, iterated: cst.BaseExpression, depth: int = 3) -> list[cst.BaseExpression]:
+        """What a loop iterates, through `enumerate`, progress bars and `zip` (`for (x, u) in
+        zip(labeled, unlabeled)`) and names bound once to them (`bar = tqdm(loader)`, then `for
+        batch in bar`)."""
+        found = []
+        for each in _iterated_all(iterated):
+            binding = self._single_binding(each.value, self.ctx.stack) if isinstance(each, cst.Name) and depth else None
             value = self.ctx.oracle.bound_value(binding) if binding is not None else None
-            if not (isinstance(value, cst.Call) and dotted_name(value.func) in _ITERATION_WRAPPERS and value.args):
-                break
-            iterated = _iterated(value)
-        return iterated
+            if isinstance(value, cst.Call) and _wraps_iteration(value):
+                found += self._unaliased(value, depth - 1)
+            else:
+                found.append(each)
+        return found
 
     def _check_loop_over(self, where: cst.CSTNode, loader: cst.Name, helper: cst.FunctionDef | None = None) -> None:
         """The loop over `loader` at `where` (a `for` header, or a call of `helper`, a function
@@ -525,16 +567,23 @@ class DistributedSamplerMissingSetEpoch(Rule):
         rebuilt = self._built_in(loops[-1], {loader.value, (dotted_name(sampler.receiver) or "").split(".")[0]})
         if rebuilt and isinstance(loops[-1], cst.For) and names_used(loops[-1].target) & set().union(*map(names_used, rebuilt)):
             return  # a new sampler or loader each epoch, built from the epoch: its order may change
-        self.report(where, _MESSAGE, None if rebuilt else self._fix(loops, sampler))
+        if self._one_of_several and self._reported_at == id(where):
+            return  # one finding for a loop over several loaders
+        self._reported_at = id(where)
+        self.report(where, _MESSAGE, None if rebuilt or self._one_of_several else self._fix(loops, sampler))
 
     def visit_Call(self, node: cst.Call) -> None:
         """`train_one_epoch(model, loader, ...)` in an epoch loop, where that function of this file
         iterates the parameter the loader is passed as: its loop over the loader is this call."""
         if not isinstance(node.func, cst.Name) or not self._enclosing_loops():
             return
-        found = self._loader_passed_to_iterating_helper(node)
-        if found is not None:
-            self._check_loop_over(node, *found)
+        found = self._loaders_passed_to_iterating_helper(node)
+        if found:
+            helper = self.ctx.kind(node.func).cls
+            self._one_of_several = len(found) > 1
+            for loader in found:
+                self._check_loop_over(node, loader, helper)
+            self._one_of_several = False
 
     def _evaluation_pass(self, loop: cst.CSTNode, helper: cst.FunctionDef | None, loader: cst.Name) -> bool:
         """The pass over the loader is an evaluation: named for one (the function looping, or
@@ -584,22 +633,23 @@ class DistributedSamplerMissingSetEpoch(Rule):
             found += [inner for function in list(found) for inner in self._functions_called(function, depth - 1)]
         return found
 
-    def _loader_passed_to_iterating_helper(self, call: cst.Call) -> tuple[cst.Name, cst.FunctionDef] | None:
+    def _loaders_passed_to_iterating_helper(self, call: cst.Call) -> list[cst.Name]:
         named = [arg for arg in call.args if isinstance(arg.value, cst.Name) and not arg.star]
         if not named:
-            return None
+            return []
         callee = self.ctx.kind(call.func)
         helper = callee.cls if callee is not None and callee.base == FUNCTION else None
         if not isinstance(helper, cst.FunctionDef):
-            return None
+            return []
         iterated = _iterated_parameters(helper)
+        found = []
         for index, arg in enumerate(call.args):
             if arg not in named:
                 continue
             param = _parameter_taking(helper, call, index)
             if param is not None and param.name.value in iterated:
-                return arg.value, helper
-        return None
+                found.append(arg.value)
+        return found
 
     def _built_in(self, loop: cst.CSTNode, names: set[str]) -> list[cst.CSTNode]:
         """The values that `names` are bound to inside `loop` (a sampler or loader made anew at
@@ -739,6 +789,13 @@ class DistributedSamplerMissingSetEpoch(Rule):
         batched = _keyword(construction, "sampler") is None
         if self._is_shuffling_sampler(_passed_shuffle(argument, *made_by) if made_by else argument):
             return _Sampler(reached_as, certain=True, may_be_none=False, batched=batched)
+        chosen = self._chosen_classes(argument, stack)
+        if chosen and any(map(self._is_shuffling_sampler, chosen)) and not any(map(self._is_unshuffled_sampler, chosen)):
+            # `sampler=train_sampler(ds)`, `train_sampler = RandomSampler if rank == -1 else
+            # DistributedSampler`: distributed runs get the same order every epoch; the loader's
+            # sampler may be the other class, so no fix calls its `set_epoch`
+            certain = all(map(self._is_shuffling_sampler, chosen))
+            return _Sampler(reached_as, certain=certain, may_be_none=False, batched=batched)
         if isinstance(argument, cst.Name):
             named = self._named_sampler(argument, stack, made_by)
             return replace(named, batched=batched) if named is not None else None
@@ -816,6 +873,18 @@ class DistributedSamplerMissingSetEpoch(Rule):
         others = [o for o in options if o not in samplers and not _is_none(o)]
         return _Sampler(name, certain=not others, may_be_none=any(_is_none(o) for o in options))
 
+    def _chosen_classes(self, call: cst.BaseExpression, stack) -> list[cst.Call]:
+        """`train_sampler(ds)` with `train_sampler` bound once to a choice of classes (`RandomSampler
+        if rank == -1 else DistributedSampler`): the call as each choice would make it; none
+        for any other call."""
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name)):
+            return []
+        binding = self._single_binding(call.func.value, stack)
+        value = self.ctx.oracle.bound_value(binding) if binding is not None else None
+        if not isinstance(value, cst.IfExp):
+            return []
+        return [call.with_changes(func=branch) for branch in _branches(value)]
+
     def _made_by(self, value: cst.BaseExpression) -> list[cst.BaseExpression]:
         """`make_sampler(ds, shuffle=True)`, a function of the file: what each of its `return`s
         gives (a returned name: its one value there), with a `shuffle=` of the sampler that
@@ -881,21 +950,47 @@ def _keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
 
 
 def _iterated_parameters(function: cst.FunctionDef) -> set[str]:
-    """The parameters a function loops over in its own body (`for batch in loader:`)."""
+    """The parameters a function loops over in its own body (`for batch in loader:`, `for x, u in
+    zip(labeled, unlabeled)`, or through a name it binds once to such a wrapper: `batches =
+    zip(labeled, unlabeled)`, `for i, (x, u) in enumerate(batches)`)."""
     names = {param.name.value for param in all_params(function.params)}
-    return {
-        iterated.value
-        for statement in walk_statements(function.body, into_scopes=False)
-        if isinstance(statement, cst.For)
-        for iterated in [_iterated(statement.iter)]
-        if isinstance(iterated, cst.Name) and iterated.value in names
-    }
+    statements = list(walk_statements(function.body, into_scopes=False))
+    wrapped: dict[str, list[cst.BaseExpression]] = {}
+    for statement in statements:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                    and isinstance(small.value, cst.Call) and _wraps_iteration(small.value)):
+                wrapped.setdefault(small.targets[0].target.value, []).append(small.value)
+    found = set()
+    for statement in statements:
+        if not isinstance(statement, cst.For):
+            continue
+        for iterated in _iterated_all(statement.iter):
+            name = iterated.value if isinstance(iterated, cst.Name) else None
+            if name in wrapped and len(wrapped[name]) == 1 and name not in names:
+                found |= {inner.value for inner in _iterated_all(wrapped[name][0]) if isinstance(inner, cst.Name)}
+            elif name is not None:
+                found.add(name)
+    return found & names
 
 
 def _iterated(expr: cst.BaseExpression) -> cst.BaseExpression:
     while isinstance(expr, cst.Call) and dotted_name(expr.func) in _ITERATION_WRAPPERS and expr.args:
         expr = expr.args[0].value
     return expr
+
+
+def _iterated_all(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """What iterating `expr` iterates, through `enumerate`/progress bars (their first argument)
+    and `zip` (each argument)."""
+    expr = _iterated(expr)
+    if isinstance(expr, cst.Call) and dotted_name(expr.func) == "zip" and expr.args and not any(a.star for a in expr.args):
+        return [inner for arg in expr.args for inner in _iterated_all(arg.value)]
+    return [expr]
+
+
+def _wraps_iteration(call: cst.Call) -> bool:
+    return bool(call.args) and dotted_name(call.func) in _ITERATION_WRAPPERS | {"zip"}
 
 
 def _passed_shuffle(option: cst.BaseExpression, helper: cst.FunctionDef, call: cst.Call) -> cst.BaseExpression:
