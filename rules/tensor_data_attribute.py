@@ -131,6 +131,10 @@ class TensorDataAttribute(Rule):
     trigger_patterns = (re.compile(r"\.data\b(?<!utils\.data)(?<!\bself\.data)"),)
 
     valid = (
+        # a distribution's `expand` takes one shape, sympy's keywords: no evidence of a tensor
+        "import torch\ndef widen(d, n):\n    wide = d.expand((n,))\n    return d.data\n",
+        "import torch\ndef simplify(e):\n    e.expand(deep=True)\n    return e.data\n",
+        "import torch\ndef widen(d, n):\n    return d.expand(torch.Size([n])), d.data\n",
         # numpy's `view` takes a dtype (and a type); a name passed first to a function that is
         # not torch.nn.functional's, or only in a branch of a type test, or rebound since
         T + "import numpy as np\ndef raw(arr):\n    v = arr.view(np.uint8, np.ndarray)\n    return arr.data\n",
@@ -234,6 +238,12 @@ class TensorDataAttribute(Rule):
     )
 
     invalid = (
+        # expanded to several sizes (DANN's `input_data.expand(input_data.data.shape[0], 3, 28,
+        # 28)`): only a tensor's `expand` takes them (a guess: unsafe fix)
+        Invalid(
+            "import torch\ndef forward(self, x):\n    x = x.expand(x.data.shape[0], 3, 28, 28)\n    return x\n",
+            "import torch\ndef forward(self, x):\n    x = x.expand(x.detach().shape[0], 3, 28, 28)\n    return x\n",
+        ),
         # an augmented update of a slice: in place, like `p.data[i] = v`
         Invalid(
             T + "m = nn.Linear(2, 2)\nm.bias.data[0] += 1.0\n",

@@ -24,7 +24,8 @@ _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
 _REQUIRES_GRAD_READ = ".requires_grad"  # in a scope's evidence: the name's `.requires_grad` is read
 _PASSED_FIRST_TO = "<first argument of> "  # in a scope's evidence: a call the name is passed to first
 ITEM_STORED = "[]="  # in a scope's evidence: an item of the name is assigned
-_TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES
+_EXPANDED = "expand(int, ...)"  # in a scope's evidence: `x.expand(n, 3, 28, 28)`
+_TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES | {_EXPANDED}
 
 
 class UsageEvidence:
@@ -224,6 +225,9 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
                 marks.add(method + "(int)")
             elif method == "view" and sum(1 for arg in node.args if arg.keyword is None) >= 3:
                 marks.add("view(int)")  # `x.view(B, C, H, W)`: numpy's takes a dtype and a type at most
+            elif method == "expand" and sum(1 for arg in node.args if arg.keyword is None) >= 2:
+                # `x.expand(n, 3, 28, 28)`: a distribution's `expand` takes one shape, sympy's keywords
+                marks.add(_EXPANDED)
             return node.func.value.value, marks
         if (isinstance(node.func, cst.Name) and node.func.value in _TYPE_TESTS and node.args
                 and isinstance(node.args[0].value, cst.Name)):
