@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -544,6 +545,32 @@ def test_a_function_of_a_project_module_bound_to_a_name(cli, tmp_path, body, exp
     assert _findings(cli, "train.py") == expected
 
 
+REVIEWED = Path(__file__).parent / "data" / "project_review"
+# Projects of a hostile review: a module's dict output changed after it is made (an item stored
+# by a wrapper's or function's caller of the module, a `global` a helper changes, a `case`
+# capture, `locals()`, a forward hook), a `forward` a decorator wraps or the class body binds
+# again, a `__call__` or forward pre-hook that changes what the instance's calls pass. Each was
+# reported with a fix that crashed the program; the baselines are the plain forms, still reported.
+REVIEW_BASELINES = {"c00_baseline": [("TL001", 5)], "t01_tl003_baseline": [("TL003", 10)]}
+
+
+def test_a_changed_star_parameter_that_is_returned(cli, tmp_path):
+    """`*args` and `**kwargs` have no described value to mark as changed."""
+    (tmp_path / "helpers.py").write_text(
+        "def pack(*args, **kwargs):\n    args[0].append(1)\n    kwargs.update(a=1)\n    return args, kwargs\n")
+    (tmp_path / "run.py").write_text("from helpers import pack\nprint(pack([1]))\n")
+    assert _findings(cli, ".") == []
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in REVIEWED.iterdir()))
+def test_what_may_change_a_module_s_output_or_arguments(cli, tmp_path, monkeypatch, case):
+    shutil.copytree(REVIEWED / case, tmp_path / case)
+    monkeypatch.chdir(tmp_path / case)
+    result = cli("check", "--no-cache", "--select", "TL001,TL003", "--output-format", "json", ".")
+    found = sorted((d["code"], d["line"]) for d in json.loads(result.output))
+    assert found == REVIEW_BASELINES.get(case, [])
+
+
 BLOCK = (
     "import torch\nimport torch.nn as nn\n{extra}class Block({base}):\n    def __init__(self):\n        super().__init__()\n"
     "        self.fc = nn.Linear(4, 4)\n    def forward(self, x, mask=None):\n        print(mask.data)\n"
@@ -576,29 +603,6 @@ def test_a_forward_parameter_takes_what_the_instances_calls_pass(cli, tmp_path, 
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "models.py").write_text(models)
     (tmp_path / "run.py").write_text("import torch\nfrom models import Block\n" + run)
-    monkeypatch.chdir(tmp_path)
-    assert _findings(cli, "models.py") == expected
-
-
-@pytest.mark.parametrize(
-    ("models_tail", "run", "expected"),
-    [
-        # a module-level instance another module imports and calls (onsets-and-frames'
-        # `melspectrogram`): its calls there pass the forward's parameter too
-        ("mel = Block()\n", "from models import mel\nmel(torch.ones(2, 4), torch.ones(2))\n", [("TL001", 8)]),
-        ("mel = Block().cuda()\n", "import models\nmodels.mel(torch.ones(2, 4), torch.ones(2))\n", [("TL001", 8)]),
-        # one of those calls passes something else; the name is bound to something else too; a
-        # name of the same spelling the caller binds itself; an instance built elsewhere
-        ("mel = Block()\n", "from models import mel\nmel(torch.ones(2, 4), torch.ones(2))\nmel(torch.ones(2, 4), 'all')\n", []),
-        ("mel = Block()\nif FLAG:\n    mel = print\n", "from models import mel\nmel(torch.ones(2, 4), torch.ones(2))\n", []),
-        ("mel = Block()\n", "mel = print\nmel(torch.ones(2, 4), torch.ones(2))\n", []),
-        ("", "from models import Block\nmel = Block()\nother(torch.ones(2, 4), torch.ones(2))\n", []),
-    ],
-)
-def test_a_module_level_instance_called_from_another_module(cli, tmp_path, monkeypatch, models_tail, run, expected):
-    (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "models.py").write_text(BLOCK.format(extra="", base="nn.Module") + models_tail)
-    (tmp_path / "run.py").write_text("import torch\n" + run)
     monkeypatch.chdir(tmp_path)
     assert _findings(cli, "models.py") == expected
 

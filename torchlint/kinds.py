@@ -375,6 +375,12 @@ def augmented_kind(held: Kind | None, added: Iterable[Kind | None]) -> Kind | No
     return Kind(CONTAINER)
 
 
+# Methods that put another element into a list or dict, or take one out: its elements' kinds are
+# then not the ones built.
+CONTAINER_MUTATING_METHODS = frozenset({"append", "extend", "insert", "update", "setdefault", "__setitem__", "add", "pop",
+                                        "popitem", "remove", "clear", "reverse", "sort", "__delitem__"})
+
+
 def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
     """A list/tuple display: a container whose elements agree on a kind (modules, tensors,
     instances of one class of the project: `[Agent(), Agent()]`), or one known position by

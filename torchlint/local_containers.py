@@ -13,14 +13,13 @@ import libcst as cst
 
 from torchlint.analysis import dotted_name
 from torchlint.kinds import CONTAINER, Kind
-from torchlint.kinds import container_of
+from torchlint.kinds import CONTAINER_MUTATING_METHODS, container_of
 from torchlint.scopes import Binding, Scope, reaching
 from torchlint.usage_evidence import ITEM_STORED, collect_uses
 from torchlint.walk import descendants
 
 # What puts another element into a list or dict: its elements' kind is then not the one built.
-_MUTATIONS = frozenset({ITEM_STORED, "append", "extend", "insert", "update", "setdefault", "__setitem__", "add",
-                        "pop", "popitem", "remove", "clear", "reverse", "sort", "__delitem__"})
+_MUTATIONS = CONTAINER_MUTATING_METHODS | {ITEM_STORED}
 _LIST_GROWTH = frozenset({"append", "extend", "insert"})
 # Calls that read a list they are given without keeping or changing it.
 _READING_CALLS = frozenset({"len", "enumerate", "zip", "sorted", "reversed", "iter", "list", "tuple", "sum", "print",
@@ -64,6 +63,8 @@ class LocalContainers:
         function use; a tuple display cannot change."""
         if all(binding.how == "value" and isinstance(self.bound_value(binding), cst.Tuple) for binding in bindings):
             return False
+        if name in scope.declared_global or name in scope.declared_nonlocal:
+            return True  # another function may change it (`global OUT`, then a helper's `OUT["mse"] = ...`)
         cache = self.__dict__.setdefault("_changed_out_of_sight", {})
         key = (scope.node, name)
         if key not in cache:

@@ -26,7 +26,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
     MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR,
     TENSOR_ITERATORS, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
-    layer_tensor_kind, library_call_kind, merge, method_call_kind, output_of_forward, positional_count, public,
+    layer_tensor_kind, library_call_kind, merge, method_call_kind, positional_count, public,
     container_of, dict_display_kind, subscript_kind, summed_kind, tensor, torch_class_instance, unpacked_kind, with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex
@@ -651,7 +651,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             None for subclass in self.classes.subclasses(cls) if _method_named(subclass, "__call__") is not None]
         if not overriding:
             return kind
-        output = merge([kind.output, *(output_of_forward(result) for result in overriding)])
+        output = merge([kind.output, *(self.project.module_output(result) for result in overriding)])
         return Kind(MODULE, output=output, origin=kind.origin, cls=kind.cls)
 
     def _local_instance_kind(self, cls: cst.ClassDef) -> Kind | None:
@@ -677,7 +677,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         if self.may_override(cls, "__call__"):
             return None  # (it or a base defines one, a base is not seen, a decorator or an assignment may change it)
         forward = _method_named(cls, "forward")
-        return output_of_forward(self._method_returns(forward)) if forward is not None else None
+        return self.project.module_output(self._method_returns(forward)) if forward is not None else None
 
     def _defines_call(self, cls: cst.ClassDef, seen: set[str]) -> bool:
         return self._defines_any(cls, ("__call__",), seen)

@@ -30,6 +30,9 @@ _SIGNATURE_KEEPING = frozenset({"torch.no_grad", "torch.inference_mode", "torch.
                                 "functools.lru_cache", "lru_cache", "functools.cache"})
 
 
+# Registrations of hooks that may change what a module's call hands to `forward`, and what it returns.
+FORWARD_PRE_HOOKS = frozenset({"register_forward_pre_hook", "register_module_forward_pre_hook"})
+FORWARD_HOOKS = frozenset({"register_forward_hook", "register_module_forward_hook"})
 # Decorators (as written) that keep what a function returns; those that also turn autograd off.
 GRAD_DISABLING_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "no_grad", "inference_mode"})
 RESULT_KEEPING_DECORATORS = GRAD_DISABLING_DECORATORS | {
@@ -217,6 +220,8 @@ class Callers:
         may call it otherwise."""
         if not all(self._torch_module_bases_only(member) for member in family):
             return None
+        if self.may_override(owner, "__call__") or self.registers_hooks(FORWARD_PRE_HOOKS):
+            return None  # what an instance's call passes may reach `forward` changed
         found = []
         for caller, site in self._calls_named("forward"):
             target = self._site_targets(caller, site, owner)
@@ -228,21 +233,12 @@ class Callers:
                     if site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == Symbol("class", owner.path, owner.name)}
         for module in sorted(builders | {owner.path}):
             found.extend((module, site, 1) for site in self.summaries[module].calls if self._calls_instance(module, site, owner))
-            found.extend(self._imported_instance_calls(module, owner))
         return found
 
-    def _imported_instance_calls(self, module: str, owner: ProjectClass) -> list[tuple[str, CallSite, int]]:
-        """Calls in other modules of a module-level instance that `module` builds and they import
-        (`melspectrogram = MelSpectrogram(...)` in mel.py, `melspectrogram(audio)` in train.py)."""
-        built = Symbol("class", owner.path, owner.name)
-        found = []
-        for name, values in self.summaries[module].names.items():
-            if not values or not all(self._builds(module, value, built) for value in values):
-                continue
-            instance = Symbol("name", module, name)
-            found.extend((caller, site, 1) for caller, site in self._calls_named(name)
-                         if caller != module and site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == instance)
-        return found
+    def registers_hooks(self, names: frozenset[str]) -> bool:
+        """Whether the project calls one of these hook registrations anywhere (a hook may be put on
+        any module: `model.apply(lambda m: m.register_forward_pre_hook(f))`)."""
+        return any(self._calls_named(name) for name in sorted(names))
 
     def _calls_instance(self, module: str, site: CallSite, owner: ProjectClass) -> bool:
         """Whether the call's callee is a name or `self` attribute that holds only instances the

@@ -21,7 +21,7 @@ from torchlint.kinds import (
 )
 from torchlint.outline import Outline
 from torchlint.project.callers import (
-    ASKED, CLASS_KEEPING_DECORATORS, GRAD_DISABLING_DECORATORS, RESULT_KEEPING_DECORATORS, Callers,
+    ASKED, CLASS_KEEPING_DECORATORS, FORWARD_HOOKS, GRAD_DISABLING_DECORATORS, RESULT_KEEPING_DECORATORS, Callers,
 )
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
@@ -363,6 +363,9 @@ class ProjectIndex(Callers):
             return self._iteration_kind(path, d[1], d[2])
         if tag == "list":
             return container_of(self.kind(path, element) for element in d[1])
+        if tag == "changed":  # a container changed after it was made: what it holds is not known
+            kind = self.kind(path, d[1])
+            return Kind(CONTAINER, mapping=kind.mapping) if kind is not None and kind.base == CONTAINER else kind
         if tag == "dict":
             return dict_display_kind(list(d[1][1:]), [self.kind(path, value) for value in d[2]])
         if tag == "either":
@@ -779,10 +782,18 @@ class ProjectIndex(Callers):
             return None
         key = self.summaries[cls.path].classes[cls.name].methods.get("forward")
         function = self._function(cls.path, key) if key else None
-        if function is None or not function.returns:
-            return None
+        if function is None or not function.returns or not all(d in RESULT_KEEPING_DECORATORS for d in function.decorators):
+            return None  # (a decorator may give back something else)
         kind = self._memoised(("forward", cls), lambda: merge(self.kind(cls.path, r) for r in function.returns))
-        return output_of_forward(kind)
+        return self.module_output(kind)
+
+    def module_output(self, returned: Kind | None) -> Kind | None:
+        """What calling a module gives, from what its `forward` returns (kinds.output_of_forward);
+        a dict is not known where the project registers forward hooks, which may change it in place."""
+        output = output_of_forward(returned)
+        if output is not None and output.keys is not None and self.registers_hooks(FORWARD_HOOKS):
+            return None
+        return output
 
     def defines_call(self, cls: ProjectClass) -> bool:
         """Whether the class or a base of the project defines `__call__`."""

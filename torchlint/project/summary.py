@@ -33,13 +33,13 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from torchlint import legacy
-from torchlint.kinds import TENSOR_ITERATORS
+from torchlint.kinds import CONTAINER_MUTATING_METHODS, TENSOR_ITERATORS
 from torchlint.lines import line_starts
 from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 43  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 44  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -77,6 +77,10 @@ class FunctionSummary:
     # Its local names (parameters included) whose attributes it assigns (`cls.__call__ = f`,
     # `setattr(cls, "forward", g)`).
     changed: frozenset[str] = frozenset()
+
+
+UNREAD_METHOD = "?"  # ClassSummary.methods: a name the class body binds otherwise than by a `def`
+_CALL_MACHINERY = frozenset({"forward", "__call__"})
 
 
 @dataclass
@@ -195,6 +199,7 @@ def summarize_and_outline(text: str, filename: str = "<module>") -> tuple[Module
         summary = summarizer.module(tree)
     except RecursionError:
         return ModuleSummary({}, (), None), outline
+
     return summary, outline._replace(uses=Uses(frozenset(summarizer.called), frozenset(summarizer.attribute_names)))
 
 
@@ -408,6 +413,10 @@ class _Summarizer:
             in_class_scope = [item] if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) else [
                 *item.decorator_list, *item.args.defaults, *(d for d in item.args.kw_defaults if d is not None)]
             self.escapes.update(f"{node.name}.{n.id}" for part in in_class_scope for n in ast.walk(part) if type(n) is ast.Name)
+            if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for name, _ in _bindings(item, None, frozenset(), describe=False):
+                    if name in methods or name in _CALL_MACHINERY:
+                        methods[name] = UNREAD_METHOD  # `forward = scalar_forward` in the body: not the `def`
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 key = f"{node.name}.{item.name}"
                 methods[item.name] = key
@@ -474,15 +483,19 @@ class _Summarizer:
         }
         returns = []  # (none for an `async def`: its call gives a coroutine)
         last = _last_top_level_values(node.body, key, local_names)
-        dicts = _returned_dicts(node, statements, locals_)
+        dicts = _returned_dicts(node, statements, locals_, local_names)
+        changed = _changed_in_place(node, _returned_locals(statements, local_names) - grown)  # (grown: read already)
         for statement in statements if isinstance(node, ast.FunctionDef) else ():
             if isinstance(statement, ast.Return):
                 if id(statement) in dicts:
-                    returns.append(_describe_dict(dicts[id(statement)], key, local_names))
+                    returned = _describe_dict(dicts[id(statement)], key, local_names)
                 elif id(statement) in last and not (isinstance(statement.value, ast.Name) and statement.value.id in grown):
-                    returns.append(last[id(statement)])  # `x = layer(x); return x`: the last value
+                    returned = last[id(statement)]  # `x = layer(x); return x`: the last value
                 else:
-                    returns.append(_describe(statement.value, key, local_names) if statement.value else ("none",))
+                    returned = _describe(statement.value, key, local_names) if statement.value else ("none",)
+                returns.append(_marked_changed(statement.value, returned, changed) if changed else returned)
+        for name in changed & locals_.keys():  # (not a `*args` or `**kwargs`: no value is described for them)
+            locals_[name] = [("changed", value) for value in locals_[name]]
         closure = self._enclosing_locals(key, local_names, statements)
         if closure:
             self._closures[key] = closure
@@ -1045,11 +1058,13 @@ def _statements(body: list[ast.stmt]):
         pending.extend(reversed(nested))
 
 
-def _returned_dicts(function: ast.AST, statements: list[ast.stmt], locals_: dict[str, list]) -> dict[int, ast.Dict]:
+def _returned_dicts(function: ast.AST, statements: list[ast.stmt], locals_: dict[str, list],
+                    local_names: frozenset[str]) -> dict[int, ast.Dict]:
     """The dict displays with string keys a function returns and nothing changes first (id of the
-    `return` -> the display): `return {"clip": out, "emb": e}`, or `output = {...}` bound once and
-    read only by `return output` (an item stored, a method called or the name handed on may
-    change what a key holds)."""
+    `return` -> the display): `return {"clip": out, "emb": e}`, or a local `output = {...}` bound
+    once and read only by `return output` (an item stored, a method called, the name handed on,
+    declared `global`, captured by a `case`, or the function reading `locals()`, may change what a
+    key holds)."""
     found: dict[int, ast.Dict] = {}
     named: dict[str, list[ast.Return]] = {}
     for statement in statements:
@@ -1057,17 +1072,95 @@ def _returned_dicts(function: ast.AST, statements: list[ast.stmt], locals_: dict
             continue
         if type(statement.value) is ast.Dict and _string_keyed(statement.value):
             found[id(statement)] = statement.value
-        elif type(statement.value) is ast.Name and len(locals_.get(statement.value.id, ())) == 1:
+        elif (type(statement.value) is ast.Name and statement.value.id in local_names
+              and len(locals_.get(statement.value.id, ())) == 1):
             named.setdefault(statement.value.id, []).append(statement)
     for name, returns in named.items():
         display = next((s.value for s in statements if type(s) is ast.Assign and len(s.targets) == 1
                         and type(s.targets[0]) is ast.Name and s.targets[0].id == name), None)
         if type(display) is not ast.Dict or not _string_keyed(display):
             continue
-        uses = [n for n in ast.walk(function) if type(n) is ast.Name and n.id == name]
-        if len(uses) == len(returns) + 1:  # the binding and the returns: nothing else reads or rebinds it
+        if _named_only_by(function, name) == len(returns) + 1:  # the binding and the returns: nothing else
             found.update((id(r), display) for r in returns)
     return found
+
+
+def _named_only_by(function: ast.AST, name: str) -> int | None:
+    """How many Name nodes of the function are `name`; None where it names it otherwise too (a
+    `global`/`nonlocal`, a `case` capture, an `except ... as`, an import, a definition, a
+    parameter) or reads its namespace (`locals()`, `vars()`, `exec`, `eval`)."""
+    count = 0
+    for node in ast.walk(function):
+        kind = type(node)
+        if kind is ast.Name:
+            if node.id == name:
+                count += 1
+            elif node.id in _NAMESPACE_READERS and node is not function:
+                return None
+        elif kind in (ast.Global, ast.Nonlocal, ast.alias, ast.MatchAs, ast.MatchStar, ast.MatchMapping,
+                      ast.ExceptHandler, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            if name in _names_declared(node):
+                return None
+    return count
+
+
+_NAMESPACE_READERS = frozenset({"locals", "vars", "exec", "eval"})
+
+
+def _names_declared(node: ast.AST) -> set[str]:
+    """The names a node binds other than through a Name node."""
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return set(node.names)
+    if isinstance(node, ast.alias):
+        return {node.asname or node.name.split(".")[0]}
+    if isinstance(node, ast.MatchMapping):
+        return {node.rest} if node.rest else set()
+    if isinstance(node, (ast.MatchAs, ast.MatchStar, ast.ExceptHandler)):
+        return {node.name} if node.name else set()
+    if isinstance(node, ast.arg):
+        return {node.arg}
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    return set()
+
+
+def _returned_locals(statements: list[ast.stmt], local_names: frozenset[str]) -> set[str]:
+    """The locals a function returns by name (`return res`, `return out, res`)."""
+    found = set()
+    for statement in statements:
+        if type(statement) is ast.Return and statement.value is not None:
+            value = statement.value
+            for element in value.elts if type(value) is ast.Tuple else (value,):
+                if type(element) is ast.Name and element.id in local_names:
+                    found.add(element.id)
+    return found
+
+
+def _changed_in_place(function: ast.AST, names: set[str]) -> set[str]:
+    """The names that may hold a container changed after it was made: an item stored or deleted
+    (`res["mse"] = res["mse"].item()`), a method that puts in or takes out (`res.update(...)`),
+    or handed on, aliased or read by a nested scope (see _handed_on)."""
+    if not names:
+        return set()
+    found = _handed_on(function, names)
+    for node in ast.walk(function):
+        kind = type(node)
+        if kind is ast.Subscript and type(node.ctx) is not ast.Load and type(node.value) is ast.Name:
+            found.add(node.value.id)
+        elif (kind is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name
+              and node.func.attr in CONTAINER_MUTATING_METHODS):
+            found.add(node.func.value.id)
+    return found & names
+
+
+def _marked_changed(value: ast.expr | None, returned: Descriptor, changed: set[str]) -> Descriptor:
+    """A returned description with each changed name's part wrapped as ("changed", part)."""
+    if type(value) is ast.Name and value.id in changed:
+        return ("changed", returned)
+    if type(value) is ast.Tuple and returned is not None and returned[0] == "list" and len(returned[1]) == len(value.elts):
+        return ("list", tuple(("changed", part) if type(e) is ast.Name and e.id in changed else part
+                              for e, part in zip(value.elts, returned[1])))
+    return returned
 
 
 def _string_keyed(display: ast.Dict) -> bool:

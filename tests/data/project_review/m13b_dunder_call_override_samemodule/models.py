@@ -1,0 +1,17 @@
+import torch
+import torch.nn as nn
+from torch.nn.utils.rnn import pack_sequence
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def __call__(self, x, mask=None):
+        return super().__call__(x, pack_sequence(list(mask)))
+
+    def forward(self, x, mask=None):
+        print(type(mask).__name__, mask.data.shape)
+        return self.fc(x)
+mel = Block()
+mel(torch.ones(2, 4), torch.ones(2, 3))

@@ -1,0 +1,18 @@
+import torch
+import torch.nn as nn
+
+def to_number(module, inputs, output):
+    output["mse"] = output["mse"].item()
+
+class LossNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 1)
+        self.crit = nn.MSELoss()
+        self.register_forward_hook(to_number)
+
+    def forward(self, x, y):
+        out = self.fc(x)
+        loss = self.crit(out, y)
+
+        return {"mse": loss, "out": out}
