@@ -536,3 +536,22 @@ def test_indentation_mixing_tabs_and_spaces_that_libcst_rejects_is_linted_withou
     path.write_text(MIXED_INDENTATION)
     cli("check", "--no-cache", "--select", "TL001", "--fix", "--unsafe-fixes", str(path))
     assert path.read_text() == MIXED_INDENTATION
+
+
+def test_a_bug_while_summarising_one_module_leaves_the_run_going(cli, tmp_path, monkeypatch):
+    """A summary that raises is reported and read as knowing nothing; every file is still linted."""
+    import torchlint.project.summary as summary
+
+    module = summary._Summarizer.module
+
+    def failing(self, tree):
+        if "BROKEN" in self.text:
+            raise KeyError("args")
+        return module(self, tree)
+
+    monkeypatch.setattr(summary._Summarizer, "module", failing)
+    (tmp_path / "broken.py").write_text("BROKEN = 1\n")
+    (tmp_path / "train.py").write_text("import torch.nn as nn\nnet = nn.Linear(2, 2)\nnet.forward(1)\n")
+    result = cli("check", "--no-cache", "-j", "1", "--output-format", "json", str(tmp_path))
+    assert [(d["code"], d["line"]) for d in json.loads(result.stdout)] == [("TL005", 3)]
+    assert "internal error while summarising" in result.stderr and "broken.py" in result.stderr

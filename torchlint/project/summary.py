@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
+import sys
 import warnings
 from bisect import bisect_right
 from collections import deque
@@ -199,7 +200,9 @@ def summarize_and_outline(text: str, filename: str = "<module>") -> tuple[Module
         summary = summarizer.module(tree)
     except RecursionError:
         return ModuleSummary({}, (), None), outline
-
+    except Exception as error:  # a bug of ours: this module is read as knowing nothing; the run goes on
+        print(f"torchlint: internal error while summarising {filename}: {type(error).__name__}: {error}", file=sys.stderr)
+        return ModuleSummary({}, (), None), outline
     return summary, outline._replace(uses=Uses(frozenset(summarizer.called), frozenset(summarizer.attribute_names)))
 
 
