@@ -14,6 +14,7 @@ import libcst as cst
 from torchlint.analysis import dotted_name
 from torchlint.kinds import CONTAINER, Kind
 from torchlint.kinds import CONTAINER_MUTATING_METHODS, container_of
+from torchlint.project.summary import NAMESPACE_READERS
 from torchlint.scopes import Binding, Scope, reaching
 from torchlint.usage_evidence import ITEM_STORED, collect_uses
 from torchlint.walk import descendants
@@ -194,7 +195,12 @@ def _hand_offs(name: str, scope: cst.CSTNode, keeps: Callable[[cst.Call], bool])
     """The calls through which the list `name` may change out of the scope's sight (see
     `handed_on`); None when it may change anywhere (aliased, or used by a nested scope)."""
     calls = []
-    for node in descendants(scope.body if isinstance(scope, cst.FunctionDef) else scope):
+    nodes = list(descendants(scope.body if isinstance(scope, cst.FunctionDef) else scope))
+    called = {id(node.func) for node in nodes if isinstance(node, cst.Call)}
+    targets = {id(inner) for node in nodes for target in _targets(node) for inner in descendants(target)}
+    for node in nodes:
+        if id(node) not in targets and _aliased_in_place(node, name, called):
+            return None  # `for s in [state]`, `drop = state.pop`, `vars()`: changed out of sight
         if isinstance(node, cst.Call) and dotted_name(node.func) not in _READING_CALLS and any(
                 isinstance(arg.value, cst.Name) and arg.value.value == name and arg.star != "*" for arg in node.args
         ) and not keeps(node):
@@ -210,6 +216,31 @@ def _hand_offs(name: str, scope: cst.CSTNode, keeps: Callable[[cst.Call], bool])
                     for inner in descendants(node)):
                 return None
     return calls
+
+
+def _targets(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """What a node binds to (`s, d = ...`, `for k, v in ...`): tuples there are no displays."""
+    if isinstance(node, cst.AssignTarget):
+        return [node.target]
+    if isinstance(node, (cst.For, cst.CompFor)):
+        return [node.target]
+    if isinstance(node, cst.AsName):
+        return [node.name]
+    return []
+
+
+def _aliased_in_place(node: cst.CSTNode, name: str, called: set[int]) -> bool:
+    """The container `name` put in a display, a method of it that changes it taken without
+    calling it, or the scope's namespace read by name (`vars()`, `locals()`, `exec`)."""
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return any(isinstance(e.value, cst.Name) and e.value.value == name for e in node.elements)
+    if isinstance(node, cst.Dict):
+        return any(isinstance(e, cst.DictElement) and isinstance(e.value, cst.Name) and e.value.value == name
+                   for e in node.elements)
+    if isinstance(node, cst.Attribute) and id(node) not in called:
+        return isinstance(node.value, cst.Name) and node.value.value == name and node.attr.value in CONTAINER_MUTATING_METHODS
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in NAMESPACE_READERS
+
 
 
 def item_added_last(statement: cst.CSTNode, name: str) -> cst.BaseExpression | None:

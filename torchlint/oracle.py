@@ -677,7 +677,9 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         if self.may_override(cls, "__call__"):
             return None  # (it or a base defines one, a base is not seen, a decorator or an assignment may change it)
         forward = _method_named(cls, "forward")
-        return self.project.module_output(self._method_returns(forward)) if forward is not None else None
+        if forward is None or self._attribute_bindings(cls, "forward"):
+            return None  # (`self.forward = self.packed` in a method: calls run that)
+        return self.project.module_output(self._method_returns(forward))
 
     def _defines_call(self, cls: cst.ClassDef, seen: set[str]) -> bool:
         return self._defines_any(cls, ("__call__",), seen)

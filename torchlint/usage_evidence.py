@@ -66,6 +66,8 @@ class UsageEvidence:
             return tensor(True)  # its gradient is read: a leaf that requires grad (a Parameter)
         own = self._own_method_names()
         uses = {use for use in said_of_all & _TENSOR_USES if use.split("(")[0] not in own}
+        if _EXPANDED in uses and self.project.defines_method("expand"):
+            uses.discard(_EXPANDED)  # a class of the project has an `expand(rows, cols)` of its own
         # (not when a class of the file keeps a `requires_grad` of its own: an autograd of its own)
         requires_grad = _REQUIRES_GRAD_READ in said_of_all and not _KEEPS_REQUIRES_GRAD.search(self.text)
         passed = self._passed_where_only_a_tensor_goes(said_of_all, bindings[0].scope)

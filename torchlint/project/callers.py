@@ -106,6 +106,10 @@ class Callers:
             return None
         self.consulted.add(caller)
         kind = self.kind(caller, value)
+        if kind is not None and kind.keys is not None and (value is None or value[0] != "dict"):
+            # a dict by its keys only where the call writes the display: one the caller holds by
+            # name may have been changed on its way (`state["model"] = state["model"].state_dict()`)
+            kind = Kind(CONTAINER, mapping=True)
         return with_evidence(kind, f"`{name}` is the `{code}` passed at {Path(caller).name}:{site.line}")
 
     def calls_to(self, path: str, key: str, subclasses: bool = True) -> list[tuple[str, CallSite, int]] | None:

@@ -25,7 +25,7 @@ from torchlint.project.callers import (
 )
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
-    OWN_ITERATOR, Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, select, summarize, uses_digest,
+    OWN_ITERATOR, REDEFINED, Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, select, summarize, uses_digest,
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
 from torchlint.torch_api import (
@@ -542,10 +542,21 @@ class ProjectIndex(Callers):
         if callee.base == CLASS and callee.origin:
             return library_call_kind(callee.origin, None, set(), False)
         if callee.base == FUNCTION and isinstance(callee.cls, ProjectFunction):
-            return self.return_kind(callee.cls)
+            return None if self._may_be_replaced(callee.cls) else self.return_kind(callee.cls)
         if callee.base == MODULE:
             return callee.output or Kind(OBJECT, origin="model-output")
         return None
+
+    def _may_be_replaced(self, function: ProjectFunction) -> bool:
+        """A module-level function code may replace: its name assigned through an object anywhere
+        in the project (`losses.symmetric_mse_loss = f`, `setattr(module, "symmetric_mse_loss", f)`),
+        its module's names written by a computed name (`globals()[name] = f`), or defined more than
+        once in its module (which `def` runs is not known)."""
+        summary = self.summaries.get(function.path)
+        if "." in function.key or summary is None:
+            return summary is None
+        return (self.stores_attribute(function.key) or "@.*" in summary.escapes
+                or REDEFINED + function.key in summary.escapes)
 
     def _attribute_kind(self, receiver: Kind | None, attribute: str) -> Kind | None:
         if receiver is not None and isinstance(receiver.cls, ProjectClass) and receiver.base in (MODULE, OBJECT):
@@ -620,6 +631,10 @@ class ProjectIndex(Callers):
                 return None
             own |= brought
         return {name for name in own if not name.startswith("_")}
+
+    def defines_method(self, name: str) -> bool:
+        """Whether a class of the project defines a method `name` (one of OWN_EVIDENCE_METHODS)."""
+        return bool(self._modules_where_escaping(OWN_ITERATOR + name))
 
     def defines_tensor_iterators(self) -> bool:
         """Whether a class of the project that is not known to be a module defines `parameters()`
@@ -784,14 +799,20 @@ class ProjectIndex(Callers):
         function = self._function(cls.path, key) if key else None
         if function is None or not function.returns or not all(d in RESULT_KEEPING_DECORATORS for d in function.decorators):
             return None  # (a decorator may give back something else)
+        family = {cls} | self._project_ancestors(cls)
+        if any(self.assigned_on(member, "forward") or "forward" in self.summaries[member.path].classes[member.name].attributes
+               for member in family):
+            return None  # `Net.forward = f`, `setattr(Net, "forward", f)`, `self.forward = self.packed`
         kind = self._memoised(("forward", cls), lambda: merge(self.kind(cls.path, r) for r in function.returns))
         return self.module_output(kind)
 
     def module_output(self, returned: Kind | None) -> Kind | None:
         """What calling a module gives, from what its `forward` returns (kinds.output_of_forward);
-        a dict is not known where the project registers forward hooks, which may change it in place."""
+        a dict is not known where the project registers forward hooks, which may change it in place,
+        or assigns a `forward` on any object (`net.forward = types.MethodType(f, net)`)."""
         output = output_of_forward(returned)
-        if output is not None and output.keys is not None and self.registers_hooks(FORWARD_HOOKS):
+        if output is not None and output.keys is not None and (
+                self.registers_hooks(FORWARD_HOOKS) or self.stores_attribute("forward")):
             return None
         return output
 

@@ -40,7 +40,7 @@ from torchlint.outline import Outline, Uses
 
 Descriptor = tuple | None
 
-FORMAT = 44  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 45  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -121,9 +121,14 @@ class ModuleSummary:
     name_stores: dict[str, tuple[tuple[str, Descriptor], ...]] = field(default_factory=dict)
 
 
-# A class of the project defining one of nn.Module's tensor iterators (`parameters`) itself
-# escapes as OWN_ITERATOR + the name.
+# A class of the project defining one of nn.Module's tensor iterators (`parameters`), or another
+# method whose call is taken as evidence of a tensor (`expand`), itself escapes as OWN_ITERATOR +
+# the name.
 OWN_ITERATOR = "def:"
+OWN_EVIDENCE_METHODS = TENSOR_ITERATORS | {"expand"}
+# A module-level function its module defines more than once, or binds otherwise too (`if
+# legacy: def f ...` `else: def f ...`): escapes as REDEFINED + the name.
+REDEFINED = "redef:"
 
 
 def _setattr_target(statement: ast.stmt) -> ast.Attribute | None:
@@ -294,6 +299,8 @@ class _Summarizer:
             if isinstance(statement, ast.ClassDef):
                 self._class(statement)
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if statement.name in self.summary.functions:
+                    self.escapes.add(REDEFINED + statement.name)  # (the summary holds the last `def`)
                 self._function(statement, statement.name, None)
             elif isinstance(statement, (ast.Import, ast.ImportFrom)):
                 imported.update(alias.asname or alias.name.split(".")[0] for alias in statement.names)
@@ -306,6 +313,7 @@ class _Summarizer:
                     if name == "__all__":
                         self.summary.exported = _string_list(statement)
         self.summary.names = {name: tuple(values) for name, values in names.items()}
+        self.escapes.update(REDEFINED + name for name in names.keys() & self.summary.functions.keys())
         self._scan_uses(tree, None, frozenset())
         self._run_time_modules(tree)
         self.summary.calls = tuple(self.calls)
@@ -423,8 +431,8 @@ class _Summarizer:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 key = f"{node.name}.{item.name}"
                 methods[item.name] = key
-                if item.name in TENSOR_ITERATORS:
-                    self.escapes.add(OWN_ITERATOR + item.name)  # (see ProjectIndex.defines_tensor_iterators)
+                if item.name in OWN_EVIDENCE_METHODS:
+                    self.escapes.add(OWN_ITERATOR + item.name)  # (see ProjectIndex.defines_tensor_iterators, defines_method)
                 function = self._function(item, key, node.name)
                 self_name = function.params[0] if function.params and not _is_static(item) else None
                 if self_name:
@@ -1098,7 +1106,7 @@ def _named_only_by(function: ast.AST, name: str) -> int | None:
         if kind is ast.Name:
             if node.id == name:
                 count += 1
-            elif node.id in _NAMESPACE_READERS and node is not function:
+            elif node.id in NAMESPACE_READERS and node is not function:
                 return None
         elif kind in (ast.Global, ast.Nonlocal, ast.alias, ast.MatchAs, ast.MatchStar, ast.MatchMapping,
                       ast.ExceptHandler, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
@@ -1107,7 +1115,7 @@ def _named_only_by(function: ast.AST, name: str) -> int | None:
     return count
 
 
-_NAMESPACE_READERS = frozenset({"locals", "vars", "exec", "eval"})
+NAMESPACE_READERS = frozenset({"locals", "vars", "exec", "eval"})
 
 
 def _names_declared(node: ast.AST) -> set[str]:
@@ -1513,8 +1521,11 @@ def _either_after_loop(statement: ast.stmt, name: str, last: dict[str, Descripto
     if isinstance(statement, (ast.For, ast.AsyncFor)) and any(
             isinstance(node, ast.Name) and node.id == name for node in ast.walk(statement.target)):
         return None
-    if any(isinstance(node, (ast.Break, ast.Continue)) for inner in statement.body for node in _walk(inner)):
-        return None
+    if any(isinstance(node, (ast.Break, ast.Continue, ast.NamedExpr)) for node in ast.walk(statement)):
+        return None  # (a walrus in the test or the body may rebind what the body reads)
+    if any(isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+           and name in _names_bound_by(node) for inner in statement.body for node in ast.walk(inner)):
+        return None  # `import torch.utils as x` in the body: not an assignment `_value_after` reads
     body = _value_after(statement.body, name, key, local_names)
     if body is None or body is _LEAVES:
         return None

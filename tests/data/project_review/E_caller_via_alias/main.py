@@ -1,0 +1,4 @@
+from grid import Grid
+import lib
+w = lib.widen
+print(w(Grid([1])))

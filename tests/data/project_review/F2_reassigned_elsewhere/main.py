@@ -1,0 +1,7 @@
+import torch
+import losses
+import patch
+def train(a, b):
+    crit = losses.symmetric_mse_loss
+    return crit(a, b).data
+print(train(torch.ones(2), torch.zeros(2)))

@@ -1,0 +1,3 @@
+import torch
+def save_checkpoint(state, filename):
+    torch.save(state, filename)
