@@ -131,6 +131,10 @@ class TensorDataAttribute(Rule):
     trigger_patterns = (re.compile(r"\.data\b(?<!utils\.data)(?<!\bself\.data)"),)
 
     valid = (
+        # the list put in a display the scope goes on using, then changed through it: its items
+        # are not known
+        "import torch\ndef prep(model):\n    params = [p for p in model.parameters()]\n    for group in [params]:\n"
+        "        group[0] = group[0].tolist()\n    return params[0].data\n",
         # a distribution's `expand` takes one shape, sympy's keywords: no evidence of a tensor
         "import torch\ndef widen(d, n):\n    wide = d.expand((n,))\n    return d.data\n",
         "import torch\ndef simplify(e):\n    e.expand(deep=True)\n    return e.data\n",
@@ -238,6 +242,14 @@ class TensorDataAttribute(Rule):
     )
 
     invalid = (
+        # a list of parameters returned beside what was made from it: returning it in a tuple
+        # hands it on, but nothing in the scope can change it after that (fastai's prep_param_lists)
+        Invalid(
+            "import torch\ndef prep(model):\n    params = [p for p in model.parameters() if p.requires_grad]\n"
+            "    flat = torch.cat([p.data.view(-1) for p in params])\n    return params, flat\n",
+            "import torch\ndef prep(model):\n    params = [p for p in model.parameters() if p.requires_grad]\n"
+            "    flat = torch.cat([p.detach().view(-1) for p in params])\n    return params, flat\n",
+        ),
         # expanded to several sizes (DANN's `input_data.expand(input_data.data.shape[0], 3, 28,
         # 28)`): only a tensor's `expand` takes them (a guess: unsafe fix)
         Invalid(

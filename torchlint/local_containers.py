@@ -198,8 +198,9 @@ def _hand_offs(name: str, scope: cst.CSTNode, keeps: Callable[[cst.Call], bool])
     nodes = list(descendants(scope.body if isinstance(scope, cst.FunctionDef) else scope))
     called = {id(node.func) for node in nodes if isinstance(node, cst.Call)}
     targets = {id(inner) for node in nodes for target in _targets(node) for inner in descendants(target)}
+    returned = {id(node.value) for node in nodes if isinstance(node, cst.Return)}  # (`return params, master`: done with it)
     for node in nodes:
-        if id(node) not in targets and _aliased_in_place(node, name, called):
+        if id(node) not in targets and id(node) not in returned and _aliased_in_place(node, name, called):
             return None  # `for s in [state]`, `drop = state.pop`, `vars()`: changed out of sight
         if isinstance(node, cst.Call) and dotted_name(node.func) not in _READING_CALLS and any(
                 isinstance(arg.value, cst.Name) and arg.value.value == name and arg.star != "*" for arg in node.args
