@@ -1151,17 +1151,7 @@ def _changed_in_place(function: ast.AST, names: set[str]) -> set[str]:
     """The names that may hold a container changed after it was made: an item stored or deleted
     (`res["mse"] = res["mse"].item()`), a method that puts in or takes out (`res.update(...)`),
     or handed on, aliased or read by a nested scope (see _handed_on)."""
-    if not names:
-        return set()
-    found = _handed_on(function, names)
-    for node in ast.walk(function):
-        kind = type(node)
-        if kind is ast.Subscript and type(node.ctx) is not ast.Load and type(node.value) is ast.Name:
-            found.add(node.value.id)
-        elif (kind is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name
-              and node.func.attr in CONTAINER_MUTATING_METHODS):
-            found.add(node.func.value.id)
-    return found & names
+    return _handed_on(function, names, changed_here=True) if names else set()
 
 
 def _marked_changed(value: ast.expr | None, returned: Descriptor, changed: set[str]) -> Descriptor:
@@ -1217,17 +1207,20 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
     return lists & added.keys()
 
 
-def _handed_on(function: ast.AST, names: set[str]) -> set[str]:
+def _handed_on(function: ast.AST, names: set[str], changed_here: bool = False) -> set[str]:
     """The names that may be changed out of sight: passed to a call (`add_records(items, raw)`),
     aliased (`rows = items`), or read by a nested function, lambda or comprehension. Growing
-    through `items.append(...)`, looking up `items[i]`, iterating and returning are not.
-    One walk of every node, each with its parent and whether it lies in a nested scope."""
+    through `items.append(...)`, looking up `items[i]`, iterating and returning are not; with
+    `changed_here`, an item stored or deleted (`items[0] = x`) and a method that puts in or takes
+    out (`items.pop()`) count too. One walk of every node, each with its parent and whether it
+    lies in a nested scope."""
     found = set()
     pending: list[tuple[ast.AST, ast.AST | None, bool]] = [(function, None, False)]
     while pending:
         node, parent, nested = pending.pop()
         if type(node) is ast.Name:
-            if node.id in names and type(node.ctx) is ast.Load and (nested or not _kept_in_place(node, parent)):
+            if node.id in names and type(node.ctx) is ast.Load and (
+                    nested or not _kept_in_place(node, parent) or (changed_here and _changed_through(node, parent))):
                 found.add(node.id)
             continue
         inner = nested or (node is not function and type(node) in _NESTED_SCOPES)
@@ -1244,6 +1237,13 @@ def _kept_in_place(name: ast.Name, parent: ast.AST | None) -> bool:
     return (isinstance(parent, (ast.Attribute, ast.Return, ast.For, ast.Starred))  # (changes through methods: apart)
             or (isinstance(parent, ast.Subscript) and parent.value is name)
             or (isinstance(parent, ast.Call) and _called_name(parent.func) == "len"))
+
+
+def _changed_through(name: ast.Name, parent: ast.AST | None) -> bool:
+    """`items[k] = v`, `del items[k]`, `items.update(...)`, `drop = items.pop`."""
+    if type(parent) is ast.Subscript:
+        return parent.value is name and type(parent.ctx) is not ast.Load
+    return type(parent) is ast.Attribute and parent.attr in CONTAINER_MUTATING_METHODS
 
 
 _ALL_FIELDS: dict[type, tuple[str, ...]] = {}
