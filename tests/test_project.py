@@ -553,12 +553,14 @@ REVIEWED = Path(__file__).parent / "data" / "project_review"
 # `__call__` or forward pre-hook that changes what the instance's calls pass; a dict passed to a
 # save helper that changes it (also through an alias, a chain of helpers, a subclass); a module's
 # function replaced (`losses.f = g`, `setattr`, `globals()`, a second `def`); a loop rebinding
-# through a walrus or an `import`; an `expand(rows, cols)` of the project's own. Each was reported,
+# through a walrus or an `import`; an `expand(rows, cols)` of the project's own; a list a returned
+# dict holds by name, changed after. Each was reported,
 # most with a fix that crashed the program; the baselines are the plain forms, still reported.
 REVIEW_BASELINES = {
     "c00_baseline": [("run.py", "TL001", 5)], "t01_tl003_baseline": [("run.py", "TL003", 10)],
     "D_base": [("run.py", "TL001", 6)], "F2_base": [("main.py", "TL001", 5)], "E_base": [("main.py", "TL001", 4)],
     "S_base": [("utils.py", "TL004", 3)], "L_base": [("models.py", "TL001", 23)],
+    "c2_baseline": [("run.py", "TL001", 5)],
 }
 
 

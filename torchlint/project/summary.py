@@ -495,7 +495,12 @@ class _Summarizer:
         returns = []  # (none for an `async def`: its call gives a coroutine)
         last = _last_top_level_values(node.body, key, local_names)
         dicts = _returned_dicts(node, statements, locals_, local_names)
-        changed = _changed_in_place(node, _returned_locals(statements, local_names) - grown)  # (grown: read already)
+        # (the returned names, and the names a returned dict display holds: `{"feats": feats}`, then
+        # `feats[0] = packed`; grown lists are read already)
+        held = {value.id for display in dicts.values() for value in display.values
+                if type(value) is ast.Name and value.id in local_names}
+        changed = _changed_in_place(node, (_returned_locals(statements, local_names) | held) - grown,
+                                    {id(display) for display in dicts.values()})
         for statement in statements if isinstance(node, ast.FunctionDef) else ():
             if isinstance(statement, ast.Return):
                 if id(statement) in dicts:
@@ -1147,11 +1152,12 @@ def _returned_locals(statements: list[ast.stmt], local_names: frozenset[str]) ->
     return found
 
 
-def _changed_in_place(function: ast.AST, names: set[str]) -> set[str]:
+def _changed_in_place(function: ast.AST, names: set[str], returned_displays: set[int]) -> set[str]:
     """The names that may hold a container changed after it was made: an item stored or deleted
     (`res["mse"] = res["mse"].item()`), a method that puts in or takes out (`res.update(...)`),
-    or handed on, aliased or read by a nested scope (see _handed_on)."""
-    return _handed_on(function, names, changed_here=True) if names else set()
+    or handed on, aliased or read by a nested scope (see _handed_on); held by a returned dict
+    display (`returned_displays`, by id) is none of these."""
+    return _handed_on(function, names, changed_here=True, kept_by=returned_displays) if names else set()
 
 
 def _marked_changed(value: ast.expr | None, returned: Descriptor, changed: set[str]) -> Descriptor:
@@ -1207,7 +1213,7 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
     return lists & added.keys()
 
 
-def _handed_on(function: ast.AST, names: set[str], changed_here: bool = False) -> set[str]:
+def _handed_on(function: ast.AST, names: set[str], changed_here: bool = False, kept_by: set[int] = frozenset()) -> set[str]:
     """The names that may be changed out of sight: passed to a call (`add_records(items, raw)`),
     aliased (`rows = items`), or read by a nested function, lambda or comprehension. Growing
     through `items.append(...)`, looking up `items[i]`, iterating and returning are not; with
@@ -1220,7 +1226,8 @@ def _handed_on(function: ast.AST, names: set[str], changed_here: bool = False) -
         node, parent, nested = pending.pop()
         if type(node) is ast.Name:
             if node.id in names and type(node.ctx) is ast.Load and (
-                    nested or not _kept_in_place(node, parent) or (changed_here and _changed_through(node, parent))):
+                    nested or not (_kept_in_place(node, parent) or id(parent) in kept_by)
+                    or (changed_here and _changed_through(node, parent))):
                 found.add(node.id)
             continue
         inner = nested or (node is not function and type(node) in _NESTED_SCOPES)
