@@ -65,7 +65,8 @@ class LossAccumulatedWithGraph(Rule):
     graphs are freed. It is **unsafe** when the added value is taken for a tensor by a guess (as
     TL001 says: a layer's parameter by its name alone, an element of a DataLoader's batch, a value
     taken for a tensor because only tensors have what is called on it, a method's parameter typed
-    by the calls the project shows, or a value computed from such guesses alone), or is a name
+    by the calls the project shows, the `.loss` or `["loss"]` of a model whose output is not known,
+    read by transformers' convention, or a value computed from such guesses alone), or is a name
     also bound to a number (`loss = 0.0`, then `if ...: loss = criterion(...)`): were it a
     number, `.detach()` would not exist on it.
 

@@ -72,7 +72,9 @@ class TensorDataAttribute(Rule):
       its methods set to a tensor in one place and to a number in another (`self.loss_kl = 0`
       where that loss is off), a method's
       parameter typed by the calls of the method the project shows (a method may also be reached
-      by a name computed at run time), or a value computed from such guesses alone: were the
+      by a name computed at run time), the `.loss` or `.logits` (`out["loss"]`) of a model whose
+      output is not known, read by transformers' convention (a model of the project may put a
+      number there), or a value computed from such guesses alone: were the
       object not a tensor, `.detach()` would not exist on it. It is also **unsafe** where the read
       is bound to a name the scope then changes in place (`w = layer.weight.data`, `w.add_(e)`,
       ..., `w.copy_(saved)`): `.detach()` shares the tensor's version counter, so a backward

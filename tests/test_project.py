@@ -581,6 +581,18 @@ def test_what_may_change_a_module_s_output_or_arguments(cli, tmp_path, monkeypat
     assert found == REVIEW_BASELINES.get(case, [])
 
 
+def test_a_model_output_field_read_by_convention_gets_no_safe_fix(cli, tmp_path, monkeypatch):
+    """`out["loss"]` of a model whose output is not known is a tensor by transformers' convention,
+    a guess: the model of this project puts `loss.item()` there, so `--fix` must leave it."""
+    case = Path(__file__).parent / "data" / "project_review_fix" / "loss_item_under_key"
+    shutil.copytree(case, tmp_path / "case")
+    monkeypatch.chdir(tmp_path / "case")
+    found = json.loads(cli("check", "--no-cache", "--select", "TL003", "--output-format", "json", ".").output)
+    assert [(Path(d["path"]).name, d["code"], d["line"]) for d in found] == [("run.py", "TL003", 8)]
+    cli("check", "--no-cache", "--select", "TL003", "--fix", ".")
+    assert (tmp_path / "case" / "run.py").read_text() == (case / "run.py").read_text()
+
+
 BLOCK = (
     "import torch\nimport torch.nn as nn\n{extra}class Block({base}):\n    def __init__(self):\n        super().__init__()\n"
     "        self.fc = nn.Linear(4, 4)\n    def forward(self, x, mask=None):\n        print(mask.data)\n"

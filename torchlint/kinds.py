@@ -74,8 +74,13 @@ GUESSED_LOADED_STATE = "guessed-loaded-state"
 # Origin of a tensor some bindings give where others give what `torch.load` returned (`src =
 # torch.load(p) if isinstance(p, str) else p`, with `p` a tensor): the file may hold anything.
 GUESSED_BESIDE_LOADED = "guessed-beside-loaded"
+# Origin of `out.loss`/`out["logits"]` of a model of no known output, read by transformers'
+# convention (its ModelOutput holds tensors there): a model of the project's own may put a number
+# there (`{"loss": loss.item()}` in eval mode).
+GUESSED_MODEL_OUTPUT_FIELD = "guessed-model-output-field"
 GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT, GUESSED_TENSOR_USE, GUESSED_METHOD_CALLERS,
-                     GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_LOADED_STATE, GUESSED_BESIDE_LOADED})
+                     GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_LOADED_STATE, GUESSED_BESIDE_LOADED,
+                     GUESSED_MODEL_OUTPUT_FIELD})
 # The keys checkpoints keep a model's state_dict under (an optimizer's holds dicts, not tensors).
 _MODEL_STATE_KEYS = frozenset({"state_dict", "model_state_dict"})
 
@@ -105,6 +110,9 @@ class Kind:
 PASS_THROUGH_FUNCTIONS = frozenset({"apex.amp.initialize"})
 PASS_THROUGH_OWNERS = frozenset({"accelerate.Accelerator"})
 _PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.rich.tqdm"})
+
+
+MODEL_OUTPUT_FIELD = Kind(TENSOR, graph=True, origin=GUESSED_MODEL_OUTPUT_FIELD)
 
 
 def tensor(graph: bool) -> Kind:
@@ -546,7 +554,7 @@ def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
         if attribute in MODULE_TENSOR_DICTS:  # `module._parameters["weight"]`
             return Kind(CONTAINER, element=tensor(MODULE_TENSOR_DICTS[attribute]), mapping=True)
     if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and attribute in MODEL_OUTPUT_TENSOR_FIELDS:
-        return tensor(True)
+        return MODEL_OUTPUT_FIELD
     if receiver.base == OBJECT and attribute == "param_groups" and is_optimizer_class(receiver.origin or ""):
         return OPTIMIZER_PARAM_GROUPS
     return None
@@ -577,7 +585,7 @@ def subscript_kind(receiver: Kind | None, string_index: str | None, number_index
     if receiver.base in (MODULE, CONTAINER) and receiver.element is not None:
         return receiver.element  # ModuleList[i], Sequential[i], ModuleDict[k], [m1, m2][i]
     if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and string_index in MODEL_OUTPUT_TENSOR_FIELDS:
-        return tensor(True)
+        return MODEL_OUTPUT_FIELD
     return None
 
 
