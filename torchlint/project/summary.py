@@ -1111,10 +1111,10 @@ def _named_only_by(function: ast.AST, name: str) -> int | None:
         if kind is ast.Name:
             if node.id == name:
                 count += 1
-            elif node.id in NAMESPACE_READERS and node is not function:
+            elif node.id in NAMESPACE_READERS:
                 return None
         elif kind in (ast.Global, ast.Nonlocal, ast.alias, ast.MatchAs, ast.MatchStar, ast.MatchMapping,
-                      ast.ExceptHandler, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+                      ast.ExceptHandler, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             if name in _names_declared(node):
                 return None
     return count
