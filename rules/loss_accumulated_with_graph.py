@@ -93,7 +93,10 @@ class LossAccumulatedWithGraph(Rule):
     on every way through the loop body to the accumulation (a reset only under a condition of its
     own, such as the end of a gradient-accumulation window, is not one); and values of unknown
     type (a value that is `.backward()`ed in its scope is a tensor that carries a graph, in a file
-    that uses torch: another autodiff library's values, micrograd's, have `.backward()` too).
+    that uses torch: another autodiff library's values, micrograd's, have `.backward()` too). A
+    tensor made where the linter cannot tell whether it carries a graph (`-torch.mean(utils.nll(out,
+    y))`, with `utils` not known) carries one when every binding of its name that reaches the
+    accumulation is `.backward()`ed in the scope: backward on a tensor without one raises.
 
     For speed, the rule only looks at files where a line that accumulates (`+=`, `.append(`,
     `x = x + ...`) also names a loss, a criterion or logits, or a name that `.backward()` is
@@ -122,6 +125,19 @@ class LossAccumulatedWithGraph(Rule):
         return super().could_fire(text) and (_a_line_accumulates_a_loss(text) or _a_line_accumulates_a_backpropagated_name(text))
 
     valid = (
+        # a helper's tensor of unknown graph, never backpropagated: nothing says it carries one
+        SETUP + "import utils\nhistory = []\nfor x, y in loader:\n    loss = -torch.mean(utils.log_normal(model(x), y))\n"
+        "    history.append(loss)\n",
+        # backpropagated only where the other binding (the one under `else`) does not reach
+        SETUP + "import utils\nhistory = []\nfor x, y in loader:\n    loss = -torch.mean(utils.log_normal(model(x), y))\n"
+        "    if train:\n        loss.backward()\n    else:\n        loss = -torch.mean(utils.log_normal(x, y))\n"
+        "    history.append(loss)\n",
+        # a pickled metric called on a model's output: its dict holds numbers, not a model's loss
+        SETUP + "scorer = torch.load('scorer.pt')\nhistory = []\nfor x, y in loader:\n    stats = scorer(model(x), y)\n"
+        "    history.append(stats['loss'])\n",
+        # the value accumulated is not the one backpropagated
+        SETUP + "import utils\nhistory = []\nfor x, y in loader:\n    err = -torch.mean(utils.log_normal(model(x), y))\n"
+        "    loss = err * 2\n    loss.backward()\n    history.append(err)\n",
         # the name is rebound to a float after its backward: what is accumulated is the float
         "def train(batches, step, opt):\n    total = 0\n    for b in batches:\n        loss = step(b)\n"
         "        loss.backward()\n        opt.step()\n        loss = loss.item()\n        total += loss\n",
@@ -251,6 +267,13 @@ class LossAccumulatedWithGraph(Rule):
     )
 
     invalid = (
+        # a helper's tensor of unknown graph, backpropagated: it carries one
+        Invalid(
+            SETUP + "import utils\nhistory = []\nfor x, y in loader:\n    loss = -torch.mean(utils.log_normal(model(x), y))\n"
+            "    loss.backward()\n    history.append(loss)\n",
+            SETUP + "import utils\nhistory = []\nfor x, y in loader:\n    loss = -torch.mean(utils.log_normal(model(x), y))\n"
+            "    loss.backward()\n    history.append(loss.detach())\n",
+        ),
         # a GAN's `errD`: named like no loss, but backpropagated in the loop that accumulates it
         Invalid(
             T + "netD = nn.Linear(4, 1)\nerr_total = 0\nfor x in batches:\n    errD = netD(x).mean()\n"

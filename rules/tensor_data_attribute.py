@@ -37,7 +37,14 @@ class TensorDataAttribute(Rule):
     built where it cannot be read (`self.conv.weight.data` with `self.conv` from a factory,
     `self.head[-1].bias.data`, `m.bn.running_var.data`), and an element of a batch that a
     DataLoader with the default collate function yields (`for x, y in loader: x.data`) or with a
-    `collate_fn` of the project whose every `return` is a tuple of tensors.
+    `collate_fn` of the project whose every `return` is a tuple of tensors. What a module of no
+    known class returns (one known to be a module only by its use, `net.parameters()`; a parameter
+    annotated `nn.Module` that no caller says more of; what `torch.load` gave, called with a
+    tensor), or that output moved with `.cpu()`/`.cuda()`, is taken for a tensor where `.data` is
+    read on it, as a guess: a tuple or a dict has no `.data`, and a PackedSequence, which has, is
+    seldom what a model returns. Not where the scope asks what it is (`isinstance(out,
+    PackedSequence)`, `hasattr(out, "data")`), nor for the output of a class the linter reads (a
+    project's, `nn.Identity`, a `Sequential` it cannot see the end of).
 
     ## Why is this bad?
     Since PyTorch 0.4, `.data` returns a tensor that shares storage with the original but is
@@ -74,7 +81,8 @@ class TensorDataAttribute(Rule):
       parameter typed by the calls of the method the project shows (a method may also be reached
       by a name computed at run time), the `.loss` or `.logits` (`out["loss"]`) of a model whose
       output is not known, read by transformers' convention (a model of the project may put a
-      number there), or a value computed from such guesses alone: were the
+      number there), the output of a module of no known class read through `.data`, or a value
+    computed from such guesses alone: were the
       object not a tensor, `.detach()` would not exist on it. It is also **unsafe** where the read
       is bound to a name the scope then changes in place (`w = layer.weight.data`, `w.add_(e)`,
       ..., `w.copy_(saved)`): `.detach()` shares the tensor's version counter, so a backward
@@ -133,6 +141,29 @@ class TensorDataAttribute(Rule):
     trigger_patterns = (re.compile(r"\.data\b(?<!utils\.data)(?<!\bself\.data)"),)
 
     valid = (
+        # a module of the file's own whose `forward` packs its rows: its output's `.data` is the
+        # PackedSequence's field
+        T + "from torch.nn.utils.rnn import pack_sequence\nclass Packer(nn.Module):\n    def forward(self, x):\n"
+        "        return pack_sequence([x])\nflat = Packer()(x).data\n",
+        # `nn.Identity` gives back what it is given; a Sequential ending in one too
+        T + "from torch.nn.utils.rnn import pack_sequence\nseq = pack_sequence([x])\nrows = nn.Identity()(seq).data\n"
+        "rows2 = nn.Sequential(nn.Identity())(seq).data\n",
+        # a name used as a module nowhere: what calling it gives is not a model's output
+        T + "def apply(fn, x):\n    return fn(x).data\n",
+        # what torch.load gave, not called: a checkpoint's entries are anything
+        T + "ckpt = torch.load('c.pt')\nstats = ckpt['stats'].data\n",
+        # what torch.load gave, indexed after a call: a tuple's element is not the output itself
+        T + "net = torch.load('model.pth')\nfirst = net(torch.ones(1, 3))[0].data\n",
+        # what a checkpoint held, given text: a tokenizer, whose encoding keeps its dict in `.data`
+        T + "ckpt = torch.load('bundle.pt')\ntokenizer = ckpt['tokenizer']\nenc = tokenizer(['a b', 'c'])\nbatch = enc.data\n",
+        # the output's kind is asked before `.data` is read
+        T + "from torch.nn.utils.rnn import PackedSequence\ndef flat(model: nn.Module, x):\n    out = model(x)\n"
+        "    if isinstance(out, PackedSequence):\n        out = out.data\n    return out\n",
+        # annotated as some module, but every call passes a class of the file that packs its rows
+        T + "from torch.nn.utils.rnn import pack_sequence\nclass Packer(nn.Module):\n    def forward(self, x):\n"
+        "        return pack_sequence([x])\ndef flat(model: nn.Module, x):\n    return model(x).data\nflat(Packer(), x)\n",
+        # `torch.max(x, 1)`: values and indices, not one tensor
+        T + "def top(x):\n    return torch.max(x, 1).data\n",
         # the list put in a display the scope goes on using, then changed through it: its items
         # are not known
         "import torch\ndef prep(model):\n    params = [p for p in model.parameters()]\n    for group in [params]:\n"
@@ -244,6 +275,23 @@ class TensorDataAttribute(Rule):
     )
 
     invalid = (
+        # what a module of no known class returns, read through `.data`: a tensor by a guess
+        Invalid(
+            T + "def score(net, x):\n    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n    out = net(x)\n"
+            "    return out.data.cpu()\n",
+            T + "def score(net, x):\n    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n    out = net(x)\n"
+            "    return out.detach().cpu()\n",
+        ),
+        # a whole model that torch.load gave, given a tensor: its output, moved to the CPU
+        Invalid(
+            T + "net = torch.load('model.pth')\nprobs = net(torch.ones(1, 3)).cpu().data.numpy()\n",
+            T + "net = torch.load('model.pth')\nprobs = net(torch.ones(1, 3)).cpu().detach().numpy()\n",
+        ),
+        # `torch.max(a, b)` with `b` a tensor: the elementwise maximum, one tensor
+        Invalid(
+            T + "def margin(v):\n    zero = torch.zeros(1)\n    return torch.max(0.9 - v, zero).data\n",
+            T + "def margin(v):\n    zero = torch.zeros(1)\n    return torch.max(0.9 - v, zero).detach()\n",
+        ),
         # a list of parameters returned beside what was made from it: returning it in a tuple
         # hands it on, but nothing in the scope can change it after that (fastai's prep_param_lists)
         Invalid(
@@ -486,7 +534,10 @@ class TensorDataAttribute(Rule):
         self._changed_aliases: dict[tuple[int, str], bool] = {}  # (scope, name) -> changed in place there
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value != "data" or not self.ctx.is_tensor(node.value):
+        if node.attr.value != "data":
+            return
+        receiver = self.ctx.data_receiver(node.value)
+        if receiver is None:
             return
         parent, grandparent = self.ctx.stack[-2], self.ctx.stack[-3]
         if isinstance(parent, cst.Call) and parent.func is node:
@@ -503,7 +554,7 @@ class TensorDataAttribute(Rule):
         else:
             # A receiver taken for a tensor by a guess (a layer's parameter by its name alone, an
             # element of a DataLoader's batch): the fix is not proven.
-            guessed = self.ctx.kind(node.value).origin in GUESSED
+            guessed = receiver.origin in GUESSED
             unproven = guessed or self._alias_changed_in_place(node, parent) or self.ctx.oracle.parameters_may_be_lazy()
             fix = self.replace(node, method_call(node.value, "detach"), "Replace `.data` with `.detach()`",
                                "unsafe" if unproven else "safe")

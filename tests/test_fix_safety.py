@@ -22,6 +22,8 @@ PROGRAMS = Path(__file__).parent / "data" / "fix_safety"
 SILENT, NO_FIX, FIXED = "silent", "reported without a fix", "fixed"
 EXPECTED = {
     "tl001_packed.py": SILENT,
+    "tl001_loaded_model.py": FIXED,
+    "tl001_module_by_use.py": FIXED,
     "tl008_recursive_guard.py": FIXED,
     "tl001_targets.py": FIXED,
     "tl001_localimport.py": NO_FIX,

@@ -50,6 +50,12 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "probe(torch.FloatTensor(2))\n", "tensor", id="typed-tensor-class"),
         pytest.param(HEAD + "from torch.autograd import Variable\nprobe(Variable(x))\n", "tensor", id="variable"),
         pytest.param(HEAD + "probe(torch.Generator())\n", "object", id="other-torch-class"),
+        # `torch.max(a, b)` with `b` a tensor: the elementwise overload, one tensor
+        pytest.param(HEAD + "probe(torch.max(x, torch.zeros(1)))\n", "tensor", id="max-of-two-tensors"),
+        pytest.param(HEAD + "probe(torch.min(x, other=torch.zeros(1)))\n", "tensor", id="min-other-by-keyword"),
+        pytest.param(HEAD + "probe(torch.max(x, 1))\n", "container", id="max-along-a-dim"),
+        pytest.param(HEAD + "probe(torch.max(x, dim))\n", "container", id="max-of-an-unknown-second"),
+        pytest.param(HEAD + "probe(torch.max(x, *rest))\n", None, id="max-of-spread-arguments"),
         pytest.param(NET + "probe(Net())\n", "module", id="local-subclass"),
         pytest.param(NET + "class Deeper(Net):\n    pass\nprobe(Deeper())\n", "module", id="transitive-base"),
         # a loaded checkpoint's model state holds tensors; what else it holds is not known
@@ -1911,3 +1917,18 @@ def test_the_output_of_a_module_whose_call_may_be_another(around, expected):
               "        self.fc = nn.Linear(2, 2)\n    def forward(self, x):\n        return self.fc(x)\n"
               + after + "probe(Net()(torch.zeros(1, 2)))\n")
     assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        HEAD + "def score(net, x):\n    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n    return net(x).data\n",
+        HEAD + "def score(net: nn.Module, x):\n    return net(x).cpu().data\n",
+        HEAD + "net = torch.load('m.pth')\nout = net(torch.zeros(1, 3))\nprint(out.data)\n",
+        HEAD + "net = nn.DataParallel(torch.load('m.pth'))\nprint(net(x).data)\n",
+    ],
+    ids=["a-module-by-its-use", "annotated-nn-module", "a-loaded-model-called", "wrapped"],
+)
+def test_the_output_of_a_module_of_no_known_class_read_through_data_is_a_guess(source):
+    [finding] = lint_text(source, "net.py", [rule_by_code("TL001")]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"

@@ -1001,6 +1001,7 @@ def test_a_python2_module_still_tells_its_importers_what_it_defines(cli, tmp_pat
                      id="rebound-to-an-unknown-method"),
         pytest.param("ckpt = torch.load(path)\ncriterion = nn.CrossEntropyLoss()\nif resume:\n"
                      "    criterion = ckpt['criterion']\n", [("TL001", 3)], id="or-from-a-loaded-checkpoint"),
+        # what a checkpoint held, called with no tensor (a pickled metric or tokenizer is called too)
         pytest.param("ckpt = torch.load(path)\ncriterion = ckpt['criterion']\n", [], id="only-from-a-checkpoint"),
     ],
 )
@@ -2599,3 +2600,19 @@ def test_parameters_of_unknown_kind_where_the_project_defines_its_own(cli, tmp_p
     (tmp_path / "train.py").write_text(
         f"import torch\n{imported}\n\ndef snapshot(model):\n    return [p.data for p in model.parameters()]\n")
     assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+@pytest.mark.parametrize(
+    ("returned", "expected"),
+    [
+        pytest.param("torch.max(0.9 - v, zero)", [("TL001", 3)], id="against-a-tensor"),
+        pytest.param("torch.min(v, other=zero)", [("TL001", 3)], id="other-by-keyword"),
+        pytest.param("torch.max(v, 1)", [], id="along-a-dim"),
+        pytest.param("torch.max(v, scale)", [], id="against-a-parameter"),
+    ],
+)
+def test_torch_max_of_two_tensors_returned_from_another_module(cli, tmp_path, returned, expected):
+    (tmp_path / "losses.py").write_text("import torch\n\ndef margin(x, scale):\n    v = torch.sqrt(x)\n"
+                                        f"    zero = torch.zeros(1)\n    return {returned}\n")
+    (tmp_path / "train.py").write_text("from losses import margin\ndef log(x):\n    print(margin(x, 2).data)\n")
+    assert _findings(cli, "--select", "TL001", "train.py") == expected

@@ -16,6 +16,7 @@ from torchlint import parsing
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, module_level_rebindings, walk_statements
 from torchlint.diagnostics import Diagnostic, Edit, Fix, make_edit
 from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
+from torchlint.kinds import data_receiver
 from torchlint.scopes import imported_names
 from torchlint.positions import Positions
 from torchlint.project.index import ProjectIndex
@@ -121,6 +122,10 @@ class FileContext:
         if kind is not None and kind.evidence:
             self._evidence = kind.evidence  # said in the note of a finding reported at this node
         return kind
+
+    def data_receiver(self, expr: cst.CSTNode) -> Kind | None:
+        """The tensor that `expr.data` reads (see kinds.data_receiver); None when `expr` is not one."""
+        return data_receiver(self.kind(expr))
 
     def is_module(self, expr: cst.CSTNode) -> bool:
         kind = self.kind(expr)

@@ -48,6 +48,20 @@ OBJECT = "object"  # an instance of something else, named by `origin`
 FUNCTION = "function"  # a function of the project, named by `origin`
 CONTAINER = "container"  # a list, tuple or dict literal whose elements agree on `element`
 MODEL_OUTPUT = "model-output"  # origin of what a module returns when it is not known to be a tensor
+# Origin of what a module of no known class returns (a name known to be a module only by what is
+# done with it, a parameter annotated `nn.Module` that no caller says more of): a model output too,
+# of which nothing more is known. The output of a class the linter reads, whose `forward` does not
+# return a tensor (a project's class packing its rows into a PackedSequence, `nn.Identity`), is
+# MODEL_OUTPUT.
+OPAQUE_MODEL_OUTPUT = "opaque-model-output"
+# Origin of what calling a value `torch.load` gave returns, where a tensor is passed to it: most
+# likely a whole pickled model's output (a pickled metric or tokenizer is called too, so nothing
+# more than `.data` is read into it: see data_receiver).
+LOADED_CALL_OUTPUT = "loaded-call-output"
+# Origin of a module of no known class: known only by what is done with it (`net.parameters()`,
+# `nn.DataParallel(net)`), or annotated as some `nn.Module`.
+SOME_MODULE = "some-module"
+_MODEL_OUTPUTS = frozenset({MODEL_OUTPUT, OPAQUE_MODEL_OUTPUT})
 # Origin of a tensor taken to be a layer's parameter by its name alone (`x.weight` of a receiver of
 # unknown kind): right in torch code as far as it was measured, but a guess, which fixes respect.
 GUESSED_LAYER_PARAMETER = "guessed-layer-parameter"
@@ -78,9 +92,12 @@ GUESSED_BESIDE_LOADED = "guessed-beside-loaded"
 # convention (its ModelOutput holds tensors there): a model of the project's own may put a number
 # there (`{"loss": loss.item()}` in eval mode).
 GUESSED_MODEL_OUTPUT_FIELD = "guessed-model-output-field"
+# Origin of what a module of no known output returned, where `.data` is read on it: a tuple, a list
+# or a dict has no `.data`, a tensor has; so has a PackedSequence, which a model seldom returns.
+GUESSED_MODEL_OUTPUT_DATA = "guessed-model-output-data"
 GUESSED = frozenset({GUESSED_LAYER_PARAMETER, GUESSED_BATCH_ELEMENT, GUESSED_TENSOR_USE, GUESSED_METHOD_CALLERS,
                      GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_LOADED_STATE, GUESSED_BESIDE_LOADED,
-                     GUESSED_MODEL_OUTPUT_FIELD})
+                     GUESSED_MODEL_OUTPUT_FIELD, GUESSED_MODEL_OUTPUT_DATA})
 # The keys checkpoints keep a model's state_dict under (an optimizer's holds dicts, not tensors).
 _MODEL_STATE_KEYS = frozenset({"state_dict", "model_state_dict"})
 
@@ -141,13 +158,39 @@ def _guess_among(kinds: Iterable[Kind]) -> str | None:
     return next((kind.origin for kind in kinds if kind.base == TENSOR and kind.origin in GUESSED), None)
 
 
+def is_model_output(kind: Kind | None) -> bool:
+    """What a module of no known output returned: a tensor, a tuple, a dict, ..."""
+    return kind is not None and kind.base == OBJECT and kind.origin in _MODEL_OUTPUTS
+
+
+def module_call_result(module: Kind) -> Kind:
+    """What calling a module gives: its output when known, else a model output (an opaque one
+    for a module of no known class)."""
+    if module.output is not None:
+        return module.output
+    return Kind(OBJECT, origin=OPAQUE_MODEL_OUTPUT if _is_opaque_module(module) else MODEL_OUTPUT)
+
+
+def _is_opaque_module(module: Kind) -> bool:
+    return module.output is None and module.cls is None and module.origin == SOME_MODULE
+
+
+def data_receiver(kind: Kind | None) -> Kind | None:
+    """The tensor `.data` is read on, when `kind` says one (the output of a module of no known
+    class read so is one by a guess: see GUESSED_MODEL_OUTPUT_DATA); None otherwise."""
+    if kind is not None and kind.base == TENSOR:
+        return kind
+    opaque = kind is not None and kind.base == OBJECT and kind.origin in _OPAQUE_OUTPUTS
+    return Kind(TENSOR, origin=GUESSED_MODEL_OUTPUT_DATA) if opaque else None
+
+
 def guessed_method_result(receiver: Kind | None, method: str) -> Kind | None:
     """`x.permute(0, 2, 1)` on a value of unknown kind, `net(z).view(-1, 3)` on a module's output of
     unknown shape: a tensor, since only tensors have that method; a guess, taken without a graph."""
     if receiver is None:
         tensor_only = method in TENSOR_ONLY_METHODS
     else:
-        tensor_only = receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and method in MODEL_OUTPUT_TENSOR_METHODS
+        tensor_only = is_model_output(receiver) and method in MODEL_OUTPUT_TENSOR_METHODS
     return Kind(TENSOR, origin=GUESSED_TENSOR_USE) if tensor_only else None
 
 
@@ -155,6 +198,11 @@ def guessed_method_result(receiver: Kind | None, method: str) -> Kind | None:
 # worked out (`pred = pred.t()`), what its other bindings are.
 _RESHAPING_METHODS = frozenset({"t", "transpose", "view", "reshape", "squeeze", "unsqueeze", "flatten", "permute",
                                 "expand", "expand_as", "view_as", "narrow"})
+# Methods that give a tensor (or a PackedSequence) back on another device (not `to`: a
+# tokenizer's BatchEncoding has one, and a `.data` of its own).
+_MOVING_METHODS = frozenset({"cpu", "cuda"})
+# What `.data` is guessed a tensor's on (see data_receiver).
+_OPAQUE_OUTPUTS = frozenset({OPAQUE_MODEL_OUTPUT, LOADED_CALL_OUTPUT})
 # How many names and choices deep `Net = A if big else B; Net()` is followed.
 CHOICE_DEPTH = 4
 # A classification model built by name from torchvision's or timm's namespace
@@ -239,7 +287,7 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         graph=all(kind.graph for kind in found),
         output=first.output if all(kind.output == first.output for kind in found) else None,
         # (a guess merged with a sure tensor stays a guess: the fix must still be withheld)
-        origin=first.origin if all(kind.origin == first.origin for kind in found) else _guess_among(found),
+        origin=first.origin if all(kind.origin == first.origin for kind in found) else _merged_origin(found),
         cls=first.cls if all(kind.cls == first.cls for kind in found) else None,  # (ProjectClass: by value)
         element=_merged_elements(found),
         mapping=first.mapping if all(kind.mapping == first.mapping for kind in found) else False,
@@ -247,6 +295,14 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         keys=first.keys if all(kind.keys == first.keys for kind in found) else None,
         evidence=next((kind.evidence for kind in found if kind.evidence), None),
     )
+
+
+def _merged_origin(kinds: list[Kind]) -> str | None:
+    """Origins that differ: a model output where every one is (opaque only where all are), else the
+    first guess among them."""
+    if all(kind.origin in _MODEL_OUTPUTS for kind in kinds):
+        return MODEL_OUTPUT
+    return _guess_among(kinds)
 
 
 def _merged_positions(kinds: list[Kind]) -> tuple[Kind | None, ...] | None:
@@ -288,7 +344,7 @@ def _merged_elements(kinds: list[Kind]) -> Kind | None:
 
 def with_evidence(kind: Kind | None, evidence: str | None) -> Kind | None:
     """`kind`, said to rest on `evidence` (kept when it already rests on something more precise)."""
-    if kind is None or evidence is None or kind.evidence is not None or kind.base in ("none", "cycle"):
+    if kind is None or evidence is None or kind.evidence is not None or kind.base in ("none", "cycle", "unpickled"):
         return kind
     return replace(kind, evidence=evidence)
 
@@ -315,8 +371,12 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
     if qualified in MODULE_WRAPPERS:
         if inner is CYCLE and qualified != "torch.compile":
             return CYCLE  # `model = nn.DataParallel(model)`: the name's other bindings decide
+        if inner is UNPICKLED and qualified != "torch.compile":  # (which compiles functions too)
+            inner = Kind(MODULE, origin=SOME_MODULE)  # `nn.DataParallel(torch.load(f))`: a whole pickled model
         if inner is not None and inner.base == MODULE:
-            return Kind(MODULE, output=inner.output, origin=qualified, cls=inner.cls, element=inner.element)
+            # (a module of no known class, wrapped: its output stays opaque)
+            output = module_call_result(inner) if _is_opaque_module(inner) else inner.output
+            return Kind(MODULE, output=output, origin=qualified, cls=inner.cls, element=inner.element)
         return None if qualified == "torch.compile" else Kind(MODULE, origin=qualified)
     if qualified in PASS_THROUGH_OWNERS:
         return Kind(OBJECT, origin=qualified)  # its `prepare(...)` hands back what it is given
@@ -325,7 +385,7 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return inner if inner is not None and iterated_kind(inner) is not None else None
     if qualified in DATA_PARALLEL_FUNCTIONS:
         # `nn.parallel.data_parallel(self.main, x, gpus)`: what the module returns for `x`
-        return (inner.output or Kind(OBJECT, origin=MODEL_OUTPUT)) if inner is not None and inner.base == MODULE else None
+        return module_call_result(inner) if inner is not None and inner.base == MODULE else None
     if qualified in ("copy.deepcopy", "copy.copy"):
         return inner if inner is not None and inner.base in (MODULE, TENSOR) else None
     if is_model_constructor(qualified):
@@ -494,11 +554,13 @@ def method_call_kind(receiver: Kind | None, method: str, without_arguments: bool
         return Kind(CONTAINER, element=ELEMENT_KIND_OF_ITERATOR[method])
     if receiver is None:
         return None
+    if receiver.base == OBJECT and receiver.origin in _OPAQUE_OUTPUTS and method in _MOVING_METHODS:
+        return receiver  # `model(x).cpu()`: the same output, moved (a tuple or a dict has no `.cpu()`)
     if receiver.base == MODULE:
         if method in SELF_RETURNING_METHODS:
             return receiver
         if method == "forward":
-            return receiver.output or Kind(OBJECT, origin=MODEL_OUTPUT)
+            return module_call_result(receiver)
         if receiver.element is not None and receiver.mapping and method == "values":
             return Kind(CONTAINER, element=receiver.element)
         return None
@@ -553,7 +615,7 @@ def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
             return held
         if attribute in MODULE_TENSOR_DICTS:  # `module._parameters["weight"]`
             return Kind(CONTAINER, element=tensor(MODULE_TENSOR_DICTS[attribute]), mapping=True)
-    if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and attribute in MODEL_OUTPUT_TENSOR_FIELDS:
+    if is_model_output(receiver) and attribute in MODEL_OUTPUT_TENSOR_FIELDS:
         return MODEL_OUTPUT_FIELD
     if receiver.base == OBJECT and attribute == "param_groups" and is_optimizer_class(receiver.origin or ""):
         return OPTIMIZER_PARAM_GROUPS
@@ -584,7 +646,7 @@ def subscript_kind(receiver: Kind | None, string_index: str | None, number_index
         return receiver.positions[receiver.keys.index(string_index)]  # `state["model"]`
     if receiver.base in (MODULE, CONTAINER) and receiver.element is not None:
         return receiver.element  # ModuleList[i], Sequential[i], ModuleDict[k], [m1, m2][i]
-    if receiver.base == OBJECT and receiver.origin == MODEL_OUTPUT and string_index in MODEL_OUTPUT_TENSOR_FIELDS:
+    if is_model_output(receiver) and string_index in MODEL_OUTPUT_TENSOR_FIELDS:
         return MODEL_OUTPUT_FIELD
     return None
 

@@ -11,6 +11,7 @@ parameter the arguments every call in the project passes (`train(model, ...)`, `
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections.abc import Iterable, Sequence
 
 import libcst as cst
@@ -23,7 +24,7 @@ from torchlint.local_containers import LocalContainers, handed_on, item_added_la
 from torchlint.usage_evidence import UsageEvidence, is_int_literal
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_TENSOR_USE,
-    MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR,
+    LOADED_CALL_OUTPUT, MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, SOME_MODULE, is_kind, is_model_output, module_call_result, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR,
     TENSOR_ITERATORS, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     layer_tensor_kind, library_call_kind, merge, method_call_kind, positional_count, public,
@@ -31,7 +32,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex
 from torchlint.torch_api import (
-    DATA_LOADERS, GRAD_DISABLING_CONTEXTS, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
+    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, GRAD_DISABLING_CONTEXTS, MODULE_BASE_CLASSES, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
     SEQUENTIAL_CONTAINERS, is_optimizer_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
@@ -315,11 +316,18 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         if (merged is not None and merged.base == CONTAINER and (merged.element is not None or merged.positions is not None)
                 and self._maybe_changed_out_of_sight(name, scope, bindings)):
             return Kind(CONTAINER, mapping=merged.mapping)  # `fill(items)`: the callee may put anything in
-        if merged is not None and merged.base == OBJECT and merged.origin == MODEL_OUTPUT:
+        if is_model_output(merged) or (merged is not None and merged.origin == LOADED_CALL_OUTPUT):
             # what a module of unknown class returned (a tensor, a tuple, a dict): a tensor where
             # only a tensor answers to its uses (`F.cross_entropy(out, y)`, `out.size(0)`), a guess
             evidenced = self._usage_evidence(name, bindings)
-            return evidenced if evidenced is not None and evidenced.base == TENSOR else merged
+            if evidenced is not None and evidenced.base == TENSOR:
+                return evidenced
+            if merged.origin != MODEL_OUTPUT and self._type_tested(name, bindings):
+                # `if isinstance(out, PackedSequence): out = out.data`: what it is, is asked
+                return Kind(OBJECT, origin=MODEL_OUTPUT) if is_model_output(merged) else None
+            return merged
+        if merged is not None and merged.base == TENSOR and not merged.graph and self._backpropagated(name, bindings):
+            return replace(merged, graph=True)  # (the graph's origin: see _backpropagated)
         if merged is not None:
             return merged
         if all(k in (CYCLE, NONE) for k in kinds):
@@ -481,8 +489,16 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         return self.project.own_path or self.path
 
     def _param_kind(self, param: cst.Param, scope: Scope) -> Kind | None:
-        if param.annotation is not None:
-            return self._annotation_kind(param.annotation.annotation)
+        if param.annotation is None:
+            return self._unannotated_param_kind(param, scope)
+        annotated = self._annotation_kind(param.annotation.annotation)
+        if annotated is None or annotated.base != MODULE or annotated.cls is not None or annotated.origin not in MODULE_BASE_CLASSES:
+            return annotated
+        # `model: nn.Module`: which module, its callers may say; where none does, some module
+        called = self._unannotated_param_kind(param, scope)
+        return called if is_kind(called, MODULE) else Kind(MODULE, origin=SOME_MODULE)
+
+    def _unannotated_param_kind(self, param: cst.Param, scope: Scope) -> Kind | None:
         function = scope.node
         owner = self._method_class(function)
         if owner is not None and is_first_param(function, param):
@@ -1044,7 +1060,11 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             if chosen is not None:
                 return chosen
         if callee is not None and callee.base == MODULE:
-            return callee.output or Kind(OBJECT, origin=MODEL_OUTPUT)
+            return module_call_result(callee)
+        if callee is UNPICKLED and self._given_a_tensor(call, scope):
+            # `net = torch.load(path)`, then `net(x)`: most likely a whole pickled model (a dict of
+            # state cannot be called; a pickled tokenizer is given text)
+            return Kind(OBJECT, origin=LOADED_CALL_OUTPUT)
         if callee is not None and callee.base == CLASS and isinstance(callee.cls, cst.ClassDef):
             return self._local_instance_kind(callee.cls)  # `Model.Detection()`: a class nested in the file's
         if callee is not None and callee.base == FUNCTION:
@@ -1238,6 +1258,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         inner = self._kind(call.args[0].value, scope) if call.args else None
         keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
         graph = self._any_graph(call, scope) or _requests_grad(call)
+        if qualified in ELEMENTWISE_WITH_OTHER and self._given_another_tensor(call, scope):
+            return tensor(graph)  # `torch.max(0.9 - v, zero)`: the elementwise maximum, not `(values, indices)`
         kind = library_call_kind(qualified, inner, keywords, graph, positional_count(call))
         if qualified in DATA_LOADERS and "collate_fn" in keywords:
             return self._collated_loader(qualified, call, scope) or kind
@@ -1254,6 +1276,23 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         if kind is None and qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
             return Kind(OBJECT, origin=qualified)  # a torch class that is not a module: a known non-module
         return kind
+
+    def _given_a_tensor(self, call: cst.Call, scope: Scope) -> bool:
+        """A positional argument of the call is a tensor (a guess counts)."""
+        return any(arg.keyword is None and not arg.star and is_kind(self._kind(arg.value, scope), TENSOR)
+                   for arg in call.args)
+
+    def _given_another_tensor(self, call: cst.Call, scope: Scope) -> bool:
+        """`torch.max(a, b)` or `torch.max(a, other=b)` with `b` a tensor: the overload that
+        compares two tensors (the one that reduces takes an int `dim` there)."""
+        positional = [arg for arg in call.args if arg.keyword is None]
+        if any(arg.star for arg in call.args):
+            return False
+        other = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "other"), None)
+        if other is None and len(positional) == 2 and len(call.args) == 2:
+            other = positional[1].value
+        kind = self._kind(other, scope) if other is not None else None
+        return kind is not None and kind.base == TENSOR
 
     def _collated_loader(self, qualified: str, call: cst.Call, scope: Scope) -> Kind | None:
         """`DataLoader(ds, collate_fn=collate)` with a function of the project whose every

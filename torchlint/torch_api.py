@@ -138,6 +138,9 @@ TENSOR_TUPLE_RESULTS = frozenset(
 # Of those, the reductions that give one tensor when no dimension is named: `x.max()`,
 # `torch.median(x)` (with a dimension, a named tuple; with a second tensor, a tensor).
 WHOLE_TENSOR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian"})
+# torch's functions with an overload that compares two tensors elementwise (`torch.max(a, b)`)
+# beside the one that reduces along a dim and gives `(values, indices)` (`torch.max(a, 1)`).
+ELEMENTWISE_WITH_OTHER = frozenset({"torch.max", "torch.min"})
 # Library functions that return a tuple of tensors: `torch.autograd.grad(y, x)[0]` is the
 # gradient (without a graph unless `create_graph=True`, which the kind does not claim).
 TENSOR_TUPLE_FUNCTIONS = frozenset({"torch.autograd.grad"})

@@ -12,7 +12,7 @@ import re
 import libcst as cst
 
 from torchlint.analysis import dotted_name
-from torchlint.kinds import GUESSED_TENSOR_USE, MODULE, OBJECT, TENSOR, TENSOR_ITERATORS, Kind, tensor
+from torchlint.kinds import GUESSED_TENSOR_USE, MODULE, SOME_MODULE, OBJECT, TENSOR, TENSOR_ITERATORS, Kind, tensor
 from torchlint.scopes import COMPREHENSION_TYPES, Binding, Scope, reaching
 from torchlint.torch_api import MODULE_ONLY_METHODS, TENSOR_ATTRIBUTE_NAMES, TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES
 from torchlint.walk import descendants, outside_nested_scopes, paths
@@ -53,7 +53,7 @@ class UsageEvidence:
         if module_only and self.project.defines_tensor_iterators():
             module_only -= TENSOR_ITERATORS  # a class of the project has a `parameters()` of its own
         if module_only:
-            return Kind(MODULE)
+            return Kind(MODULE, origin=SOME_MODULE)
         if any(_constructs_instance(b.value) for b in bindings) or not _tensor_could_answer(said_of_any):
             return None  # `loss.reset(); loss.backward()`: an object of a class of its own
         if any(self._iterates_a_non_module(binding) for binding in bindings):
@@ -77,6 +77,19 @@ class UsageEvidence:
             # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
             return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
         return None
+
+    def _type_tested(self, name: str, bindings: list[Binding]) -> bool:
+        """The scope asks what the name holds where one of these bindings reaches (`isinstance(out,
+        PackedSequence)`, `hasattr(out, "data")`)."""
+        return any(_TYPE_TESTED in self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set())
+                   for binding in bindings)
+
+    def _backpropagated(self, name: str, bindings: list[Binding]) -> bool:
+        """`name.backward()` is reached by every one of these bindings: a tensor it holds carries a
+        graph (backward on one that does not raises), whatever the oracle could prove of how it was
+        made (`loss = nll * steps` of a helper's tensor)."""
+        marks = [self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set()) for binding in bindings]
+        return bool(marks) and all(_TENSOR_ONLY_METHODS <= mark for mark in marks)
 
     def _iterates_a_non_module(self, binding: Binding) -> bool:
         """A loop over `x.parameters()` (or another of a module's tensor iterators) where `x` is

@@ -15,8 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from torchlint.kinds import (
-    CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
-    element_kind, guessed_method_result, library_call_kind, merge, method_call_kind, output_of_forward, subscript_kind,
+    CHOICE_DEPTH, CLASS, is_kind, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
+    element_kind, guessed_method_result, library_call_kind, merge, module_call_result, method_call_kind, output_of_forward, subscript_kind,
     TENSOR_ITERATORS, container_of, dict_display_kind, summed_kind, tensor, torch_class_instance, unpacked_kind,
 )
 from torchlint.outline import Outline
@@ -29,7 +29,7 @@ from torchlint.project.summary import (
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
 from torchlint.torch_api import (
-    KNOWN_NON_MODULE_BASES, MODELLED_LIBRARIES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
+    ELEMENTWISE_WITH_OTHER, KNOWN_NON_MODULE_BASES, MODELLED_LIBRARIES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
 )
 
 
@@ -460,6 +460,8 @@ class ProjectIndex(Callers):
                 inner = self.kind(path, first)
                 if inner is not None and inner.base == TENSOR:
                     graph = inner.graph
+                if symbol.qualified in ELEMENTWISE_WITH_OTHER and last is not None and is_kind(self.kind(path, last), TENSOR):
+                    return tensor(graph)  # `torch.max(0.9 - v, zero)`: the elementwise maximum, not `(values, indices)`
                 kind = library_call_kind(symbol.qualified, inner, set(keywords), graph)
                 if kind is not None and kind.base == MODULE and symbol.qualified in SEQUENTIAL_CONTAINERS:
                     final = self.kind(path, last if last is not None else first)
@@ -544,7 +546,7 @@ class ProjectIndex(Callers):
         if callee.base == FUNCTION and isinstance(callee.cls, ProjectFunction):
             return None if self._may_be_replaced(callee.cls) else self.return_kind(callee.cls)
         if callee.base == MODULE:
-            return callee.output or Kind(OBJECT, origin="model-output")
+            return module_call_result(callee)
         return None
 
     def _may_be_replaced(self, function: ProjectFunction) -> bool:

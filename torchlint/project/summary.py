@@ -37,10 +37,13 @@ from torchlint import legacy
 from torchlint.kinds import CONTAINER_MUTATING_METHODS, TENSOR_ITERATORS
 from torchlint.lines import line_starts
 from torchlint.outline import Outline, Uses
+from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 45  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 46
+# The last names of torch.ELEMENTWISE_WITH_OTHER: their calls with two arguments keep the second.
+_ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -1927,6 +1930,8 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
             last = ("default",)  # `getattr(models, name, fallback)`: not only the module's names
         elif (item := getattr(expr, _LAST_ITEM, None)) is not None:  # `nn.Sequential(*model)` (see _mark_sequential_lists)
             last = _describe(item, key, local_names)
+        elif (other := _other_extremum(expr)) is not None:
+            last = _describe(other, key, local_names)  # `torch.max(a, b)`: a tensor `b` picks the elementwise overload
         return ("call", _describe(expr.func, key, local_names), _describe(first, key, local_names), keywords, last)
     if expr is None:
         return None
@@ -2027,6 +2032,17 @@ def _literal_index(index: ast.expr) -> str | int | None:
         return -value if type(value) is int else None
     value = index.value if isinstance(index, ast.Constant) else None
     return value if type(value) in (str, int) else None
+
+
+def _other_extremum(call: ast.Call) -> ast.expr | None:
+    """`b` of `torch.max(a, b)` or `torch.min(a, other=b)` (see torch_api.ELEMENTWISE_WITH_OTHER)."""
+    if _called_name(call.func) not in _ELEMENTWISE_EXTREMA or any(isinstance(arg, ast.Starred) for arg in call.args):
+        return None
+    if len(call.args) == 2 and not call.keywords:
+        return call.args[1]
+    if len(call.args) == 1 and len(call.keywords) == 1 and call.keywords[0].arg == "other":
+        return call.keywords[0].value
+    return None
 
 
 def _called_name(func: ast.expr) -> str | None:
