@@ -96,7 +96,8 @@ class LossAccumulatedWithGraph(Rule):
     that uses torch: another autodiff library's values, micrograd's, have `.backward()` too). A
     tensor made where the linter cannot tell whether it carries a graph (`-torch.mean(utils.nll(out,
     y))`, with `utils` not known) carries one when every binding of its name that reaches the
-    accumulation is `.backward()`ed in the scope: backward on a tensor without one raises.
+    accumulation is `.backward()`ed in the scope (and not `.detach_()`ed): backward on a tensor
+    without one raises.
 
     For speed, the rule only looks at files where a line that accumulates (`+=`, `.append(`,
     `x = x + ...`) also names a loss, a criterion or logits, or a name that `.backward()` is
@@ -135,6 +136,9 @@ class LossAccumulatedWithGraph(Rule):
         # a pickled metric called on a model's output: its dict holds numbers, not a model's loss
         SETUP + "scorer = torch.load('scorer.pt')\nhistory = []\nfor x, y in loader:\n    stats = scorer(model(x), y)\n"
         "    history.append(stats['loss'])\n",
+        # detached in place after its backward: what is appended carries no graph
+        SETUP + "import utils\nhistory = []\nfor x, y in loader:\n    loss = -torch.mean(utils.log_normal(model(x), y))\n"
+        "    loss.backward()\n    loss.detach_()\n    history.append(loss)\n",
         # the value accumulated is not the one backpropagated
         SETUP + "import utils\nhistory = []\nfor x, y in loader:\n    err = -torch.mean(utils.log_normal(model(x), y))\n"
         "    loss = err * 2\n    loss.backward()\n    history.append(err)\n",

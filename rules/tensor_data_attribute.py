@@ -42,9 +42,13 @@ class TensorDataAttribute(Rule):
     annotated `nn.Module` that no caller says more of; what `torch.load` gave, called with a
     tensor), or that output moved with `.cpu()`/`.cuda()`, is taken for a tensor where `.data` is
     read on it, as a guess: a tuple or a dict has no `.data`, and a PackedSequence, which has, is
-    seldom what a model returns. Not where the scope asks what it is (`isinstance(out,
-    PackedSequence)`, `hasattr(out, "data")`), nor for the output of a class the linter reads (a
-    project's, `nn.Identity`, a `Sequential` it cannot see the end of).
+    seldom what a model returns. Not in a project that packs sequences (a module of it names
+    `pack_padded_sequence`, `pack_sequence` or `PackedSequence`), nor where the scope asks what
+    the output is (`isinstance(out, PackedSequence)`, `hasattr(out, "data")`), nor for the output
+    of a class the linter reads (a project's, `nn.Identity`, a `Sequential` it cannot see the end
+    of). A callable unpickled from a checkpoint that is not a model but is given a tensor and
+    returns an object with a `.data` of its own (a pickled feature extractor's `BatchFeature`) is
+    taken for one: such findings are reported with an unsafe fix only.
 
     ## Why is this bad?
     Since PyTorch 0.4, `.data` returns a tensor that shares storage with the original but is
@@ -156,6 +160,9 @@ class TensorDataAttribute(Rule):
         T + "net = torch.load('model.pth')\nfirst = net(torch.ones(1, 3))[0].data\n",
         # what a checkpoint held, given text: a tokenizer, whose encoding keeps its dict in `.data`
         T + "ckpt = torch.load('bundle.pt')\ntokenizer = ckpt['tokenizer']\nenc = tokenizer(['a b', 'c'])\nbatch = enc.data\n",
+        # a project that packs sequences: a model of it may return a PackedSequence
+        T + "from torch.nn.utils.rnn import pack_padded_sequence\ndef feats(model, x, n):\n"
+        "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n    return model(x, n).data\n",
         # the output's kind is asked before `.data` is read
         T + "from torch.nn.utils.rnn import PackedSequence\ndef flat(model: nn.Module, x):\n    out = model(x)\n"
         "    if isinstance(out, PackedSequence):\n        out = out.data\n    return out\n",

@@ -2616,3 +2616,22 @@ def test_torch_max_of_two_tensors_returned_from_another_module(cli, tmp_path, re
                                         f"    zero = torch.zeros(1)\n    return {returned}\n")
     (tmp_path / "train.py").write_text("from losses import margin\ndef log(x):\n    print(margin(x, 2).data)\n")
     assert _findings(cli, "--select", "TL001", "train.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("models", "expected"),
+    [
+        pytest.param("class Encoder(nn.Module):\n    def forward(self, x):\n        return torch.tanh(x)\n",
+                     [("TL001", 4)], id="no-module-packs"),
+        pytest.param("from torch.nn.utils.rnn import pack_sequence\n"
+                     "class Encoder(nn.Module):\n    def forward(self, x):\n        return pack_sequence([x])\n",
+                     [], id="a-module-packs-sequences"),
+    ],
+)
+def test_the_output_of_a_module_known_by_its_use_where_the_project_packs_sequences(cli, tmp_path, models, expected):
+    (tmp_path / "models.py").write_text("import torch\nimport torch.nn as nn\n" + models)
+    (tmp_path / "engine.py").write_text("import torch\ndef feats(model, x):\n"
+                                        "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n    return model(x).data\n")
+    (tmp_path / "train.py").write_text("import functools\nimport torch\nfrom models import Encoder\nfrom engine import feats\n"
+                                       "hooks = {'feats': functools.partial(feats, Encoder())}\n")
+    assert _findings(cli, "--select", "TL001", "engine.py") == expected

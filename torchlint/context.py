@@ -16,7 +16,6 @@ from torchlint import parsing
 from torchlint.analysis import ClassIndex, ImportTable, dotted_name, module_level_rebindings, walk_statements
 from torchlint.diagnostics import Diagnostic, Edit, Fix, make_edit
 from torchlint.oracle import MODULE, TENSOR, Kind, TypeOracle
-from torchlint.kinds import data_receiver
 from torchlint.scopes import imported_names
 from torchlint.positions import Positions
 from torchlint.project.index import ProjectIndex
@@ -124,8 +123,11 @@ class FileContext:
         return kind
 
     def data_receiver(self, expr: cst.CSTNode) -> Kind | None:
-        """The tensor that `expr.data` reads (see kinds.data_receiver); None when `expr` is not one."""
-        return data_receiver(self.kind(expr))
+        """The tensor that `expr.data` reads (see TypeOracle.data_receiver); None when `expr` is not one."""
+        receiver = self.oracle.data_receiver(expr, self.stack)
+        if receiver is not None and receiver.evidence:
+            self._evidence = receiver.evidence
+        return receiver
 
     def is_module(self, expr: cst.CSTNode) -> bool:
         kind = self.kind(expr)

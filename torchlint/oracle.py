@@ -24,7 +24,7 @@ from torchlint.local_containers import LocalContainers, handed_on, item_added_la
 from torchlint.usage_evidence import UsageEvidence, is_int_literal
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_TENSOR_USE,
-    LOADED_CALL_OUTPUT, MODEL_OUTPUT, MODULE, NAMESPACE_MODEL, SOME_MODULE, is_kind, is_model_output, module_call_result, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR,
+    GUESSED_MODEL_OUTPUT_DATA, LOADED_CALL_OUTPUT, MODEL_OUTPUT, data_receiver, MODULE, NAMESPACE_MODEL, SOME_MODULE, is_kind, is_model_output, module_call_result, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR,
     TENSOR_ITERATORS, TENSOR_TUPLE, UNPICKLED, Kind,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     layer_tensor_kind, library_call_kind, merge, method_call_kind, positional_count, public,
@@ -32,7 +32,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex
 from torchlint.torch_api import (
-    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, GRAD_DISABLING_CONTEXTS, MODULE_BASE_CLASSES, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
+    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, GRAD_DISABLING_CONTEXTS, MODULE_BASE_CLASSES, SEQUENCE_PACKING, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
     SEQUENTIAL_CONTAINERS, is_optimizer_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
@@ -89,6 +89,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         self._defined_methods: frozenset[str] | None = None
         self._stored_into: dict[str, bool] = {}
         self._lazy_parameters: bool | None = None
+        self._packs_sequences: bool | None = None
         classes.project_status = self._project_base_status
 
     @property
@@ -865,6 +866,22 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             self._lazy_parameters = self.project.names_any_of(LAZY_PARAMETER_MAKERS)
         return self._lazy_parameters
 
+    def data_receiver(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> Kind | None:
+        """The tensor `expr.data` reads (kinds.data_receiver): what a module of no known class
+        returns is one by a guess, but not in a project that packs sequences (it names
+        `pack_padded_sequence`, `pack_sequence` or `PackedSequence`), where a model may return one,
+        whose `.data` is its own."""
+        receiver = data_receiver(self.kind(expr, stack))
+        if receiver is not None and receiver.origin == GUESSED_MODEL_OUTPUT_DATA and self._project_packs_sequences():
+            return None
+        return receiver
+
+    def _project_packs_sequences(self) -> bool:
+        if self._packs_sequences is None:
+            in_file = any(re.search(rf"\b{name}\b", self.text) for name in SEQUENCE_PACKING)
+            self._packs_sequences = in_file or self.project.names_any_of(SEQUENCE_PACKING)
+        return self._packs_sequences
+
     def may_enable_grad(self, expr: cst.CSTNode) -> bool:
         """`torch.enable_grad()`, `torch.set_grad_enabled(...)`, `inference_mode(False)`: inside,
         autograd may record again, whatever encloses it."""
@@ -1291,8 +1308,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         other = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "other"), None)
         if other is None and len(positional) == 2 and len(call.args) == 2:
             other = positional[1].value
-        kind = self._kind(other, scope) if other is not None else None
-        return kind is not None and kind.base == TENSOR
+        return other is not None and is_kind(self._kind(other, scope), TENSOR)
 
     def _collated_loader(self, qualified: str, call: cst.Call, scope: Scope) -> Kind | None:
         """`DataLoader(ds, collate_fn=collate)` with a function of the project whose every

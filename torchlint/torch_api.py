@@ -141,6 +141,8 @@ WHOLE_TENSOR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian"})
 # torch's functions with an overload that compares two tensors elementwise (`torch.max(a, b)`)
 # beside the one that reduces along a dim and gives `(values, indices)` (`torch.max(a, 1)`).
 ELEMENTWISE_WITH_OTHER = frozenset({"torch.max", "torch.min"})
+# What builds or names a PackedSequence (whose `.data` is a field of its own), by last name.
+SEQUENCE_PACKING = frozenset({"pack_padded_sequence", "pack_sequence", "PackedSequence"})
 # Library functions that return a tuple of tensors: `torch.autograd.grad(y, x)[0]` is the
 # gradient (without a graph unless `create_graph=True`, which the kind does not claim).
 TENSOR_TUPLE_FUNCTIONS = frozenset({"torch.autograd.grad"})

@@ -26,6 +26,7 @@ _PASSED_FIRST_TO = "<first argument of> "  # in a scope's evidence: a call the n
 ITEM_STORED = "[]="  # in a scope's evidence: an item of the name is assigned
 _EXPANDED = "expand(int, ...)"  # in a scope's evidence: `x.expand(n, 3, 28, 28)`
 _TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES | {_EXPANDED}
+_GRAPH_DROPPING = frozenset({"detach_", "requires_grad_"})  # in place: `loss.detach_()` after its backward
 
 
 class UsageEvidence:
@@ -87,9 +88,10 @@ class UsageEvidence:
     def _backpropagated(self, name: str, bindings: list[Binding]) -> bool:
         """`name.backward()` is reached by every one of these bindings: a tensor it holds carries a
         graph (backward on one that does not raises), whatever the oracle could prove of how it was
-        made (`loss = nll * steps` of a helper's tensor)."""
+        made (`loss = nll * steps` of a helper's tensor); not where the scope drops it in place
+        (`loss.detach_()`)."""
         marks = [self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set()) for binding in bindings]
-        return bool(marks) and all(_TENSOR_ONLY_METHODS <= mark for mark in marks)
+        return bool(marks) and all(_TENSOR_ONLY_METHODS <= mark and not mark & _GRAPH_DROPPING for mark in marks)
 
     def _iterates_a_non_module(self, binding: Binding) -> bool:
         """A loop over `x.parameters()` (or another of a module's tensor iterators) where `x` is
