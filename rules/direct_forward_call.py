@@ -378,7 +378,8 @@ class DirectForwardCall(Rule):
             # a module a library builds (torch.nn.Linear, torchvision.models) runs nn.Module.__call__;
             # one known only as some nn.Module, or by a type test any subclass passes
             # (`isinstance(m, nn.Linear)`), may be a class of the project's
-            built = (kind is not None and kind.origin and kind.origin not in MODULE_BASE_CLASSES and kind.origin != SOME_MODULE
+            built = (kind is not None and kind.origin and kind.origin not in MODULE_BASE_CLASSES
+                     and kind.origin != SOME_MODULE
                      and not self.ctx.oracle.narrowed_by_type_test(receiver, self.ctx.stack))
             return "safe" if built else "unsafe"
         if isinstance(cls, ProjectClass):  # a class of another module of the project

@@ -493,7 +493,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         if param.annotation is None:
             return self._unannotated_param_kind(param, scope)
         annotated = self._annotation_kind(param.annotation.annotation)
-        if annotated is None or annotated.base != MODULE or annotated.cls is not None or annotated.origin not in MODULE_BASE_CLASSES:
+        some_module = is_kind(annotated, MODULE) and annotated.cls is None and annotated.origin in MODULE_BASE_CLASSES
+        if not some_module:
             return annotated
         # `model: nn.Module`: which module, its callers may say; where none does, some module
         called = self._unannotated_param_kind(param, scope)

@@ -41,9 +41,9 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 46
-# The last names of torch.ELEMENTWISE_WITH_OTHER: their calls with two arguments keep the second.
-_ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 46  # bumped when summaries change shape, so cached ones are rebuilt
+# The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
+_ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
