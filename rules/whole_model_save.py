@@ -94,7 +94,8 @@ class WholeModelSave(Rule):
     reader that finds the checkpoint without its name (`glob("checkpoints/*.pt")` in another file).
 
     A whole module inside the saved object (`torch.save({"model": model, "epoch": e}, p)`, a
-    `copy.deepcopy(model).half()` among the values, or such a dict kept in a name first:
+    `copy.deepcopy(model).half()` among the values, a module as a key, `{model: model.state_dict()}`,
+    which stays whatever replaces its value, or such a dict kept in a name first:
     `ckpt = {"model": model}` then `torch.save(ckpt, p)`, a list the scope grows with modules
     only: `Gs = []`, `Gs.append(G)` per scale, `torch.save(Gs, p)`, or any list, a parameter
     included, that the scope appended a module to before the save, the same list still held, or
@@ -178,6 +179,10 @@ class WholeModelSave(Rule):
         "torch.save(ckpt, 'c.pt')\n",
         NET + "def save(path):\n    model = Net()\n    ckpt = {0: model}\n    ckpt[0] = model.state_dict()\n"
         "    torch.save(ckpt, path)\n",
+        # keys that name the module or its class, not the module; a module key taken out before the save
+        NET + "model = Net()\ntorch.save({type(model).__name__: model.state_dict()}, 'c.pt')\n",
+        NET + "model = Net()\ntorch.save({Net: model.state_dict(), str(model): 1}, 'c.pt')\n",
+        NET + "model = Net()\nckpt = {model: model.state_dict()}\nckpt.pop(model)\ntorch.save(ckpt, 'c.pt')\n",
         # the module taken out of the dict, or maybe replaced, before the save
         NET + "def save(path):\n    ckpt = {'model': Net(), 'epoch': 1}\n    sd = ckpt.pop('model').state_dict()\n"
         "    torch.save(ckpt, path)\n",
@@ -302,6 +307,9 @@ class WholeModelSave(Rule):
         Invalid(NET + "def save(path, key, e):\n    ckpt = {'model': Net(), 'epoch': e}\n    ckpt['epoch'] = e + 1\n"
                 "    print(ckpt.get('model'), len(ckpt))\n    torch.save(ckpt, path)\n", None),
         Invalid(NET + "def save(path, key):\n    torch.save({key: Net()}, path)\n", None),
+        # a module as a key: pickled whole, whatever its value
+        Invalid(NET + "def fit(path):\n    model = Net(4)\n    ckpt = {model: model.state_dict(), 'epoch': 1}\n"
+                "    torch.save(ckpt, path)\n", None),
         # a class with a `state_dict` of its own: its state_dict may not rebuild it (no fix)
         Invalid(T + "class Adapter(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                 "        self.fc = nn.Linear(2, 2)\n    def state_dict(self, *a, **k):\n        return {}\n"
@@ -369,6 +377,8 @@ class WholeModelSave(Rule):
         if isinstance(expr, cst.Dict):
             values = [e.value for e in _lasting_entries(expr)
                       if not replaced or literal_key(e.key) not in replaced]
+            # a key stays whatever later replaces its value (`{model: model.state_dict()}`)
+            values += [e.key for e in expr.elements if isinstance(e, cst.DictElement)]
         elif isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
             values = [e.value for e in expr.elements]
         else:

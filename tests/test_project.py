@@ -716,6 +716,14 @@ def test_star_import_and_reexport(cli, tmp_path):
         pytest.param("import torch\n__all__ = ['scale']\nscale = 2\nprior = None\n", [("TL001", 8)], id="not-exported"),
         pytest.param("import torch\nscale = 2\n", [("TL001", 8)], id="not-defined-there"),
         pytest.param("import torch\n_prior = None\n", [("TL001", 8)], id="private-name"),
+        pytest.param("if __name__ == '__main__':\n    prior = None\n", [("TL001", 8)], id="only-when-run-as-a-script"),
+        pytest.param("if '__main__' == __name__:\n    for prior in range(3):\n        pass\n", [("TL001", 8)],
+                     id="only-when-run-as-a-script-guard-reversed"),
+        pytest.param("if __name__ == '__main__':\n    prior = None\nelse:\n    prior = None\n", [],
+                     id="also-when-imported-else-branch"),
+        pytest.param("if __name__ == '__main__':\n    prior = 1\nprior = None\n", [], id="also-bound-when-imported"),
+        pytest.param("if __name__ != '__main__':\n    prior = None\n", [], id="bound-only-when-imported"),
+        pytest.param("if __name__ == 'settings_local':\n    prior = None\n", [], id="another-name-test"),
     ],
 )
 def test_a_star_import_may_rebind_a_name_the_file_binds(cli, tmp_path, local, expected):

@@ -268,6 +268,8 @@ class ProjectIndex(Callers):
                 continue
             exported = star_summary.exported
             visible = head in exported if exported is not None else not head.startswith("_")
+            if head in star_summary.script_names:
+                continue  # bound by its `if __name__ == "__main__":` block, which an import does not run
             if visible:
                 found = self.resolve(star, dotted, seen)
                 if found is not None:

@@ -41,7 +41,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 46  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 47  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -122,6 +122,9 @@ class ModuleSummary:
     # after `import state`): attribute -> (the receiver's dotted name as the module reads it,
     # the value). The index resolves the receiver: a module's own name rebound from outside.
     name_stores: dict[str, tuple[tuple[str, Descriptor], ...]] = field(default_factory=dict)
+    # Names bound only under `if __name__ == "__main__":`: a module imported does not run that
+    # block, so `from script import *` does not bring them.
+    script_names: frozenset[str] = frozenset()
 
 
 # A class of the project defining one of nn.Module's tensor iterators (`parameters`), or another
@@ -298,7 +301,13 @@ class _Summarizer:
         self.summary.stars = tuple(stars)
         names: dict[str, list[Descriptor]] = {}
         imported: set[str] = set()  # the names imports have bound so far
+        scripted = _under_main_guard(tree)
+        bound_on_import: set[str] = set()
+        bound_as_script: set[str] = set()
         for statement in module_statements:
+            bound = bound_as_script if id(statement) in scripted else bound_on_import
+            if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                bound.add(statement.name)
             if isinstance(statement, ast.ClassDef):
                 self._class(statement)
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -310,12 +319,14 @@ class _Summarizer:
             else:
                 self._note_stores(statement, None, frozenset(), None)
                 for name, value in _bindings(statement, None, frozenset(), walrus=self.walrus):
+                    bound.add(name)
                     if name in imported and name not in names and name in self.summary.imports:
                         value = self._through_import(name, value)
                     names.setdefault(name, []).append(value)
                     if name == "__all__":
                         self.summary.exported = _string_list(statement)
         self.summary.names = {name: tuple(values) for name, values in names.items()}
+        self.summary.script_names = frozenset(bound_as_script - bound_on_import)
         self.escapes.update(REDEFINED + name for name in names.keys() & self.summary.functions.keys())
         self._scan_uses(tree, None, frozenset())
         self._run_time_modules(tree)
@@ -1057,6 +1068,28 @@ _LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "kind", "type_comm
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 # What a node's fields hold that is not a node: a constant's value, names, a missing part.
 _NOT_NODES = frozenset({str, bytes, int, float, complex, bool, type(None), type(...)})
+
+
+def _under_main_guard(tree: ast.Module) -> set[int]:
+    """The ids of the statements inside a top-level `if __name__ == "__main__":` (not its `else`)."""
+    found: set[int] = set()
+    for statement in tree.body:
+        if type(statement) is ast.If and _tests_main(statement.test):
+            found.update(id(inner) for inner in _statements(statement.body))
+    return found
+
+
+def _tests_main(test: ast.expr) -> bool:
+    """`__name__ == "__main__"`, either way round."""
+    if not (type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.Eq):
+        return False
+    return {_guard_side(test.left), _guard_side(test.comparators[0])} == {"name", "main"}
+
+
+def _guard_side(side: ast.expr) -> str | None:
+    if type(side) is ast.Name and side.id == "__name__":
+        return "name"
+    return "main" if type(side) is ast.Constant and side.value == "__main__" else None
 
 
 def _statements(body: list[ast.stmt]):
