@@ -456,13 +456,18 @@ def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
     kinds = list(kinds)
     element = merge(kinds)
     positions = tuple(kinds) if len(kinds) > 1 else None
-    # (an OBJECT of no class or origin: modules beside known non-modules, see `merge`)
+    # (an OBJECT of no class or origin: modules beside known non-modules, see `merge`; loaders
+    # of tensor batches: `{"train": train_loader, "val": val_loader}[phase]` is iterated)
     if element is not None and (element.base in (MODULE, TENSOR) or (
-            element.base == OBJECT and (element.cls is not None or element.origin is None))):
+            element.base == OBJECT and (element.cls is not None or element.origin is None or is_batch_loader(element)))):
         return Kind(CONTAINER, element=element, positions=positions)
     if positions is not None and any(kind is not None and kind.base in (MODULE, TENSOR, CONTAINER) for kind in kinds):
         return Kind(CONTAINER, positions=positions)  # `(out, None, 0)`: only its positions known
     return None
+
+
+def is_batch_loader(kind: Kind) -> bool:
+    return kind.origin in DATA_LOADERS and kind.element is not None
 
 
 def dict_display_kind(keys: list[str | None], values: list[Kind | None]) -> Kind | None:

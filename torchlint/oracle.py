@@ -25,7 +25,7 @@ from torchlint.usage_evidence import UsageEvidence, is_int_literal
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_TENSOR_USE,
     GUESSED_MODEL_OUTPUT_DATA, LOADED_CALL_OUTPUT, MODEL_OUTPUT, data_receiver, MODULE, NAMESPACE_MODEL, SOME_MODULE, is_kind, is_model_output, module_call_result, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR,
-    TENSOR_ITERATORS, TENSOR_TUPLE, UNPICKLED, Kind,
+    TENSOR_ITERATORS, TENSOR_TUPLE, UNPICKLED, Kind, is_batch_loader,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     layer_tensor_kind, library_call_kind, merge, method_call_kind, positional_count, public,
     container_of, dict_display_kind, subscript_kind, summed_kind, tensor, torch_class_instance, unpacked_kind, with_evidence,
@@ -761,7 +761,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
                 kind = _without_graph(kind)  # computed under no_grad: no graph leaves the function
             kinds.append(kind)
         kind = merge(kinds)
-        return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
+        return kind if kind is not None and (kind.base in (TENSOR, MODULE, CONTAINER) or is_batch_loader(kind)) else None
 
     def _handed_back(self, value: cst.CSTNode, path: tuple[int, ...], scope: Scope) -> Kind | None:
         """`model, optimizer = amp.initialize(model, optimizer)`, `model, opt, loader =
