@@ -85,8 +85,10 @@ class TensorDataAttribute(Rule):
       parameter typed by the calls of the method the project shows (a method may also be reached
       by a name computed at run time), the `.loss` or `.logits` (`out["loss"]`) of a model whose
       output is not known, read by transformers' convention (a model of the project may put a
-      number there), the output of a module of no known class read through `.data`, or a value
-    computed from such guesses alone: were the
+      number there), the output of a module of no known class read through `.data`, the output
+      of a model that may be one `torch.load` gave (`model = torch.load(p).cuda()` in one branch,
+      `model = Net()` in another: the loaded one's class is not known), or a value
+      computed from such guesses alone: were the
       object not a tensor, `.detach()` would not exist on it. It is also **unsafe** where the read
       is bound to a name the scope then changes in place (`w = layer.weight.data`, `w.add_(e)`,
       ..., `w.copy_(saved)`): `.detach()` shares the tensor's version counter, so a backward

@@ -504,6 +504,18 @@ def test_tl005_a_module_known_by_a_negated_type_test_gets_an_unsafe_fix(guard):
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
 
 
+@pytest.mark.parametrize("loaded", ["torch.load(path)", "torch.load(path).cuda()", "torch.load(path).eval().cpu()"])
+def test_tl001_the_output_of_a_module_beside_what_torch_load_gave_gets_an_unsafe_fix(loaded):
+    """The loaded object may be a model of another class, whose output's `.data` is its own (a
+    PackedSequence): the class built in the other branch does not prove what `.data` reads."""
+    rule = rule_by_code("TL001")
+    source = ("import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n    def forward(self, x):\n"
+              f"        return torch.relu(x)\n\n\ndef run(path, x):\n    model = {loaded} if path else Net()\n"
+              "    return model(x).data\n")
+    [finding] = lint_text(source, "prog.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+
+
 def test_tl005_a_module_beside_what_torch_load_gave_gets_an_unsafe_fix():
     rule = rule_by_code("TL005")
     source = ("import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n    def forward(self, x):\n"

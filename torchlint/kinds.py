@@ -279,9 +279,11 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         # beside what a file held: a tensor as a guess, a module of no known class, so that no
         # fix rests on either
         if first.base == TENSOR:
-            found = [replace(kind, origin=kind.origin if kind.origin in GUESSED else GUESSED_BESIDE_LOADED) for kind in found]
+            found = [_guessed_beside_loaded(kind) for kind in found]
         elif first.base == MODULE:
-            found = [replace(kind, origin=None, cls=None) for kind in found]
+            # (what the loaded one returns is not known either: its class's output is a guess)
+            found = [replace(kind, origin=None, cls=None, output=_guessed_beside_loaded(kind.output)) for kind in found]
+        first = found[0]
     return Kind(
         first.base,
         graph=all(kind.graph for kind in found),
@@ -295,6 +297,12 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         keys=first.keys if all(kind.keys == first.keys for kind in found) else None,
         evidence=next((kind.evidence for kind in found if kind.evidence), None),
     )
+
+
+def _guessed_beside_loaded(kind: Kind | None) -> Kind | None:
+    if kind is None or kind.base != TENSOR:
+        return kind
+    return replace(kind, origin=kind.origin if kind.origin in GUESSED else GUESSED_BESIDE_LOADED)
 
 
 def _merged_origin(kinds: list[Kind]) -> str | None:
@@ -555,6 +563,8 @@ def method_call_kind(receiver: Kind | None, method: str, without_arguments: bool
     if receiver is CYCLE and (method in SELF_RETURNING_METHODS or method in _RESHAPING_METHODS):
         # `criterion = criterion.cuda()`, `pred = pred.t()`: the name's other bindings decide
         return CYCLE
+    if receiver is UNPICKLED and method in SELF_RETURNING_METHODS:
+        return UNPICKLED  # `torch.load(f).cuda()`: still whatever the file held
     if method in ELEMENT_KIND_OF_ITERATOR and method in TENSOR_ITERATORS and (receiver is None or receiver.base == MODULE):
         return Kind(CONTAINER, element=ELEMENT_KIND_OF_ITERATOR[method])
     if receiver is None:
