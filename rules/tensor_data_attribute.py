@@ -36,8 +36,12 @@ class TensorDataAttribute(Rule):
     `weight_ih`) or a normalisation layer's buffer (`running_mean`, `running_var`) of a submodule
     built where it cannot be read (`self.conv.weight.data` with `self.conv` from a factory,
     `self.head[-1].bias.data`, `m.bn.running_var.data`), and an element of a batch that a
-    DataLoader with the default collate function yields (`for x, y in loader: x.data`) or with a
-    `collate_fn` of the project whose every `return` is a tuple of tensors. What a module of no
+    DataLoader with the default collate function yields (`for x, y in loader: x.data`; also a
+    loader kept in a list or dict display, `dataloaders[phase]`, or returned by a function of the
+    file) or with a `collate_fn` of the project whose every `return` is a tuple of tensors. A
+    loader given a `**mapping`, `batch_size=None` or a collate function by position, or in a
+    project that assigns some loader's `collate_fn`, has batches of unknown kind; and a batch
+    element the scope reads an attribute of that no tensor has (`sample.mask`) is not one. What a module of no
     known class returns (one known to be a module only by its use, `net.parameters()`; a parameter
     annotated `nn.Module` that no caller says more of; what `torch.load` gave, called with a
     tensor), or that output moved with `.cpu()`/`.cuda()`, is taken for a tensor where `.data` is

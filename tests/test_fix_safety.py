@@ -516,6 +516,17 @@ def test_tl001_the_output_of_a_module_beside_what_torch_load_gave_gets_an_unsafe
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
 
 
+def test_tl001_a_tuple_output_of_a_module_beside_what_torch_load_gave_is_not_read():
+    """The loaded model may return a PackedSequence where the class of the other branch returns
+    a tensor (a hostile review: the safe fix crashed on the PackedSequence)."""
+    rule = rule_by_code("TL001")
+    source = ("import torch\nimport torch.nn as nn\n\n\nclass Tagger(nn.Module):\n    def forward(self, x):\n"
+              "        return torch.relu(x), x\n\n\ndef run(path, x):\n    model = torch.load(path) if path else Tagger()\n"
+              "    return model(x)[0].data\n")
+    assert all(d.fix is None or d.fix.applicability == "unsafe" for d in lint_text(source, "prog.py", [rule]).diagnostics)
+    assert fix_text(source, "prog.py", [rule]).text == source
+
+
 def test_tl005_a_module_beside_what_torch_load_gave_gets_an_unsafe_fix():
     rule = rule_by_code("TL005")
     source = ("import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n    def forward(self, x):\n"

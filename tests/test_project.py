@@ -724,6 +724,13 @@ def test_star_import_and_reexport(cli, tmp_path):
         pytest.param("if __name__ == '__main__':\n    prior = 1\nprior = None\n", [], id="also-bound-when-imported"),
         pytest.param("if __name__ != '__main__':\n    prior = None\n", [], id="bound-only-when-imported"),
         pytest.param("if __name__ == 'settings_local':\n    prior = None\n", [], id="another-name-test"),
+        pytest.param("from torch.nn.utils.rnn import pack_sequence as prior\nif __name__ == '__main__':\n    prior = 1\n", [],
+                     id="also-imported-at-the-top"),
+        pytest.param("from helpers import *\nif __name__ == '__main__':\n    prior = None\n", [], id="its-own-star-import"),
+        pytest.param("def setup():\n    global prior\n    prior = None\nif __name__ == '__main__':\n    prior = None\n", [],
+                     id="also-bound-through-global"),
+        pytest.param("if (prior := None) is None:\n    pass\nif __name__ == '__main__':\n    prior = None\n", [],
+                     id="also-bound-by-a-walrus"),
     ],
 )
 def test_a_star_import_may_rebind_a_name_the_file_binds(cli, tmp_path, local, expected):
@@ -2643,3 +2650,32 @@ def test_the_output_of_a_module_known_by_its_use_where_the_project_packs_sequenc
     (tmp_path / "train.py").write_text("import functools\nimport torch\nfrom models import Encoder\nfrom engine import feats\n"
                                        "hooks = {'feats': functools.partial(feats, Encoder())}\n")
     assert _findings(cli, "--select", "TL001", "engine.py") == expected
+
+
+SUM_FROM_A_NUMBER = (
+    "import torch\nfrom torch.nn.modules.loss import _Loss\n\n\ndef l1(a, b, mask):\n    loss = 0\n"
+    "    for i in range(a.shape[0]):\n        if mask[i].sum() > 0:\n            loss = GROWTH\n"
+    "    loss = loss / a.shape[0]\n    return loss\n\n\nclass L1(_Loss):\n    def forward(self, a, b, mask):\n"
+    "        return l1(a, b, mask)\n"
+)
+
+
+@pytest.mark.parametrize(("growth", "expected"), [
+    ("loss + torch.sum(torch.abs(a[i] - b[i]))", [(4, "unsafe"), (5, "unsafe")]),
+    ("torch.sum(a[i]) + loss", [(4, "unsafe"), (5, "unsafe")]),
+    ("loss + 1", []),  # only numbers: never a tensor
+    ("loss + helper(a[i])", []),  # grown by what the linter cannot read
+    ("loss + a[i].sum().item()", []),  # grown by numbers taken out of tensors
+])
+def test_a_sum_started_at_a_number_in_another_module(cli, tmp_path, growth, expected):
+    """`loss = 0`, then `loss = loss + torch.sum(d)` under a condition, returned: a tensor where
+    `.data` is read on what the function (or a loss module's forward calling it) returns, but a
+    guess, since the sum may still be the number (a twenty-fourth-round miss: Background-Matting's
+    `alL += al_loss.data`)."""
+    (tmp_path / "losses.py").write_text(SUM_FROM_A_NUMBER.replace("GROWTH", growth))
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom losses import L1, l1\na = torch.randn(2, 3)\nprint(l1(a, a, a).data)\n"
+        "print(L1()(a, a, a).data)\n")
+    result = cli("check", "--no-cache", "--select", "TL001", "--output-format", "json", "train.py")
+    found = json.loads(result.output)
+    assert [(d["line"], (d.get("fix") or {}).get("applicability")) for d in found] == expected

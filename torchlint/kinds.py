@@ -281,8 +281,10 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         if first.base == TENSOR:
             found = [_guessed_beside_loaded(kind) for kind in found]
         elif first.base == MODULE:
-            # (what the loaded one returns is not known either: its class's output is a guess)
-            found = [replace(kind, origin=None, cls=None, output=_guessed_beside_loaded(kind.output)) for kind in found]
+            # (what the loaded one returns is not known either: its class's tensor is a guess, its
+            # tuple or dict not known, since the loaded one's may hold a PackedSequence there)
+            found = [replace(kind, origin=None, cls=None, output=_guessed_beside_loaded(kind.output) if is_kind(kind.output, TENSOR)
+                             else None) for kind in found]
         first = found[0]
     return Kind(
         first.base,
@@ -365,6 +367,37 @@ def positional_count(call) -> int | None:
     return sum(1 for arg in call.args if arg.keyword is None and not arg.star)
 
 
+# Marks among a call's keyword names (see `keyword_names`): a `**mapping` spread, and a
+# `batch_size=None` (a DataLoader then yields the dataset's items as they are, uncollated).
+SPREAD_KEYWORDS = "**"
+NO_BATCHING = "batch_size=None"
+
+
+def keyword_names(call) -> set[str]:
+    """The keyword names a libcst call passes, with the marks above."""
+    names = set()
+    for arg in call.args:
+        if arg.star == "**":
+            names.add(SPREAD_KEYWORDS)
+        elif arg.keyword is not None:
+            names.add(arg.keyword.value)
+            if arg.keyword.value == "batch_size" and getattr(arg.value, "value", None) == "None":
+                names.add(NO_BATCHING)
+    return names
+
+
+def unbatched(kind: Kind | None) -> Kind | None:
+    """A loader whose batches are not known (`loader.collate_fn = pad` after it is built:
+    DataLoader reads the attribute when it iterates)."""
+    return Kind(OBJECT, origin=kind.origin) if is_batch_loader(kind) else kind
+
+
+def _collates_by_default(keywords: set[str], positional: int | None) -> bool:
+    """A DataLoader built so that it collates its batches with the default function: no
+    `collate_fn` (by name, by a `**mapping`, or as the seventh positional argument), batching on."""
+    return not keywords & {"collate_fn", SPREAD_KEYWORDS, NO_BATCHING} and positional is not None and positional < 7
+
+
 def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], graph: bool,
                       positional: int | None = 0) -> Kind | None:
     """What calling a library callable (by qualified name) returns. `inner` is the kind of the first
@@ -427,7 +460,7 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return tensor(True)
     if is_tensor_class(qualified):
         return tensor(graph)
-    if qualified in DATA_LOADERS and "collate_fn" not in keywords:
+    if qualified in DATA_LOADERS and _collates_by_default(keywords, positional):
         return Kind(OBJECT, origin=qualified, element=Kind(TENSOR, origin=GUESSED_BATCH_ELEMENT))
     if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
         return Kind(OBJECT, origin=qualified)  # a torch class that is not a module: a known non-module
@@ -496,7 +529,8 @@ def output_of_forward(returned: Kind | None) -> Kind | None:
     if returned is None:
         return None
     if returned.base == TENSOR:
-        return tensor(True)
+        # (a guess stays one: `return self.loss_kl`, a tensor or the number it started at)
+        return Kind(TENSOR, graph=True, origin=returned.origin) if returned.origin in GUESSED else tensor(True)
     if returned.base == CONTAINER and returned.mapping and returned.keys is not None:
         positions = _output_positions(returned)
         if not any(p is not None for p in positions):

@@ -23,11 +23,11 @@ from torchlint.stored_items import StoredItems
 from torchlint.local_containers import LocalContainers, handed_on, item_added_last, literal_key  # noqa: F401  (literal_key: re-exported)
 from torchlint.usage_evidence import UsageEvidence, is_int_literal
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
-    CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_TENSOR_USE,
+    CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_TENSOR_USE,
     GUESSED_MODEL_OUTPUT_DATA, LOADED_CALL_OUTPUT, MODEL_OUTPUT, data_receiver, MODULE, NAMESPACE_MODEL, SOME_MODULE, is_kind, is_model_output, module_call_result, NONE, OBJECT, PASS_THROUGH_FUNCTIONS, PASS_THROUGH_OWNERS, TENSOR,
     TENSOR_ITERATORS, TENSOR_TUPLE, UNPICKLED, Kind, is_batch_loader,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
-    layer_tensor_kind, library_call_kind, merge, method_call_kind, positional_count, public,
+    keyword_names, layer_tensor_kind, unbatched, library_call_kind, merge, method_call_kind, positional_count, public,
     container_of, dict_display_kind, subscript_kind, summed_kind, tensor, torch_class_instance, unpacked_kind, with_evidence,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex
@@ -220,7 +220,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         arguments = [given(arg.value) for arg in call.args]
         inner = arguments[0] if arguments else None
         graph = any(kind is not None and kind.base == TENSOR and kind.graph for kind in arguments)
-        keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+        keywords = keyword_names(call)
         kind = library_call_kind(qualified, inner, keywords, graph, positional_count(call))
         return kind if kind is not None and kind.base == TENSOR else None
 
@@ -329,6 +329,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             return merged
         if merged is not None and merged.base == TENSOR and not merged.graph and self._backpropagated(name, bindings):
             return replace(merged, graph=True)  # (the graph's origin: see _backpropagated)
+        if merged is not None and merged.base == TENSOR and merged.origin in GUESSED and self._reads_what_no_tensor_has(name, bindings):
+            return None  # `for sample, y in loader: sample.data * sample.mask`: a namedtuple, not a tensor
         if merged is not None:
             return merged
         if all(k in (CYCLE, NONE) for k in kinds):
@@ -1274,13 +1276,15 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
 
     def _library_call_kind(self, qualified: str, call: cst.Call, scope: Scope) -> Kind | None:
         inner = self._kind(call.args[0].value, scope) if call.args else None
-        keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+        keywords = keyword_names(call)
         graph = self._any_graph(call, scope) or _requests_grad(call)
         if qualified in ELEMENTWISE_WITH_OTHER and self._given_another_tensor(call, scope):
             return tensor(graph)  # `torch.max(0.9 - v, zero)`: the elementwise maximum, not `(values, indices)`
         kind = library_call_kind(qualified, inner, keywords, graph, positional_count(call))
         if qualified in DATA_LOADERS and "collate_fn" in keywords:
             return self._collated_loader(qualified, call, scope) or kind
+        if qualified in DATA_LOADERS and self.project.stores_attribute("collate_fn"):
+            return unbatched(kind)  # `loader.collate_fn = pad` somewhere: which loader, not known
         if kind is not None and kind.base == MODULE and qualified in SEQUENTIAL_CONTAINERS:
             kind = Kind(MODULE, output=self._sequential_output(call, scope), origin=qualified,
                         element=kind.element)
@@ -1371,7 +1375,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             qualified = self.imports.qualify(value.func) if isinstance(value, cst.Call) else None
             if qualified is None or not is_torch_module_class(qualified):
                 return None
-            keywords = {arg.keyword.value for arg in value.args if arg.keyword is not None}
+            keywords = keyword_names(value)
             kinds.append(library_call_kind(qualified, None, keywords, False, positional_count(value)))
         element = merge(kinds) if kinds else None
         return element if element is not None and element.base == MODULE else None

@@ -79,6 +79,17 @@ class UsageEvidence:
             return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
         return None
 
+    def _reads_what_no_tensor_has(self, name: str, bindings: list[Binding]) -> bool:
+        """Where one of these bindings reaches, the scope reads an attribute of the name, or calls
+        a method, that torch.Tensor does not have (`sample.mask` of a batch's namedtuple): not a
+        tensor, whatever a guess said."""
+        for binding in bindings:
+            marks = self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set())
+            read = {mark[len(_ATTRIBUTE_READ):] for mark in marks if mark.startswith(_ATTRIBUTE_READ)}
+            if not read <= TENSOR_ATTRIBUTE_NAMES or not _tensor_could_answer(marks):
+                return True
+        return False
+
     def _type_tested(self, name: str, bindings: list[Binding]) -> bool:
         """The scope asks what the name holds where one of these bindings reaches (`isinstance(out,
         PackedSequence)`, `hasattr(out, "data")`)."""
@@ -253,10 +264,13 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
         not_reads.add(id(node.target))
         if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
             return node.target.value.value, {ITEM_STORED}  # `params["extra"] = stats`, `del items[0]`
-    elif (isinstance(node, cst.Attribute) and node.attr.value in _READ_MARKS and isinstance(node.value, cst.Name)
-          and id(node) not in not_reads):
-        return node.value.value, {_READ_MARKS[node.attr.value]}
+    elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and id(node) not in not_reads:
+        attribute = node.attr.value
+        return node.value.value, {_ATTRIBUTE_READ + attribute, *((_READ_MARKS[attribute],) if attribute in _READ_MARKS else ())}
     return None, set()
+
+
+_ATTRIBUTE_READ = "."  # in a scope's evidence, before a name: that attribute of the name is read
 
 
 _READ_MARKS = {"grad": _GRAD_READ, "requires_grad": _REQUIRES_GRAD_READ}

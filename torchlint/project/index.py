@@ -15,9 +15,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from torchlint.kinds import (
-    CHOICE_DEPTH, CLASS, is_kind, CONTAINER, CYCLE, FUNCTION, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
+    CHOICE_DEPTH, CLASS, is_kind, CONTAINER, CYCLE, FUNCTION, GUESSED_TENSOR_OR_NUMBER, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
     element_kind, guessed_method_result, library_call_kind, merge, module_call_result, method_call_kind, output_of_forward, subscript_kind,
-    TENSOR_ITERATORS, container_of, dict_display_kind, summed_kind, tensor, torch_class_instance, unpacked_kind,
+    TENSOR_ITERATORS, container_of, dict_display_kind, unbatched, summed_kind, tensor, torch_class_instance, unpacked_kind,
 )
 from torchlint.outline import Outline
 from torchlint.project.callers import (
@@ -29,7 +29,7 @@ from torchlint.project.summary import (
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
 from torchlint.torch_api import (
-    ELEMENTWISE_WITH_OTHER, KNOWN_NON_MODULE_BASES, MODELLED_LIBRARIES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
+    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, KNOWN_NON_MODULE_BASES, MODELLED_LIBRARIES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
 )
 
 
@@ -408,6 +408,8 @@ class ProjectIndex(Callers):
         if len(plain) == len(values):
             return self._local_kind(path, values)
         assumed = self._local_kind(path, plain) if plain else None
+        if assumed is None and plain and all(_is_number(value) for value in plain):
+            return self._sum_from_a_number(path, local, values)
         if assumed is None:
             return None
         key, before = ("d", path, local), set(self._memo)
@@ -419,6 +421,32 @@ class ProjectIndex(Callers):
             return None
         del self._memo[key]
         return kind
+
+    def _sum_from_a_number(self, path: str, local: tuple, values: tuple[Descriptor, ...]) -> Kind | None:
+        """`loss = 0`, then `loss = loss + torch.sum(d)` in a loop or under a condition: a tensor
+        if the sum grew, else still the number. A tensor where a tensor's attribute is read (a
+        number has none), but a guess, so that no fix rests on it (the file's own oracle judges
+        `_after_starting_number` so). Some value must be a tensor by its other terms (`loss + 1`
+        is not), and every one a tensor given that the local holds one."""
+        grown = [value for value in values if not _is_number(value)]
+        by_other_terms = self._judged_assuming(path, local, None, grown)
+        if not any(kind is not None and kind is not CYCLE and kind.base == TENSOR for kind in by_other_terms):
+            return None
+        kinds = [kind for kind in self._judged_assuming(path, local, Kind(TENSOR, origin=GUESSED_TENSOR_OR_NUMBER), grown)
+                 if kind is not CYCLE]  # (being judged further up: made from this one)
+        if not kinds or any(kind is None or kind.base != TENSOR for kind in kinds):
+            return None
+        return Kind(TENSOR, graph=any(kind.graph for kind in kinds), origin=GUESSED_TENSOR_OR_NUMBER)
+
+    def _judged_assuming(self, path: str, local: tuple, assumed: Kind | None, values: list[Descriptor]) -> list:
+        """The kinds of `values` while the local is taken to hold `assumed` (forgotten after)."""
+        key, before = ("d", path, local), set(self._memo)
+        self._memo[key] = assumed
+        kinds = [self.kind(path, value) for value in values]
+        for judged in set(self._memo) - before:
+            del self._memo[judged]
+        self._memo.pop(key, None)
+        return kinds
 
     def _local_kind(self, path: str, values: tuple[Descriptor, ...]) -> Kind | None:
         """What a function's local name (or a class's attribute) holds: its values merged; with
@@ -465,6 +493,8 @@ class ProjectIndex(Callers):
                 if symbol.qualified in ELEMENTWISE_WITH_OTHER and last is not None and is_kind(self.kind(path, last), TENSOR):
                     return tensor(graph)  # `torch.max(0.9 - v, zero)`: the elementwise maximum, not `(values, indices)`
                 kind = library_call_kind(symbol.qualified, inner, set(keywords), graph)
+                if symbol.qualified in DATA_LOADERS and self.stores_attribute("collate_fn"):
+                    kind = unbatched(kind)  # `loader.collate_fn = pad` somewhere: which loader, not known
                 if kind is not None and kind.base == MODULE and symbol.qualified in SEQUENTIAL_CONTAINERS:
                     final = self.kind(path, last if last is not None else first)
                     output = final.output if final is not None and final.base == MODULE else None
@@ -1044,6 +1074,13 @@ class _WithOwn(Mapping):
 
     def __len__(self) -> int:
         return len(self._base) + (self._path not in self._base)
+
+
+def _is_number(value: Descriptor) -> bool:
+    """A number literal's description (also one marked changed: a number is not changed in place)."""
+    while type(value) is tuple and value and value[0] == "changed":
+        value = value[1]
+    return value == ("number",)
 
 
 def _mentions(descriptor, target: tuple) -> bool:

@@ -34,7 +34,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from torchlint import legacy
-from torchlint.kinds import CONTAINER_MUTATING_METHODS, TENSOR_ITERATORS
+from torchlint.kinds import CONTAINER_MUTATING_METHODS, NO_BATCHING, SPREAD_KEYWORDS, TENSOR_ITERATORS
 from torchlint.lines import line_starts
 from torchlint.outline import Outline, Uses
 from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
@@ -301,13 +301,7 @@ class _Summarizer:
         self.summary.stars = tuple(stars)
         names: dict[str, list[Descriptor]] = {}
         imported: set[str] = set()  # the names imports have bound so far
-        scripted = _under_main_guard(tree)
-        bound_on_import: set[str] = set()
-        bound_as_script: set[str] = set()
         for statement in module_statements:
-            bound = bound_as_script if id(statement) in scripted else bound_on_import
-            if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-                bound.add(statement.name)
             if isinstance(statement, ast.ClassDef):
                 self._class(statement)
             elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -319,14 +313,13 @@ class _Summarizer:
             else:
                 self._note_stores(statement, None, frozenset(), None)
                 for name, value in _bindings(statement, None, frozenset(), walrus=self.walrus):
-                    bound.add(name)
                     if name in imported and name not in names and name in self.summary.imports:
                         value = self._through_import(name, value)
                     names.setdefault(name, []).append(value)
                     if name == "__all__":
                         self.summary.exported = _string_list(statement)
         self.summary.names = {name: tuple(values) for name, values in names.items()}
-        self.summary.script_names = frozenset(bound_as_script - bound_on_import)
+        self.summary.script_names = _script_names(tree)
         self.escapes.update(REDEFINED + name for name in names.keys() & self.summary.functions.keys())
         self._scan_uses(tree, None, frozenset())
         self._run_time_modules(tree)
@@ -1070,13 +1063,46 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 _NOT_NODES = frozenset({str, bytes, int, float, complex, bool, type(None), type(...)})
 
 
-def _under_main_guard(tree: ast.Module) -> set[int]:
-    """The ids of the statements inside a top-level `if __name__ == "__main__":` (not its `else`)."""
-    found: set[int] = set()
-    for statement in tree.body:
-        if type(statement) is ast.If and _tests_main(statement.test):
-            found.update(id(inner) for inner in _statements(statement.body))
-    return found
+def _script_names(tree: ast.Module) -> frozenset[str]:
+    """The names only a top-level `if __name__ == "__main__":` block binds (not its `else`): an
+    import does not run it. None where the module also star-imports (what that brings is not
+    read here); a name bound anywhere else (an import, a walrus, a `global` in a function) is
+    bound on import too."""
+    guards = [s for s in tree.body if type(s) is ast.If and _tests_main(s.test)]
+    if not guards:
+        return frozenset()
+    outside = [*(s for s in tree.body if not any(s is guard for guard in guards)),
+               *(inner for guard in guards for inner in guard.orelse)]
+    on_import = _module_level_names(outside)
+    if "*" in on_import:
+        return frozenset()
+    on_import |= {name for node in ast.walk(tree) if type(node) is ast.Global for name in node.names}
+    return frozenset(_module_level_names([inner for guard in guards for inner in guard.body]) - on_import - {"*"})
+
+
+def _module_level_names(statements: list[ast.stmt]) -> set[str]:
+    """Every name these module-level statements may bind (not entering function or class
+    bodies), with "*" for a star import."""
+    names: set[str] = set()
+    pending: list[ast.AST] = list(statements)
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            names.add(node.name)
+            pending.extend(node.decorator_list)
+            pending.extend(getattr(node, "bases", ()))
+            continue
+        if kind is ast.Name and type(node.ctx) is not ast.Load:
+            names.add(node.id)
+        elif kind is ast.alias:
+            names.add(node.asname or node.name.split(".")[0])
+        elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar) and node.name:
+            names.add(node.name)
+        elif kind is ast.MatchMapping and node.rest:
+            names.add(node.rest)
+        pending.extend(ast.iter_child_nodes(node))
+    return names
 
 
 def _tests_main(test: ast.expr) -> bool:
@@ -1953,7 +1979,7 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
         return ("attr", _describe(expr.value, key, local_names), expr.attr)
     if kind is ast.Call:
         first = expr.args[0] if expr.args and not isinstance(expr.args[0], ast.Starred) else None
-        keywords = tuple(sorted(k.arg for k in expr.keywords if k.arg))
+        keywords = _keyword_names(expr)
         # a Sequential's last module too: it returns what that module returns (only for calls
         # named so: describing every call's last argument is a tenth of a summary's time)
         last = None
@@ -1993,6 +2019,19 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
         # `pred == labels`: a tensor of booleans when either side is a tensor
         return ("compare", (_describe(expr.left, key, local_names), _describe(expr.comparators[0], key, local_names)))
     return None
+
+
+def _keyword_names(call: ast.Call) -> tuple[str, ...]:
+    """The keyword names a call passes, with kinds.keyword_names's marks (`**`, `batch_size=None`)."""
+    names = set()
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            names.add(SPREAD_KEYWORDS)
+            continue
+        names.add(keyword.arg)
+        if keyword.arg == "batch_size" and type(keyword.value) is ast.Constant and keyword.value.value is None:
+            names.add(NO_BATCHING)
+    return tuple(sorted(names))
 
 
 # Hidden imports (see _Summarizer._own_imports, _through_import); escapes starting with `@` are
