@@ -18,6 +18,8 @@ from torchlint.walk import SCOPE_NODES, ElidedBlock, children, descendants, outs
 
 T = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 SETUP = T + "model = nn.Linear(4, 1)\ncriterion = nn.MSELoss()\n"
+METER = ("class Meter:\n    def __init__(self):\n        self.sum, self.count = 0, 0\n"
+         "    def update(self, val, n=1):\n        self.val = val\n        self.sum += val * n\n        self.count += n\n")
 
 
 @register
@@ -32,7 +34,14 @@ class LossAccumulatedWithGraph(Rule):
     without keeping its graph (a GAN's `errD.backward()`, then `errD_total += errD`; not under an
     `if`, nor with `retain_graph`): outputs collected in an evaluation loop are TL626's. The accumulator may also be an element of a container the
     scope builds itself and nothing else holds (`totals["mse"] += loss`, `hist["G"].append(loss)`),
-    when no element of it is assigned in the loop.
+    when no element of it is assigned in the loop. Or an instance of a class of the project made
+    before the loop, whose method adds the argument to an attribute of its own
+    (`losses.update(loss, n)` with `AverageMeter.update` doing `self.sum += val * n`, an
+    `Averager.add` doing `self.v = (self.v * self.n + x) / (self.n + 1)`): the meter keeps every
+    iteration's graph as a list would. Not where the method takes the value out of the graph
+    first (`val.item()`, `float(val)`, `val.detach()`), only keeps the last one (`self.val =
+    val`), is a static method, or belongs to a library class; the fix (`.detach()` on the
+    argument) is **unsafe** there, since what else reads the meter's attributes is out of sight.
 
     ## Why is this bad?
     Adding a graph-carrying tensor to an accumulator makes the accumulator part of the graph, so
@@ -126,6 +135,24 @@ class LossAccumulatedWithGraph(Rule):
         return super().could_fire(text) and (_a_line_accumulates_a_loss(text) or _a_line_accumulates_a_backpropagated_name(text))
 
     valid = (
+        # meters that keep numbers, keep only the last value, or are made anew each pass; a
+        # method that takes the value out first; a meter of a library; no grad
+        SETUP + METER + "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n"
+        "    losses.update(loss.item(), x.size(0))\n",
+        SETUP + "class Meter:\n    def update(self, val, n=1):\n        self.sum += val.item() * n\n"
+        "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    losses.update(loss)\n",
+        SETUP + "class Meter:\n    def update(self, val, n=1):\n        self.val = val\n        self.count += n\n"
+        "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    losses.update(loss)\n",
+        SETUP + "class Meter:\n    def update(self, val, n=1):\n        val = float(val)\n        self.sum += val * n\n"
+        "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    losses.update(loss)\n",
+        SETUP + "class Meter:\n    @staticmethod\n    def update(val, n=1):\n        n.sum += val\n"
+        "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    losses.update(loss, 1)\n",
+        SETUP + METER + "for x, y in loader:\n    losses = Meter()\n    loss = criterion(model(x), y)\n    loss.backward()\n"
+        "    losses.update(loss, x.size(0))\n",
+        SETUP + "from torchmetrics import MeanMetric\nlosses = MeanMetric()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n"
+        "    loss.backward()\n    losses.update(loss)\n",
+        SETUP + METER + "losses = Meter()\nwith torch.no_grad():\n    for x, y in loader:\n        loss = criterion(model(x), y)\n"
+        "        losses.update(loss, x.size(0))\n",
         # a helper's tensor of unknown graph, never backpropagated: nothing says it carries one
         SETUP + "import utils\nhistory = []\nfor x, y in loader:\n    loss = -torch.mean(utils.log_normal(model(x), y))\n"
         "    history.append(loss)\n",
@@ -271,6 +298,21 @@ class LossAccumulatedWithGraph(Rule):
     )
 
     invalid = (
+        # a meter of the project whose `update` adds what it is given to its own total
+        Invalid(
+            SETUP + METER + "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n"
+            "    losses.update(loss, x.size(0))\n",
+            SETUP + METER + "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n"
+            "    losses.update(loss.detach(), x.size(0))\n",
+        ),
+        Invalid(
+            SETUP + "class Averager:\n    def __init__(self):\n        self.n, self.v = 0, 0\n    def add(self, x):\n"
+            "        self.v = (self.v * self.n + x) / (self.n + 1)\n        self.n += 1\n"
+            "tl = Averager()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    tl.add(loss)\n",
+            SETUP + "class Averager:\n    def __init__(self):\n        self.n, self.v = 0, 0\n    def add(self, x):\n"
+            "        self.v = (self.v * self.n + x) / (self.n + 1)\n        self.n += 1\n"
+            "tl = Averager()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    tl.add(loss.detach())\n",
+        ),
         # a helper's tensor of unknown graph, backpropagated: it carries one
         Invalid(
             SETUP + "import utils\nhistory = []\nfor x, y in loader:\n    loss = -torch.mean(utils.log_normal(model(x), y))\n"
@@ -401,6 +443,9 @@ class LossAccumulatedWithGraph(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value != "append":
+            self._check_kept_by_instance(node, func)
+            return
         if not (isinstance(func, cst.Attribute) and func.attr.value == "append"):
             return
         if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
@@ -410,10 +455,25 @@ class LossAccumulatedWithGraph(Rule):
         elif _subscripted_name(func.value) is not None:  # `history["G"].append(loss)`
             self._check(_subscripted_name(func.value), node.args[0].value, node, element=True)
 
+    def _check_kept_by_instance(self, node: cst.Call, func: cst.Attribute) -> None:
+        """`losses.update(loss, n)` with `losses` an instance of a class of the project whose
+        `update` adds its argument to an attribute (`self.sum += val * n`): the meter keeps each
+        iteration's graph as a list would."""
+        if any(arg.star for arg in node.args) or self.ctx.innermost_loop() is None:
+            return
+        positional = [arg.value for arg in node.args if arg.keyword is None]
+        if not any(_LOSS_WORD.search(dotted_name(value) or "") for value in positional):
+            return  # (asked first: what the receiver is costs more to find)
+        kept = self.ctx.oracle.accumulated_arguments(func.value, func.attr.value, self.ctx.stack)
+        for position in kept:
+            if position < len(positional) and _LOSS_WORD.search(dotted_name(positional[position]) or ""):
+                self._check(func.value.value, positional[position], node, kept_by_instance=True)
+
     def _check(self, accumulator: str, value: cst.BaseExpression, report_at: cst.CSTNode,
-               element: bool = False, appended: bool = False) -> None:
+               element: bool = False, appended: bool = False, kept_by_instance: bool = False) -> None:
         """`element`: the total is an element of the container `accumulator` (`losses[k] += loss`);
-        `appended`: the list `accumulator` is appended to."""
+        `appended`: the list `accumulator` is appended to; `kept_by_instance`: an instance whose
+        method keeps the value (its other uses of it are out of sight: the fix is unproven)."""
         loop = self.ctx.innermost_loop()
         if loop is None or self.ctx.grad_disabled() or not self.ctx.is_tensor(value, graph=True):
             return
@@ -441,7 +501,7 @@ class LossAccumulatedWithGraph(Rule):
         if OBSERVES_GRAPH not in fates:
             # A value taken for a tensor by a guess (see TL001): were it a number, `.detach()`
             # would not exist on it.
-            guessed = self.ctx.kind(value).origin in GUESSED or self._may_be_a_number(value)
+            guessed = self.ctx.kind(value).origin in GUESSED or self._may_be_a_number(value) or kept_by_instance
             fix = self.replace(value, method_call(value, "detach"), "Accumulate `.detach()`",
                                "unsafe" if guessed else "safe")
         self.report(report_at, _MESSAGE, fix)
@@ -720,7 +780,8 @@ def _names_in(node: cst.CSTNode) -> set[str]:
 
 
 # `+=`, `.append(`, `x = x + ...`; and a loss, a criterion or logits named on the same line
-_ACCUMULATION = re.compile(r"\+=|\.append\(|=[ \t]*[\w.]+[ \t]*\+")
+# (the last: a method given a loss first, `losses.update(loss, n)`, which a meter may keep)
+_ACCUMULATION = re.compile(r"\+=|\.append\(|=[ \t]*[\w.]+[ \t]*\+|\.\w+\([ \t]*[\w.]*(?:loss|criterion|logit)\w*[ \t]*[,)]", re.IGNORECASE)
 _LOSS_WORD = re.compile(r"loss|criterion|logit", re.IGNORECASE)
 
 

@@ -2679,3 +2679,24 @@ def test_a_sum_started_at_a_number_in_another_module(cli, tmp_path, growth, expe
     result = cli("check", "--no-cache", "--select", "TL001", "--output-format", "json", "train.py")
     found = json.loads(result.output)
     assert [(d["line"], (d.get("fix") or {}).get("applicability")) for d in found] == expected
+
+
+METER = ("class AverageMeter:\n    def __init__(self):\n        self.sum, self.count = 0, 0\n\n"
+         "    def update(self, val, n=1):\n        self.val = val\n        self.sum += KEPT * n\n        self.count += n\n")
+
+
+@pytest.mark.parametrize(("kept", "expected"), [
+    ("val", [(12, "unsafe")]),
+    ("val.item()", []),
+    ("float(val)", []),
+])
+def test_a_meter_of_another_module_keeping_the_loss(cli, tmp_path, kept, expected):
+    """`losses.update(loss, n)` with the project's `AverageMeter.update` summing what it is given
+    (twenty-fourth-round misses: ProxylessNAS's meters)."""
+    (tmp_path / "utils.py").write_text(METER.replace("KEPT", kept))
+    (tmp_path / "train.py").write_text(
+        "import torch\nimport torch.nn as nn\nfrom utils import AverageMeter\n\nmodel = nn.Linear(4, 2)\n"
+        "criterion = nn.CrossEntropyLoss()\nlosses = AverageMeter()\nfor x, y in [(torch.randn(8, 4), torch.zeros(8).long())]:\n"
+        "    loss = criterion(model(x), y)\n    loss.backward()\n    print(loss)\n    losses.update(loss, x.size(0))\n")
+    result = cli("check", "--no-cache", "--select", "TL003", "--output-format", "json", "train.py")
+    assert [(d["line"], (d.get("fix") or {}).get("applicability")) for d in json.loads(result.output)] == expected

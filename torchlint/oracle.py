@@ -124,6 +124,20 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         assignment); empty when no method of the class assigns it."""
         return [self.bound_value(binding) for binding in self._attribute_bindings(owner, attribute)]
 
+    def accumulated_arguments(self, receiver: cst.CSTNode, method: str, stack: Sequence[cst.CSTNode]) -> tuple[int, ...]:
+        """The positions of the arguments `receiver.method(...)` adds to an attribute of the
+        receiver, an instance of a class of the project (a meter's `update(val, n)` doing `self.sum
+        += val * n`): they last as long as the receiver does."""
+        kind = self.kind(receiver, stack)
+        if kind is None or kind.base != OBJECT:
+            return ()
+        cls = kind.cls
+        if isinstance(cls, cst.ClassDef):
+            if not any(statement is cls for statement in self.module.body):
+                return ()
+            cls = self.project.project_class(self._project_path, cls.name.value)
+        return self.project.accumulated_arguments(cls, method) if isinstance(cls, ProjectClass) else ()
+
     def bindings_of(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Binding] | None:
         return self.scopes.lookup(name, self.scope_at(stack))
 

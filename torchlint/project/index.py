@@ -916,6 +916,26 @@ class ProjectIndex(Callers):
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
 
+    def accumulated_arguments(self, cls: ProjectClass, method: str, seen: frozenset = frozenset()) -> tuple[int, ...]:
+        """The positions of the arguments `method` of an instance of `cls` adds to an attribute of
+        the instance (see FunctionSummary.accumulates): its own method, or the first base's that
+        defines it."""
+        summary = self.summaries.get(cls.path)
+        if summary is None or cls.name not in summary.classes or cls in seen or len(seen) > _MAX_DEPTH:
+            return ()
+        key = summary.classes[cls.name].methods.get(method)
+        if key is not None:
+            function = self._function(cls.path, key)
+            self.consulted.add(cls.path)
+            return function.accumulates if function is not None and not self._rebinds_method(cls, method) else ()
+        for base in self._class_bases(cls)[0]:
+            found = self.accumulated_arguments(base, method, seen | {cls})
+            base_summary = self.summaries.get(base.path)
+            base_class = base_summary.classes.get(base.name) if base_summary is not None else None
+            if found or (base_class is not None and method in base_class.methods):
+                return found  # (the first base defining it decides)
+        return ()
+
     def assigned_on(self, cls: ProjectClass, attribute: str) -> bool:
         """Whether a module of the project assigns `attribute` on the class itself, through a name
         that resolves to it (`Net.__call__ = f`, `setattr(Net, "__call__", f)`; an instance's own

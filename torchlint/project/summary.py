@@ -81,6 +81,10 @@ class FunctionSummary:
     # Its local names (parameters included) whose attributes it assigns (`cls.__call__ = f`,
     # `setattr(cls, "forward", g)`).
     changed: frozenset[str] = frozenset()
+    # Of a method: the positions of the parameters (its `self` not counted) whose values it adds
+    # to an attribute of its own instance, so that they last across calls (`self.sum += val * n`,
+    # `self.v = (self.v * n + x) / (n + 1)`, `self.vals.append(val)`): a meter's `update`.
+    accumulates: tuple[int, ...] = ()
 
 
 UNREAD_METHOD = "?"  # ClassSummary.methods: a name the class body binds otherwise than by a `def`
@@ -540,6 +544,7 @@ class _Summarizer:
             line=node.lineno,
             passes_back=_passes_back(node, params, statements),
             changed=frozenset(self._changed.get(key, ())),
+            accumulates=_accumulated_parameters(node, params, statements) if owner is not None else (),
         )
         self.summary.functions[key] = summary
         self._spans[key] = (node.lineno, node.end_lineno or node.lineno)
@@ -1061,6 +1066,63 @@ _LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "kind", "type_comm
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 # What a node's fields hold that is not a node: a constant's value, names, a missing part.
 _NOT_NODES = frozenset({str, bytes, int, float, complex, bool, type(None), type(...)})
+
+
+def _accumulated_parameters(method: ast.AST, params: tuple[str, ...], statements: list[ast.stmt]) -> tuple[int, ...]:
+    """See FunctionSummary.accumulates. A parameter bound again in the method is not counted (its
+    value may be `val.item()` by then), nor one used only through what takes the value out of
+    the graph (`self.sum += val.item() * n`)."""
+    if len(params) < 2 or method.decorator_list or any(
+            type(node) in (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef) and node is not method for node in ast.walk(method)):
+        return ()
+    rebound = {node.id for node in ast.walk(method) if type(node) is ast.Name and type(node.ctx) is not ast.Load}
+    candidates = {name: i - 1 for i, name in enumerate(params) if i > 0 and name not in rebound}
+    found: set[int] = set()
+    for statement in statements:
+        added = _added_to_own_attribute(statement, params[0])
+        if added is None:
+            continue
+        for name in _graph_keeping_names(added) & candidates.keys():
+            found.add(candidates[name])
+    return tuple(sorted(found))
+
+
+def _added_to_own_attribute(statement: ast.stmt, self_name: str) -> ast.expr | None:
+    """What `self.x += v`, `self.x[k] += v`, `self.x = f(self.x, v)` or `self.x.append(v)` adds
+    to an attribute of the instance (None for any other statement)."""
+    def own(target: ast.expr) -> str | None:
+        while type(target) is ast.Subscript:
+            target = target.value
+        if type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == self_name:
+            return target.attr
+        return None
+
+    if type(statement) is ast.AugAssign and type(statement.op) is ast.Add and own(statement.target):
+        return statement.value
+    if type(statement) is ast.Assign and len(statement.targets) == 1 and (attribute := own(statement.targets[0])):
+        reads_itself = any(type(node) is ast.Attribute and node.attr == attribute and type(node.value) is ast.Name
+                           and node.value.id == self_name for node in ast.walk(statement.value))
+        return statement.value if reads_itself else None
+    call = statement.value if type(statement) is ast.Expr else None
+    if (type(call) is ast.Call and type(call.func) is ast.Attribute and call.func.attr == "append"
+            and own(call.func.value) and len(call.args) == 1):
+        return call.args[0]
+    return None
+
+
+_GRAPH_DROPPING_CALLS = frozenset({"item", "detach", "tolist", "numpy", "float", "int"})
+
+
+def _graph_keeping_names(value: ast.expr) -> set[str]:
+    """The names `value` uses otherwise than through what drops a tensor's graph (`v.item()`,
+    `v.detach()`, `float(v)`, `v.data`)."""
+    dropped: set[int] = set()
+    for node in ast.walk(value):
+        if type(node) is ast.Attribute and node.attr in (*_GRAPH_DROPPING_CALLS, "data"):
+            dropped.update(id(inner) for inner in ast.walk(node.value))
+        elif type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in _GRAPH_DROPPING_CALLS:
+            dropped.update(id(inner) for arg in node.args for inner in ast.walk(arg))
+    return {node.id for node in ast.walk(value) if type(node) is ast.Name and id(node) not in dropped}
 
 
 def _script_names(tree: ast.Module) -> frozenset[str]:
