@@ -2700,3 +2700,33 @@ def test_a_meter_of_another_module_keeping_the_loss(cli, tmp_path, kept, expecte
         "    loss = criterion(model(x), y)\n    loss.backward()\n    print(loss)\n    losses.update(loss, x.size(0))\n")
     result = cli("check", "--no-cache", "--select", "TL003", "--output-format", "json", "train.py")
     assert [(d["line"], (d.get("fix") or {}).get("applicability")) for d in json.loads(result.output)] == expected
+
+
+@pytest.mark.parametrize(("base", "expected"), [
+    ("import torch.nn as nn\n\n\nclass MyModule(nn.Module):\n    pass\n", [("TL005", 7)]),
+    ("class MyModule:\n    def forward(self, x):\n        return x\n", []),  # not a module
+])
+def test_a_base_class_star_imported_from_a_package_in_a_folder_above(cli, tmp_path, base, expected):
+    """search/modules/layers.py does `from utils import *`, search/utils/ re-exports by star
+    imports: the scripts run from search/, which Python puts on its path (twenty-fourth-round
+    misses: ProxylessNAS's layers)."""
+    (tmp_path / "search" / "utils").mkdir(parents=True)
+    (tmp_path / "search" / "modules").mkdir()
+    (tmp_path / "search" / "utils" / "__init__.py").write_text("from utils.missing import *\nfrom utils.my_modules import *\n")
+    (tmp_path / "search" / "utils" / "my_modules.py").write_text(base)
+    (tmp_path / "search" / "modules" / "layers.py").write_text(
+        "from utils import *\n\n\nclass Layer(MyModule):\n    def flops(self, x):\n"
+        "        y = 2\n        return y, self.forward(x)\n")
+    assert _findings(cli, "--select", "TL005", ".") == expected
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("helpers", [("TL005", 3)]),
+    ("logging", []),  # the standard library's, even where the project has a module of that name
+    ("torch", []),
+])
+def test_an_import_found_in_a_folder_above_the_module(cli, tmp_path, name, expected):
+    (tmp_path / "app" / "jobs").mkdir(parents=True)
+    (tmp_path / "app" / f"{name}.py").write_text("import torch.nn as nn\nnet = nn.Linear(2, 2)\n")
+    (tmp_path / "app" / "jobs" / "run.py").write_text(f"from {name} import net\n\nout = net.forward(1)\n")
+    assert _findings(cli, "--select", "TL005", ".") == expected

@@ -180,8 +180,11 @@ class ClassIndex:
     def __init__(self, module: cst.Module, imports: ImportTable, module_bases: frozenset[str] = frozenset()):
         self.imports = imports
         self.module_bases = module_bases
-        # Set by the oracle: whether an imported class reaches nn.Module, from the project index.
+        # Set by the oracle: whether an imported class reaches nn.Module, from the project index,
+        # by its qualified name, and by its name where a star import brings it (`MyModule` from
+        # `from utils import *`).
         self.project_status = None
+        self.star_status = None
         self.by_name: dict[str, list[cst.ClassDef]] = {}
         self.method_owner: dict[cst.FunctionDef, cst.ClassDef] = {}
         for statement in walk_statements(module, into_elided=False):  # elided bodies hold no class
@@ -254,7 +257,10 @@ class ClassIndex:
                     return True
                 unknown = unknown or answer is None
             elif outside is not None and (local or "?") not in KNOWN_NON_MODULE_BASES:
-                unknown = True  # a builtin like `object` is known; anything else is not
+                answer = self.star_status(local) if self.star_status is not None and local else None
+                if answer is True:
+                    return True
+                unknown = unknown or answer is None  # a builtin like `object` is known; anything else is not
         return None if unknown else False
 
     @cached_property

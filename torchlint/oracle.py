@@ -91,6 +91,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         self._lazy_parameters: bool | None = None
         self._packs_sequences: bool | None = None
         classes.project_status = self._project_base_status
+        classes.star_status = self._star_imported_base_status
 
     @property
     def project(self) -> ProjectIndex:
@@ -103,7 +104,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         """Scopes and their bindings refer to each other. Emptying the scopes when the file is done
         lets reference counting free its tree at once; the cyclic collector is paused meanwhile."""
         self.scopes.release()
-        self.classes.project_status = None
+        self.classes.project_status = self.classes.star_status = None
 
     def kind(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> Kind | None:
         """What `expr` is, at the place in the tree that `stack` (its ancestors) describes."""
@@ -700,6 +701,14 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
     def _project_base_status(self, qualified: str) -> bool | None:
         """For the class index: whether an imported base class is an nn.Module (None: unknown)."""
         symbol = self.project.resolve_qualified(self._project_path, qualified)
+        if symbol is None or symbol.what != "class":
+            return None
+        return self.project.reaches_module(self.project.project_class(symbol.path, symbol.name))
+
+    def _star_imported_base_status(self, name: str) -> bool | None:
+        """For the class index: whether a base class a star import brings from a module of the
+        project is an nn.Module (None: unknown, or not brought so)."""
+        symbol = self.project.through_stars(name)
         if symbol is None or symbol.what != "class":
             return None
         return self.project.reaches_module(self.project.project_class(symbol.path, symbol.name))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
+import sys
 from pathlib import Path
 
 from torchlint.kinds import (
@@ -191,7 +192,22 @@ class ProjectIndex(Callers):
             found = self._module_file(folder, parts)
             if found is not None:
                 return found
-        return self._found_by_path_suffix(parts)
+        return self._found_in_a_folder_above(own, parts) or self._found_by_path_suffix(parts)
+
+    def _found_in_a_folder_above(self, own: Path, parts: list[str]) -> str | None:
+        """`from utils import *` in search/modules/layers.py, with search/utils/ in the project:
+        the scripts that import the module run from a folder above it (search/), which Python
+        puts on its path. The nearest folder between the module's and the root that holds the
+        import's first name decides; never for a name of the standard library or of a library the
+        linter models (a module shadowing it would break the program)."""
+        if parts[0] in sys.stdlib_module_names or parts[0] in MODELLED_LIBRARIES:
+            return None
+        for folder in own.parents:
+            if folder == self.root or self.root not in folder.parents:
+                return None
+            if self._module_file(folder, parts[:1]) is not None:
+                return self._module_file(folder, parts)
+        return None
 
     def _found_by_path_suffix(self, parts: list[str]) -> str | None:
         """The one project module whose path ends with the import's names, for an import no
