@@ -1958,26 +1958,3 @@ def test_the_output_of_a_module_whose_call_may_be_another(around, expected):
 def test_the_output_of_a_module_of_no_known_class_read_through_data_is_a_guess(source):
     [finding] = lint_text(source, "net.py", [rule_by_code("TL001")]).diagnostics
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
-
-
-SUBCLASSES_SET = (
-    HEAD + "class User:\n    def error(self, out, y):\n        probe(self.loss(out, y))\n\n"
-    "class Avg(User):\n    def __init__(self):\n        self.loss = nn.CrossEntropyLoss()\n\n"
-    "class Prox(User):\n    def __init__(self):\n        self.loss = OTHER\n"
-)
-
-
-@pytest.mark.parametrize(("other", "base", "expected"), [
-    ("nn.NLLLoss()", "User:", "tensor+graph"),
-    ("nn.NLLLoss()", "User(object):", "tensor+graph"),
-    ("nn.NLLLoss()", "User(nn.Module):", "tensor+graph"),
-    ("make_loss()", "User:", None),  # one subclass sets what is not known
-    ("nn.NLLLoss()", "User(Trainer):", None),  # a base of its own may set it
-    ("nn.NLLLoss()", "User:\n    loss = staticmethod(lambda a, b: 0)\n    pass\n", None),  # the class sets it itself
-    ("nn.NLLLoss()", "User:\n    @property\n    def loss(self):\n        return print\n", None),
-])
-def test_an_attribute_only_the_subclasses_set(other, base, expected):
-    """`loss += self.loss(out, y)` in a base class whose subclasses set `self.loss`: an instance
-    without it would fail there (twenty-fourth-round: pFedMe's users)."""
-    source = SUBCLASSES_SET.replace("OTHER", other).replace("class User:", "class " + base, 1)
-    assert kinds(source) == [expected]

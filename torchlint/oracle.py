@@ -33,7 +33,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex
 from torchlint.torch_api import (
     DATA_LOADERS, ELEMENTWISE_WITH_OTHER, GRAD_DISABLING_CONTEXTS, MODULE_BASE_CLASSES, SEQUENCE_PACKING, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
-    MODULE_ATTRIBUTE_NAMES, SEQUENTIAL_CONTAINERS, is_module_base, is_optimizer_class, is_torch_module_class, looks_like_pretrained_model_class,
+    SEQUENTIAL_CONTAINERS, is_optimizer_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
     COMPREHENSION_TYPES, Binding, Scope, ScopeTable, all_params, bind_target, is_first_param, reaching,
@@ -1540,8 +1540,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         subclass assigning it again does (`self.feats = pack_sequence(...)` in a subclass's
         `__init__`), when they agree."""
         kind = self._class_attribute_kind(owner, attribute)
-        only_subclasses = kind is None and self._left_to_subclasses(owner, attribute)
-        if kind is None and not only_subclasses:
+        if kind is None:
             return None
         overriding = [self._class_attribute_kind(subclass, attribute) for subclass in self.classes.subclasses(owner)
                       if self._attribute_bindings(subclass, attribute)]
@@ -1550,25 +1549,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             own = self.project.project_class(self._project_path, owner.name.value)
             overriding += self.project.overriding_attributes(own, attribute, elsewhere_than=self._project_path)
         overriding += self.project.stored_from_outside(attribute)
-        if only_subclasses:
-            # `loss += self.loss(out, y)` in a base class whose subclasses set `self.loss`: an
-            # instance without it would fail there, so it is one of theirs
-            return merge(overriding) if overriding else None
         return merge([kind, *overriding]) if overriding else kind
-
-    def _left_to_subclasses(self, owner: cst.ClassDef, attribute: str) -> bool:
-        """The class (of a project no outside code derives from) never sets the attribute, nor
-        does a base (it has none but `object`, `ABC` or `nn.Module`), nor reads it by code of its
-        own (a property, `__getattr__`)."""
-        if self.project.installable or self._attribute_bindings(owner, attribute) or self._looked_up_otherwise(owner, attribute):
-            return False
-        for arg in owner.bases:
-            if arg.keyword is not None:
-                continue
-            qualified = self.imports.qualify(arg.value) or dotted_name(arg.value)
-            if qualified not in _PLAIN_BASES and not is_module_base(qualified or ""):
-                return False
-        return not (self.classes.module_class_status(owner.name.value) and attribute in MODULE_ATTRIBUTE_NAMES)
 
     def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset = frozenset()) -> Kind | None:
         bindings = self._attribute_bindings(owner, attribute)
@@ -1769,10 +1750,6 @@ def _layer_tensor(attribute: str) -> Kind | None:
 
 def _is_none_name(expr: cst.CSTNode) -> bool:
     return isinstance(expr, cst.Name) and expr.value == "None"
-
-
-# Bases that set no attribute a subclass may be asked for (see `_left_to_subclasses`).
-_PLAIN_BASES = frozenset({"object", "abc.ABC", "ABC"})
 
 
 def _after_starting_number(bindings: list[Binding], kinds: list[Kind | None]) -> Kind | None:
