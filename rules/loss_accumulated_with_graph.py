@@ -38,9 +38,10 @@ class LossAccumulatedWithGraph(Rule):
     before the loop, whose method adds the argument to an attribute of its own
     (`losses.update(loss, n)` with `AverageMeter.update` doing `self.sum += val * n`, an
     `Averager.add` doing `self.v = (self.v * self.n + x) / (self.n + 1)`): the meter keeps every
-    iteration's graph as a list would. Not where the method takes the value out of the graph
-    first (`val.item()`, `float(val)`, `val.detach()`), only keeps the last one (`self.val =
-    val`), is a static method, or belongs to a library class; the fix (`.detach()` on the
+    iteration's graph as a list would. Not where the method adds the value only through a call or
+    an attribute (`val.item()`, `to_scalar(val)`, `min(self.best, val)`, `val.data`), only keeps
+    the last one (`self.val = val`), switches a grad mode, is a static method or a coroutine, or
+    belongs to a library class; the fix (`.detach()` on the
     argument) is **unsafe** there, since what else reads the meter's attributes is out of sight.
 
     ## Why is this bad?
@@ -151,6 +152,14 @@ class LossAccumulatedWithGraph(Rule):
         "    losses.update(loss, x.size(0))\n",
         SETUP + "from torchmetrics import MeanMetric\nlosses = MeanMetric()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n"
         "    loss.backward()\n    losses.update(loss)\n",
+        SETUP + "def to_scalar(v):\n    return v.item()\nclass Meter:\n    def update(self, val, n=1):\n        self.sum += to_scalar(val) * n\n"
+        "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    losses.update(loss)\n",
+        SETUP + "class Meter:\n    def update(self, val, n=1):\n        with torch.no_grad():\n            self.sum += val * n\n"
+        "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    losses.update(loss)\n",
+        SETUP + "class Best:\n    def update(self, val):\n        self.best = min(self.best, val)\n"
+        "best = Best()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    best.update(loss)\n",
+        SETUP + "class Meter:\n    async def update(self, val, n=1):\n        self.sum += val * n\n"
+        "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    losses.update(loss)\n",
         SETUP + METER + "losses = Meter()\nwith torch.no_grad():\n    for x, y in loader:\n        loss = criterion(model(x), y)\n"
         "        losses.update(loss, x.size(0))\n",
         # a helper's tensor of unknown graph, never backpropagated: nothing says it carries one
@@ -468,6 +477,7 @@ class LossAccumulatedWithGraph(Rule):
         for position in kept:
             if position < len(positional) and _LOSS_WORD.search(dotted_name(positional[position]) or ""):
                 self._check(func.value.value, positional[position], node, kept_by_instance=True)
+                return  # (one finding for the call)
 
     def _check(self, accumulator: str, value: cst.BaseExpression, report_at: cst.CSTNode,
                element: bool = False, appended: bool = False, kept_by_instance: bool = False) -> None:

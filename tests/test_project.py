@@ -2724,9 +2724,25 @@ def test_a_base_class_star_imported_from_a_package_in_a_folder_above(cli, tmp_pa
     ("helpers", [("TL005", 3)]),
     ("logging", []),  # the standard library's, even where the project has a module of that name
     ("torch", []),
+    ("lib", []),
 ])
 def test_an_import_found_in_a_folder_above_the_module(cli, tmp_path, name, expected):
     (tmp_path / "app" / "jobs").mkdir(parents=True)
     (tmp_path / "app" / f"{name}.py").write_text("import torch.nn as nn\nnet = nn.Linear(2, 2)\n")
+    if name == "lib":  # a second module of that name: which one a `sys.path` entry picks is not known
+        (tmp_path / "vendor").mkdir()
+        (tmp_path / "vendor" / "lib.py").write_text("net = None\n")
     (tmp_path / "app" / "jobs" / "run.py").write_text(f"from {name} import net\n\nout = net.forward(1)\n")
     assert _findings(cli, "--select", "TL005", ".") == expected
+
+
+@pytest.mark.parametrize(("order", "expected"), [
+    ("from layers import *\nfrom compat import *\n", []),  # the last star import's plain class
+    ("from compat import *\nfrom layers import *\n", [("TL005", 7)]),
+])
+def test_the_last_star_import_binding_a_name_wins(cli, tmp_path, order, expected):
+    (tmp_path / "layers.py").write_text("import torch.nn as nn\n\n\nclass MyModule(nn.Module):\n    pass\n")
+    (tmp_path / "compat.py").write_text("class MyModule:\n    def forward(self, x):\n        return x\n")
+    (tmp_path / "model.py").write_text(order + "\n\nclass Edge(MyModule):\n    def extra(self, x):\n"
+                                       "        return self.forward(x)\n")
+    assert _findings(cli, "--select", "TL005", "model.py") == expected

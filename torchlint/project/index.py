@@ -200,8 +200,8 @@ class ProjectIndex(Callers):
         puts on its path. The nearest folder between the module's and the root that holds the
         import's first name decides; never for a name of the standard library or of a library the
         linter models (a module shadowing it would break the program)."""
-        if parts[0] in sys.stdlib_module_names or parts[0] in MODELLED_LIBRARIES:
-            return None
+        if parts[0] in sys.stdlib_module_names or parts[0] in MODELLED_LIBRARIES or not self._one_module_named(parts[0]):
+            return None  # (two `utils` in the project: which one a `sys.path` entry picks is not known)
         for folder in own.parents:
             if folder == self.root or self.root not in folder.parents:
                 return None
@@ -209,14 +209,11 @@ class ProjectIndex(Callers):
                 return self._module_file(folder, parts)
         return None
 
-    def _found_by_path_suffix(self, parts: list[str]) -> str | None:
-        """The one project module whose path ends with the import's names, for an import no
-        standard folder resolves: a script that puts a folder on `sys.path` first (`import
-        _init_paths` adding `lib/`, `sys.path.append(os.path.join(ROOT, "models"))`) or is run
-        with PYTHONPATH set. Two such modules: which one is meant is not known. A single name
-        (`import config`) is too common a file name to be told from an installed module by it."""
-        if len(parts) < 2:
-            return None
+    def _one_module_named(self, name: str) -> bool:
+        return len(self._modules_by_name().get(name, ())) == 1
+
+    def _modules_by_name(self) -> dict[str, list[Path]]:
+        """Module name (a package's folder name) -> the project's modules of that name."""
         base = self._base or self
         if base._by_last_part is None:
             base._by_last_part = {}
@@ -226,8 +223,18 @@ class ProjectIndex(Callers):
                     continue  # a notebook or a script without a suffix: never imported
                 name = module.parent.name if module.name == "__init__.py" else module.stem
                 base._by_last_part.setdefault(name, []).append(module)
+        return base._by_last_part
+
+    def _found_by_path_suffix(self, parts: list[str]) -> str | None:
+        """The one project module whose path ends with the import's names, for an import no
+        standard folder resolves: a script that puts a folder on `sys.path` first (`import
+        _init_paths` adding `lib/`, `sys.path.append(os.path.join(ROOT, "models"))`) or is run
+        with PYTHONPATH set. Two such modules: which one is meant is not known. A single name
+        (`import config`) is too common a file name to be told from an installed module by it."""
+        if len(parts) < 2:
+            return None
         tail = parts[:-1]
-        found = [str(path) for path in base._by_last_part.get(parts[-1], ())
+        found = [str(path) for path in self._modules_by_name().get(parts[-1], ())
                  if _folder_ends_with(path.parent.parent if path.name == "__init__.py" else path.parent, tail)]
         return found[0] if len(found) == 1 else None
 
@@ -277,7 +284,7 @@ class ProjectIndex(Callers):
 
     def _resolve_through_stars(self, importer: str, summary: ModuleSummary, dotted: str, seen) -> Symbol | None:
         head = dotted.partition(".")[0]
-        for level, module in summary.stars:
+        for level, module in reversed(summary.stars):  # (the last star import binding the name wins)
             star = self.resolve_module(importer, level, module)
             star_summary = self.summaries.get(star) if star else None
             if star_summary is None:

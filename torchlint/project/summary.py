@@ -1072,9 +1072,10 @@ def _accumulated_parameters(method: ast.AST, params: tuple[str, ...], statements
     """See FunctionSummary.accumulates. A parameter bound again in the method is not counted (its
     value may be `val.item()` by then), nor one used only through what takes the value out of
     the graph (`self.sum += val.item() * n`)."""
-    if len(params) < 2 or method.decorator_list or any(
-            type(node) in (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef) and node is not method for node in ast.walk(method)):
-        return ()
+    if len(params) < 2 or method.decorator_list or type(method) is not ast.FunctionDef or any(
+            type(node) in (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef) and node is not method
+            or type(node) in (ast.Name, ast.Attribute) and _dotted(node) in _GRAD_MODES for node in ast.walk(method)):
+        return ()  # (a coroutine's body does not run at the call; a grad mode may drop the graph)
     rebound = {node.id for node in ast.walk(method) if type(node) is ast.Name and type(node.ctx) is not ast.Load}
     candidates = {name: i - 1 for i, name in enumerate(params) if i > 0 and name not in rebound}
     found: set[int] = set()
@@ -1110,19 +1111,24 @@ def _added_to_own_attribute(statement: ast.stmt, self_name: str) -> ast.expr | N
     return None
 
 
-_GRAPH_DROPPING_CALLS = frozenset({"item", "detach", "tolist", "numpy", "float", "int"})
+# Names of grad modes a method may switch (`with torch.no_grad(): self.sum += val`).
+_GRAD_MODES = frozenset({"no_grad", "torch.no_grad", "inference_mode", "torch.inference_mode", "set_grad_enabled",
+                         "torch.set_grad_enabled", "enable_grad", "torch.enable_grad"})
 
 
 def _graph_keeping_names(value: ast.expr) -> set[str]:
-    """The names `value` uses otherwise than through what drops a tensor's graph (`v.item()`,
-    `v.detach()`, `float(v)`, `v.data`)."""
-    dropped: set[int] = set()
-    for node in ast.walk(value):
-        if type(node) is ast.Attribute and node.attr in (*_GRAPH_DROPPING_CALLS, "data"):
-            dropped.update(id(inner) for inner in ast.walk(node.value))
-        elif type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in _GRAPH_DROPPING_CALLS:
-            dropped.update(id(inner) for arg in node.args for inner in ast.walk(arg))
-    return {node.id for node in ast.walk(value) if type(node) is ast.Name and id(node) not in dropped}
+    """The names `value` adds as they are: in arithmetic, a subscript, a tuple, not through a call
+    or an attribute (`v.item()`, `float(v)`, `to_scalar(v)`, `min(best, v)`, `v.data`, which may
+    take the value out of the graph or keep one value only)."""
+    names: set[str] = set()
+    pending = [value]
+    while pending:
+        node = pending.pop()
+        if type(node) is ast.Name:
+            names.add(node.id)
+        elif type(node) in (ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Tuple, ast.List):
+            pending.extend(ast.iter_child_nodes(node))
+    return names
 
 
 def _script_names(tree: ast.Module) -> frozenset[str]:
