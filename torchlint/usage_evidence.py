@@ -266,7 +266,10 @@ def _use_marks(node: cst.CSTNode, not_reads: set[int]) -> tuple[str | None, set[
             return node.target.value.value, {ITEM_STORED}  # `params["extra"] = stats`, `del items[0]`
     elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and id(node) not in not_reads:
         attribute = node.attr.value
-        return node.value.value, {_ATTRIBUTE_READ + attribute, *((_READ_MARKS[attribute],) if attribute in _READ_MARKS else ())}
+        if attribute in _READ_MARKS:
+            return node.value.value, {_READ_MARKS[attribute]}
+        if attribute not in TENSOR_ATTRIBUTE_NAMES and node.value.value != "self":
+            return node.value.value, {_ATTRIBUTE_READ + attribute}  # what no tensor has (see _reads_what_no_tensor_has)
     return None, set()
 
 

@@ -323,7 +323,7 @@ class _Summarizer:
                     if name == "__all__":
                         self.summary.exported = _string_list(statement)
         self.summary.names = {name: tuple(values) for name, values in names.items()}
-        self.summary.script_names = _script_names(tree)
+        self.summary.script_names = _script_names(tree, self.text)
         self.escapes.update(REDEFINED + name for name in names.keys() & self.summary.functions.keys())
         self._scan_uses(tree, None, frozenset())
         self._run_time_modules(tree)
@@ -1070,22 +1070,23 @@ _NOT_NODES = frozenset({str, bytes, int, float, complex, bool, type(None), type(
 
 def _accumulated_parameters(method: ast.AST, params: tuple[str, ...], statements: list[ast.stmt]) -> tuple[int, ...]:
     """See FunctionSummary.accumulates. A parameter bound again in the method is not counted (its
-    value may be `val.item()` by then), nor one used only through what takes the value out of
-    the graph (`self.sum += val.item() * n`)."""
-    if len(params) < 2 or method.decorator_list or type(method) is not ast.FunctionDef or any(
-            type(node) in (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef) and node is not method
-            or type(node) in (ast.Name, ast.Attribute) and _dotted(node) in _GRAD_MODES for node in ast.walk(method)):
-        return ()  # (a coroutine's body does not run at the call; a grad mode may drop the graph)
-    rebound = {node.id for node in ast.walk(method) if type(node) is ast.Name and type(node.ctx) is not ast.Load}
-    candidates = {name: i - 1 for i, name in enumerate(params) if i > 0 and name not in rebound}
-    found: set[int] = set()
-    for statement in statements:
-        added = _added_to_own_attribute(statement, params[0])
-        if added is None:
-            continue
-        for name in _graph_keeping_names(added) & candidates.keys():
-            found.add(candidates[name])
-    return tuple(sorted(found))
+    value may be `val.item()` by then), nor one added only through a call or an attribute."""
+    if len(params) < 2 or method.decorator_list or type(method) is not ast.FunctionDef or method.name == "__init__":
+        return ()  # (a coroutine's body does not run at the call; `__init__` runs once for an instance)
+    added = [value for value in (_added_to_own_attribute(statement, params[0]) for statement in statements)
+             if value is not None]
+    named = {name for value in added for name in _graph_keeping_names(value)} & set(params[1:])
+    if not named:
+        return ()
+    # (walked only for the few methods that add a parameter to the instance)
+    for node in ast.walk(method):
+        if type(node) in (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef) and node is not method:
+            return ()
+        if type(node) in (ast.Name, ast.Attribute) and _dotted(node) in _GRAD_MODES:
+            return ()  # a grad mode may drop the graph
+        if type(node) is ast.Name and type(node.ctx) is not ast.Load:
+            named.discard(node.id)  # bound again: by then it may be `val.item()`
+    return tuple(sorted(i - 1 for i, name in enumerate(params) if i > 0 and name in named))
 
 
 def _added_to_own_attribute(statement: ast.stmt, self_name: str) -> ast.expr | None:
@@ -1100,7 +1101,8 @@ def _added_to_own_attribute(statement: ast.stmt, self_name: str) -> ast.expr | N
 
     if type(statement) is ast.AugAssign and type(statement.op) is ast.Add and own(statement.target):
         return statement.value
-    if type(statement) is ast.Assign and len(statement.targets) == 1 and (attribute := own(statement.targets[0])):
+    if (type(statement) is ast.Assign and type(statement.value) is ast.BinOp and len(statement.targets) == 1
+            and (attribute := own(statement.targets[0]))):
         reads_itself = any(type(node) is ast.Attribute and node.attr == attribute and type(node.value) is ast.Name
                            and node.value.id == self_name for node in ast.walk(statement.value))
         return statement.value if reads_itself else None
@@ -1131,7 +1133,7 @@ def _graph_keeping_names(value: ast.expr) -> set[str]:
     return names
 
 
-def _script_names(tree: ast.Module) -> frozenset[str]:
+def _script_names(tree: ast.Module, text: str) -> frozenset[str]:
     """The names only a top-level `if __name__ == "__main__":` block binds (not its `else`): an
     import does not run it. None where the module also star-imports (what that brings is not
     read here); a name bound anywhere else (an import, a walrus, a `global` in a function) is
@@ -1139,18 +1141,23 @@ def _script_names(tree: ast.Module) -> frozenset[str]:
     guards = [s for s in tree.body if type(s) is ast.If and _tests_main(s.test)]
     if not guards:
         return frozenset()
+    walrus = ":=" in text
+    scripted = _module_level_names([inner for guard in guards for inner in guard.body], walrus)
+    if not scripted - {"*"}:
+        return frozenset()
     outside = [*(s for s in tree.body if not any(s is guard for guard in guards)),
                *(inner for guard in guards for inner in guard.orelse)]
-    on_import = _module_level_names(outside)
+    on_import = _module_level_names(outside, walrus)
     if "*" in on_import:
         return frozenset()
-    on_import |= {name for node in ast.walk(tree) if type(node) is ast.Global for name in node.names}
-    return frozenset(_module_level_names([inner for guard in guards for inner in guard.body]) - on_import - {"*"})
+    if "global" in text:
+        on_import |= {name for node in ast.walk(tree) if type(node) is ast.Global for name in node.names}
+    return frozenset(scripted - on_import - {"*"})
 
 
-def _module_level_names(statements: list[ast.stmt]) -> set[str]:
+def _module_level_names(statements: list[ast.stmt], walrus: bool) -> set[str]:
     """Every name these module-level statements may bind (not entering function or class
-    bodies), with "*" for a star import."""
+    bodies), with "*" for a star import; `walrus`: the text has `:=`, so expressions are read too."""
     names: set[str] = set()
     pending: list[ast.AST] = list(statements)
     while pending:
@@ -1158,19 +1165,27 @@ def _module_level_names(statements: list[ast.stmt]) -> set[str]:
         kind = type(node)
         if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             names.add(node.name)
-            pending.extend(node.decorator_list)
-            pending.extend(getattr(node, "bases", ()))
+            if walrus:
+                pending.extend(node.decorator_list)
             continue
-        if kind is ast.Name and type(node.ctx) is not ast.Load:
-            names.add(node.id)
-        elif kind is ast.alias:
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:
+                names.add(node.id)
+            continue
+        if kind is ast.alias:
             names.add(node.asname or node.name.split(".")[0])
         elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar) and node.name:
             names.add(node.name)
         elif kind is ast.MatchMapping and node.rest:
             names.add(node.rest)
+        if isinstance(node, ast.expr) and not walrus and kind not in _TARGET_NODES:
+            continue  # (an expression binds nothing but by a walrus)
         pending.extend(ast.iter_child_nodes(node))
     return names
+
+
+# Expressions a binding's target is made of.
+_TARGET_NODES = frozenset({ast.Tuple, ast.List, ast.Starred, ast.Subscript, ast.Attribute})
 
 
 def _tests_main(test: ast.expr) -> bool:
@@ -2091,6 +2106,8 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
 
 def _keyword_names(call: ast.Call) -> tuple[str, ...]:
     """The keyword names a call passes, with kinds.keyword_names's marks (`**`, `batch_size=None`)."""
+    if not call.keywords:
+        return ()
     names = set()
     for keyword in call.keywords:
         if keyword.arg is None:
