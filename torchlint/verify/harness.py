@@ -1,4 +1,5 @@
-"""What fixture programs import: the device they run on, distributed set-up, and `record()`.
+"""What fixture programs import: the device they run on, distributed set-up, `record()`, and
+`graph_nodes()` (how much of an autograd graph a tensor still holds).
 
 A fixture program runs as `python program.py` (or under torchrun for several processes) with
 TORCHLINT_VERIFY_DEVICE and TORCHLINT_VERIFY_OUT set by the verifier.
@@ -72,3 +73,17 @@ def record(**observables) -> None:
     existing.update(_plain(observables))
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(existing, handle)
+
+
+def graph_nodes(tensor, kind: str) -> int:
+    """How many nodes of the autograd graph behind `tensor` are of `kind` (a node class's name
+    prefix, `"MseLoss"`: one per iteration whose loss the tensor still reaches)."""
+    seen, stack, count = set(), [getattr(tensor, "grad_fn", None)], 0
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        count += type(node).__name__.startswith(kind)
+        stack.extend(next_node for next_node, _ in node.next_functions)
+    return count
