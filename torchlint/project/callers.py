@@ -15,7 +15,7 @@ from pathlib import Path
 from torchlint.kinds import (
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_METHOD_CALLERS, NONE, TENSOR, Kind, merge, with_evidence,
 )
-from torchlint.project.summary import MADE_FROM_CLASS, CallSite, callee_name, content_digest, last_name
+from torchlint.project.summary import MADE_FROM_CLASS, CallSite, FunctionSummary, callee_name, content_digest, last_name
 from torchlint.project.symbols import ProjectClass, Symbol
 from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES, SELF_RETURNING_METHODS, is_torch_module_class
 
@@ -76,6 +76,8 @@ class Callers:
         sites = self.calls_to(path, key)
         if sites is None:
             return None
+        if function is not None:
+            sites = [(caller, site, offset) for caller, site, offset in sites if _may_bind(function, site, offset)]
         kinds = list(extra)
         kinds.extend(self._argument_kind(path, key, index, offset, caller, site) for caller, site, offset in sites)
         agreed = merge(kinds) if kinds else None
@@ -536,6 +538,19 @@ class Callers:
 
 # A key of `consulted` (beside module paths): the callers of the name that follows were asked.
 ASKED = "\0callers of "
+
+
+def _may_bind(function: FunctionSummary, site: CallSite, offset: int) -> bool:
+    """Whether the call's arguments fit the function's signature. A call of a method of the same
+    name whose arguments do not (`agent.train(step)` against `train(self, buffer, low_con)`) would
+    raise were it a call of this one: in a program that runs, it calls another class's method."""
+    if function.star or site.spread:
+        return True  # (`*args`/`**kwargs` on either side: any number may fit)
+    given = len(site.args) + offset
+    keywords = {name for name, _ in site.keywords}
+    if given > len(function.params) or not keywords <= set(function.params[given:]) | set(function.kwonly):
+        return False  # too many positional arguments, or a keyword no parameter (still unbound) takes
+    return all(name in keywords or name in function.defaults for name in function.params[given:])
 
 
 def _names_a_class(receiver) -> bool:

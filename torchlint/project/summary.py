@@ -41,7 +41,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 47  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 48  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -607,6 +607,7 @@ class _Summarizer:
         loads: list[ast.Name | ast.Attribute] = []
         yields: list[ast.Yield | ast.YieldFrom] = []
         membership: set[int] = set()  # `__dict__` attributes only tested with `in`
+        tested: set[int] = set()  # conditions: `if args.train:` reads a flag, it hands no method on
         read_through: set[str] = set()  # escapes used as the head of an attribute
         handed_on: set[str] = set()  # escapes used otherwise
         stores: list[ast.Name] = []
@@ -655,6 +656,10 @@ class _Summarizer:
                 self._shadow_inner_names(node)
             elif node_type in _YIELDS:
                 yields.append(node)
+            elif node_type in _TESTING:
+                tested.add(id(node.test))
+            elif id(node) in tested and (node_type is ast.BoolOp or (node_type is ast.UnaryOp and type(node.op) is ast.Not)):
+                tested.update(map(id, node.values) if node_type is ast.BoolOp else (id(node.operand),))
             fields = _CHILD_FIELDS.get(node_type)
             if fields is None:
                 fields = _CHILD_FIELDS[node_type] = tuple(f for f in node._fields if f not in _LEAF_FIELDS)
@@ -671,7 +676,7 @@ class _Summarizer:
         self._calls_through_aliases(choices, named_calls, stores, loads, callees)
         escaped_before = set(self.escapes)
         for node in loads:  # names used other than as callees (all of them are seen before this)
-            if id(node) in callees or id(node) in self._bases_named:
+            if id(node) in callees or id(node) in self._bases_named or (id(node) in tested and type(node) is Attribute):
                 continue
             if type(node) is Name:
                 key, local_names = self._scope_of(node)
@@ -1028,6 +1033,7 @@ _BY_NAME_LOOKUPS = frozenset({"getattr", "vars", "getmembers", "methodcaller", "
 _MODULE_LOOKUPS = frozenset({"globals", "vars", "locals", "import_module", "__import__"})
 _MEMBERSHIP = (ast.In, ast.NotIn)
 _YIELDS = frozenset({ast.Yield, ast.YieldFrom})
+_TESTING = frozenset({ast.If, ast.While, ast.IfExp, ast.Assert})  # (their `test`: a truth value is read)
 _ELEMENTWISE_COMPARISONS = frozenset({ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE})
 _INNER_SCOPES = frozenset({ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
 # Nodes with decorators or annotations, which the use scan does not walk into.
