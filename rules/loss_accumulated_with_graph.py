@@ -97,7 +97,11 @@ class LossAccumulatedWithGraph(Rule):
     names in the `backward-functions` setting); a total that goes where the linter cannot see
     whether it is backpropagated (stored in a subscript or an attribute, passed to any other
     function, returned or yielded, read by a nested function, declared `global`/`nonlocal`); a
-    `grad_norm += g.pow(2).sum()` later added to a loss that is backpropagated; anything under
+    `grad_norm += g.pow(2).sum()` later added to a loss that is backpropagated; a second total
+    of a loop that backpropagates nothing itself while another of its totals is backpropagated
+    after it (an unroll over a horizon inside one step: `value_loss += ...` and
+    `priority_loss += ...`, then `value_loss.backward()`; the iterations' graphs live together
+    until that backward by design); anything under
     `torch.no_grad()`/`torch.inference_mode()` or in a function decorated with them; values
     already `.item()`ed, `.detach()`ed or `float(...)`ed; plain numbers; an accumulator reset
     on every way through the loop body to the accumulation (a reset only under a condition of its
@@ -304,6 +308,15 @@ class LossAccumulatedWithGraph(Rule):
         "g = grad(total, model.weight)\n",
         SETUP + "total = 0\nfor x, y in batches:\n    total += criterion(model(x), y)\nmean = total / 3\n"
         "stats = {'loss': mean}\nstats['loss'].backward()\n",
+        # an unroll inside one step: the loop backpropagates nothing, another total of it is
+        # backpropagated after it, so its graphs live together by design until then
+        SETUP + "def update(z, target):\n    value_loss, priority_loss = 0, 0\n    for t in range(5):\n"
+        "        q = model(z[t])\n        value_loss += criterion(q, target[t])\n"
+        "        priority_loss += F.l1_loss(q, target[t])\n    value_loss.backward()\n"
+        "    return priority_loss.detach()\n",
+        SETUP + "def update(z, target):\n    total, logged = 0, 0\n    for t in range(5):\n"
+        "        loss = criterion(model(z[t]), target[t])\n        total = total + loss\n        logged += loss\n"
+        "    (total / 5).backward()\n    print(logged.item())\n",
     )
 
     invalid = (
@@ -321,6 +334,15 @@ class LossAccumulatedWithGraph(Rule):
             SETUP + "class Averager:\n    def __init__(self):\n        self.n, self.v = 0, 0\n    def add(self, x):\n"
             "        self.v = (self.v * self.n + x) / (self.n + 1)\n        self.n += 1\n"
             "tl = Averager()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    tl.add(loss.detach())\n",
+        ),
+        # a loop of two totals, neither backpropagated after it: no one graph is being built
+        Invalid(
+            SETUP + "def evaluate(z, target):\n    total, logged = 0, 0\n    for t in range(5):\n"
+            "        loss = criterion(model(z[t]), target[t])\n        total = total + loss.detach()\n        logged += loss\n"
+            "    print(total.item(), logged.item())\n",
+            SETUP + "def evaluate(z, target):\n    total, logged = 0, 0\n    for t in range(5):\n"
+            "        loss = criterion(model(z[t]), target[t])\n        total = total + loss.detach()\n        logged += loss.detach()\n"
+            "    print(total.item(), logged.item())\n",
         ),
         # a helper's tensor of unknown graph, backpropagated: it carries one
         Invalid(
@@ -507,6 +529,8 @@ class LossAccumulatedWithGraph(Rule):
             return  # gradient accumulation: the graph is the point
         if ESCAPES in fates and not freed_in_loop:
             return  # the total goes where the linter cannot see whether it is backpropagated
+        if not freed_in_loop and self._unrolled_into_one_backward(accumulator, loop, scope_body):
+            return
         fix = None
         if OBSERVES_GRAPH not in fates:
             # A value taken for a tensor by a guess (see TL001): were it a number, `.detach()`
@@ -515,6 +539,22 @@ class LossAccumulatedWithGraph(Rule):
             fix = self.replace(value, method_call(value, "detach"), "Accumulate `.detach()`",
                                "unsafe" if guessed else "safe")
         self.report(report_at, _MESSAGE, fix)
+
+    def _unrolled_into_one_backward(self, accumulator: str, loop: cst.CSTNode, scope_body: cst.CSTNode) -> bool:
+        """The loop backpropagates nothing itself, and another total it accumulates is
+        backpropagated after it (`value_loss += ...` in an unroll over a horizon, then
+        `value_loss.backward()`): its iterations build one graph, alive together by design until
+        that backward, and a second total of them (`priority_loss += ...`, detached later) keeps
+        no graph of another step."""
+        if any(isinstance(node, cst.Call) and self._backpropagates(node) for node in descendants(loop.body, outside_nested_scopes)):
+            return False
+        fates = self._fates(scope_body)
+        return any(BACKWARD in fates.of(total, self) for total in _totals_of(loop) - {accumulator}
+                   if _bound_before(total, loop, scope_body))
+
+    def _backpropagates(self, call: cst.Call) -> bool:
+        func = call.func
+        return (isinstance(func, cst.Attribute) and func.attr.value == "backward") or self._is_backward_call(call)
 
     def _may_be_a_number(self, value: cst.BaseExpression) -> bool:
         """`loss = 0.0`, then `if cond: loss = criterion(...)`: the name is a tensor where the
@@ -609,6 +649,23 @@ def _matches(name: str | None, names: frozenset[str]) -> bool:
     if not name:
         return False
     return any(name == wanted or name.endswith("." + wanted) for wanted in names)
+
+
+def _totals_of(loop: cst.CSTNode) -> set[str]:
+    """The names the loop adds to (`total += x`, `total = total + x`), outside nested scopes."""
+    totals = set()
+    for node in descendants(loop.body, outside_nested_scopes):
+        if isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign) and isinstance(node.target, cst.Name):
+            totals.add(node.target.value)
+        elif (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+              and isinstance(node.value, cst.BinaryOperation) and isinstance(node.value.operator, cst.Add)
+              and node.targets[0].target.value in {_name_of(node.value.left), _name_of(node.value.right)}):
+            totals.add(node.targets[0].target.value)
+    return totals
+
+
+def _name_of(node: cst.CSTNode) -> str | None:
+    return node.value if isinstance(node, cst.Name) else None
 
 
 def _declared_outside(name: str, scope_body: cst.CSTNode) -> bool:
