@@ -22,6 +22,11 @@ _HARMLESS_CALLS = frozenset(
 )
 _LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 _WORK_ROUTINES = frozenset({"forward", "generate"})
+# Methods that read or reset a module's or an optimizer's state and compute nothing: a handler
+# freeing gradients (`for p in model.parameters(): del p.grad`, `optimizer.zero_grad()`) retries
+# no work, though the `try` body called them too.
+_STATE_METHODS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children",
+                            "modules", "named_modules", "state_dict", "zero_grad", "train", "eval"})
 _STORING_METHODS = frozenset({"append", "add", "insert", "put", "extend", "setdefault"})
 _USES_EXC_INFO = frozenset({"exception", "print_exc", "format_exc", "exc_info", "print_exception"})
 _FLAG_NAMES = ("oom", "out_of_memory", "oom_retry")
@@ -48,7 +53,9 @@ class OomRetryInExcept(Rule):
     Flags an `except` that caught a CUDA out-of-memory error (`torch.cuda.OutOfMemoryError`,
     `torch.OutOfMemoryError`, or `RuntimeError`/`Exception` guarded by `"out of memory" in str(e)`,
     or by a leading `if "out of memory" not in str(e): raise`)
-    and runs the work again inside the handler: it calls the same function as the `try` body, calls
+    and runs the work again inside the handler: it calls the same function as the `try` body (not a
+    method that reads or resets state, `model.parameters()`, `optimizer.zero_grad()`, `model.train()`:
+    freeing gradients is recovery, not a retry), calls
     the enclosing function recursively, or calls a model (a module, `forward`, `generate`, a
     `train*` routine). It also flags a handler that keeps the exception beyond the handler
     (`self.err = e`, `errors.append(e)`).
@@ -147,6 +154,12 @@ class OomRetryInExcept(Rule):
         # the retry is defined in the handler, not run there
         T + "try:\n    step(batch)\nexcept torch.cuda.OutOfMemoryError:\n    def later():\n        step(batch)\n"
         "    pending.append(later)\n",
+        # gradients freed and state reset, though the `try` body read the parameters too: no work runs again
+        T + "model = nn.Linear(4, 4)\nfor x in loader:\n    try:\n        model(x).sum().backward()\n"
+        "        optimizer.step()\n        ema.update(model.parameters())\n        optimizer.zero_grad()\n"
+        "    except RuntimeError as e:\n        if 'out of memory' not in str(e):\n            raise\n"
+        "        for p in model.parameters():\n            del p.grad\n        optimizer.zero_grad()\n"
+        "        model.train()\n        torch.cuda.empty_cache()\n        continue\n",
     )
 
     invalid = (
@@ -415,7 +428,8 @@ def _is_harmless(name: str) -> bool:
     if name in _HARMLESS_CALLS:
         return True
     head, _, last = name.rpartition(".")
-    return bool(head) and (last in _LOGGING_METHODS or head.split(".")[0] in ("logging", "logger", "log", "warnings"))
+    return bool(head) and (last in _LOGGING_METHODS or last in _STATE_METHODS
+                           or head.split(".")[0] in ("logging", "logger", "log", "warnings"))
 
 
 def _is_name(node: cst.CSTNode | None, name: str) -> bool:
