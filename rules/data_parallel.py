@@ -20,6 +20,9 @@ DATA_PARALLEL_CLASSES = frozenset(
 )
 # DataParallel arguments that DistributedDataParallel takes with the same meaning.
 _KEPT_KEYWORDS = frozenset({"dim"})
+# Libraries' classes built on nn.DataParallel (PyG's scatters lists of graphs): one process, every
+# GPU, as DataParallel's; no fix (the move to DDP differs for them).
+LIBRARY_DATA_PARALLEL_CLASSES = frozenset({"torch_geometric.nn.DataParallel", "torch_geometric.nn.data_parallel.DataParallel"})
 # What a wrapper built only to load a checkpoint is used for (as statements of their own)
 _UNRUN_USES = SELF_RETURNING_METHODS | {"load_state_dict"}
 _DEVICE_MOVES = frozenset({"to", "cuda", "cpu", "xpu", "half", "float", "double", "bfloat16", "to_empty"})
@@ -104,7 +107,8 @@ class DataParallelRule(Rule):
     the wrapper's class: that it changes is the point of the fix.
 
     A class of the file or the project built on `nn.DataParallel` whose name says so
-    (`BalancedDataParallel(model)`, `DataParallelModel(model)`) is flagged too, without a fix.
+    (`BalancedDataParallel(model)`, `DataParallelModel(model)`), and PyTorch Geometric's
+    `torch_geometric.nn.DataParallel` (a subclass of it), are flagged too, without a fix.
 
     Not flagged: `isinstance(m, nn.DataParallel)`, unwrapping `.module`, annotations, strings, and
     a class named DataParallel that is not torch's. Nor a wrapper built only to load a checkpoint
@@ -141,6 +145,9 @@ class DataParallelRule(Rule):
     )
 
     valid = (
+        # PyG's DataParallel only named: the unwrapping test, and the class of another library
+        "from torch_geometric.nn import DataParallel\nif isinstance(model, DataParallel):\n    model = model.module\n",
+        "from dgl.nn import DataParallel\nmodel = DataParallel(model)\n",
         # a class named like one that is not built on torch's DataParallel
         "import torch.nn as nn\nclass ShardedDataParallel:\n    def __init__(self, m):\n        self.m = m\n"
         "model = ShardedDataParallel(nn.Linear(2, 2))\n",
@@ -167,6 +174,8 @@ class DataParallelRule(Rule):
     )
 
     invalid = (
+        # PyTorch Geometric's DataParallel, a subclass of torch's: flagged, no fix
+        Invalid("from torch_geometric.nn import DataParallel\nmodel = DataParallel(model)\n", None),
         # its child taken out, but the wrapper is run too
         Invalid(
             T + "def load(path):\n    model = nn.DataParallel(Net())\n    model.load_state_dict(torch.load(path))\n"
@@ -297,8 +306,9 @@ class DataParallelRule(Rule):
         elif qualified in DATA_PARALLEL_CLASSES:
             if not self._never_run(node):
                 self.report(node, _MESSAGE, self._fix(node))
-        elif ("DataParallel" in (dotted_name(node.func) or "") and not (qualified or "").startswith("torch.")
-              and self._subclass_of_data_parallel(node.func)):
+        elif qualified in LIBRARY_DATA_PARALLEL_CLASSES or (
+                "DataParallel" in (dotted_name(node.func) or "") and not (qualified or "").startswith("torch.")
+                and self._subclass_of_data_parallel(node.func)):
             self.report(node, _MESSAGE)  # a class of the project built on DataParallel: no fix
 
     def _never_run(self, node: cst.Call) -> bool:
