@@ -658,8 +658,10 @@ class _Summarizer:
                 yields.append(node)
             elif node_type in _TESTING:
                 tested.add(id(node.test))
-            elif id(node) in tested and (node_type is ast.BoolOp or (node_type is ast.UnaryOp and type(node.op) is ast.Not)):
-                tested.update(map(id, node.values) if node_type is ast.BoolOp else (id(node.operand),))
+            elif node_type is ast.BoolOp and id(node) in tested:
+                tested.update(map(id, node.values))
+            elif node_type is ast.UnaryOp and type(node.op) is ast.Not and id(node) in tested:
+                tested.add(id(node.operand))
             fields = _CHILD_FIELDS.get(node_type)
             if fields is None:
                 fields = _CHILD_FIELDS[node_type] = tuple(f for f in node._fields if f not in _LEAF_FIELDS)
