@@ -148,6 +148,9 @@ class DataParallelRule(Rule):
         # PyG's DataParallel only named: the unwrapping test, and the class of another library
         "from torch_geometric.nn import DataParallel\nif isinstance(model, DataParallel):\n    model = model.module\n",
         "from dgl.nn import DataParallel\nmodel = DataParallel(model)\n",
+        # PyG's wrapper built only to load a checkpoint saved from one, as torch's
+        "from torch_geometric.nn import DataParallel\ndef load(net, path):\n    model = DataParallel(net)\n"
+        "    model.load_state_dict(torch.load(path))\n    return model.module\n",
         # a class named like one that is not built on torch's DataParallel
         "import torch.nn as nn\nclass ShardedDataParallel:\n    def __init__(self, m):\n        self.m = m\n"
         "model = ShardedDataParallel(nn.Linear(2, 2))\n",
@@ -306,9 +309,11 @@ class DataParallelRule(Rule):
         elif qualified in DATA_PARALLEL_CLASSES:
             if not self._never_run(node):
                 self.report(node, _MESSAGE, self._fix(node))
-        elif qualified in LIBRARY_DATA_PARALLEL_CLASSES or (
-                "DataParallel" in (dotted_name(node.func) or "") and not (qualified or "").startswith("torch.")
-                and self._subclass_of_data_parallel(node.func)):
+        elif qualified in LIBRARY_DATA_PARALLEL_CLASSES:
+            if not self._never_run(node):
+                self.report(node, _MESSAGE)  # no fix: the move to DDP differs for it
+        elif ("DataParallel" in (dotted_name(node.func) or "") and not (qualified or "").startswith("torch.")
+              and self._subclass_of_data_parallel(node.func)):
             self.report(node, _MESSAGE)  # a class of the project built on DataParallel: no fix
 
     def _never_run(self, node: cst.Call) -> bool:

@@ -317,6 +317,10 @@ class LossAccumulatedWithGraph(Rule):
         SETUP + "def update(z, target):\n    total, logged = 0, 0\n    for t in range(5):\n"
         "        loss = criterion(model(z[t]), target[t])\n        total = total + loss\n        logged += loss\n"
         "    (total / 5).backward()\n    print(logged.item())\n",
+        # the same unroll inside a batch loop, both totals made anew for each batch
+        SETUP + "for x, y in loader:\n    total, parts = 0, []\n    for t in range(5):\n"
+        "        loss = criterion(model(x[t]), y[t])\n        total = total + loss\n        parts.append(loss)\n"
+        "    total.backward()\n    print([p.item() for p in parts])\n",
     )
 
     invalid = (
@@ -334,6 +338,16 @@ class LossAccumulatedWithGraph(Rule):
             SETUP + "class Averager:\n    def __init__(self):\n        self.n, self.v = 0, 0\n    def add(self, x):\n"
             "        self.v = (self.v * self.n + x) / (self.n + 1)\n        self.n += 1\n"
             "tl = Averager()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    tl.add(loss.detach())\n",
+        ),
+        # an unroll inside an epoch loop, its second total bound before the epoch loop: it keeps
+        # every epoch's graph
+        Invalid(
+            SETUP + "history = 0\nfor epoch in range(3):\n    total = 0\n    for t in range(5):\n"
+            "        loss = criterion(model(x[t]), y[t])\n        total = total + loss\n        history += loss\n"
+            "    total.backward()\n",
+            SETUP + "history = 0\nfor epoch in range(3):\n    total = 0\n    for t in range(5):\n"
+            "        loss = criterion(model(x[t]), y[t])\n        total = total + loss\n        history += loss.detach()\n"
+            "    total.backward()\n",
         ),
         # a loop of two totals, neither backpropagated after it: no one graph is being built
         Invalid(
@@ -546,11 +560,20 @@ class LossAccumulatedWithGraph(Rule):
         `value_loss.backward()`): its iterations build one graph, alive together by design until
         that backward, and a second total of them (`priority_loss += ...`, detached later) keeps
         no graph of another step."""
+        outer = self._outer_loop(loop)
+        if outer is not None and not _bound_before(accumulator, loop, outer.body):
+            return False  # a total bound before an outer loop keeps each of its iterations' graphs
         if any(isinstance(node, cst.Call) and self._backpropagates(node) for node in descendants(loop.body, outside_nested_scopes)):
             return False
         fates = self._fates(scope_body)
         return any(BACKWARD in fates.of(total, self) for total in _totals_of(loop) - {accumulator}
                    if _bound_before(total, loop, scope_body))
+
+    def _outer_loop(self, loop: cst.CSTNode) -> cst.CSTNode | None:
+        """The nearest loop of the same scope around `loop`."""
+        stack = self.ctx.stack
+        inside = stack[max((i for i, node in enumerate(stack) if isinstance(node, SCOPE_NODES)), default=0):]
+        return next((node for node in reversed(inside[: inside.index(loop)]) if isinstance(node, (cst.For, cst.While))), None)
 
     def _backpropagates(self, call: cst.Call) -> bool:
         func = call.func

@@ -26,7 +26,7 @@ _WORK_ROUTINES = frozenset({"forward", "generate"})
 # freeing gradients (`for p in model.parameters(): del p.grad`, `optimizer.zero_grad()`) retries
 # no work, though the `try` body called them too.
 _STATE_METHODS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children",
-                            "modules", "named_modules", "state_dict", "zero_grad", "train", "eval"})
+                            "modules", "named_modules", "state_dict", "zero_grad"})
 _STORING_METHODS = frozenset({"append", "add", "insert", "put", "extend", "setdefault"})
 _USES_EXC_INFO = frozenset({"exception", "print_exc", "format_exc", "exc_info", "print_exception"})
 _FLAG_NAMES = ("oom", "out_of_memory", "oom_retry")
@@ -53,9 +53,9 @@ class OomRetryInExcept(Rule):
     Flags an `except` that caught a CUDA out-of-memory error (`torch.cuda.OutOfMemoryError`,
     `torch.OutOfMemoryError`, or `RuntimeError`/`Exception` guarded by `"out of memory" in str(e)`,
     or by a leading `if "out of memory" not in str(e): raise`)
-    and runs the work again inside the handler: it calls the same function as the `try` body (not a
-    method that reads or resets state, `model.parameters()`, `optimizer.zero_grad()`, `model.train()`:
-    freeing gradients is recovery, not a retry), calls
+    and runs the work again inside the handler: it calls the same function as the `try` body (a
+    method that reads or resets state called without arguments, `model.parameters()`,
+    `optimizer.zero_grad()`, is not that: freeing gradients is recovery, not a retry), calls
     the enclosing function recursively, or calls a model (a module, `forward`, `generate`, a
     `train*` routine). It also flags a handler that keeps the exception beyond the handler
     (`self.err = e`, `errors.append(e)`).
@@ -154,12 +154,12 @@ class OomRetryInExcept(Rule):
         # the retry is defined in the handler, not run there
         T + "try:\n    step(batch)\nexcept torch.cuda.OutOfMemoryError:\n    def later():\n        step(batch)\n"
         "    pending.append(later)\n",
-        # gradients freed and state reset, though the `try` body read the parameters too: no work runs again
+        # gradients freed, though the `try` body read the parameters too: no work runs again
         T + "model = nn.Linear(4, 4)\nfor x in loader:\n    try:\n        model(x).sum().backward()\n"
         "        optimizer.step()\n        ema.update(model.parameters())\n        optimizer.zero_grad()\n"
         "    except RuntimeError as e:\n        if 'out of memory' not in str(e):\n            raise\n"
         "        for p in model.parameters():\n            del p.grad\n        optimizer.zero_grad()\n"
-        "        model.train()\n        torch.cuda.empty_cache()\n        continue\n",
+        "        torch.cuda.empty_cache()\n        continue\n",
     )
 
     invalid = (
@@ -310,7 +310,8 @@ class OomRetryInExcept(Rule):
 
     # ---- is it the work again? --------------------------------------------------------------
     def _callees(self, body: cst.CSTNode) -> set[str]:
-        return {name for call in _calls(body) if (name := dotted_name(call.func)) and not _is_harmless(name)}
+        return {name for call in _calls(body)
+                if (name := dotted_name(call.func)) and not _is_harmless(name) and not _reads_state(call, name)}
 
     def _is_retry(self, call: cst.Call, tried: set[str]) -> bool:
         name = dotted_name(call.func)
@@ -428,8 +429,13 @@ def _is_harmless(name: str) -> bool:
     if name in _HARMLESS_CALLS:
         return True
     head, _, last = name.rpartition(".")
-    return bool(head) and (last in _LOGGING_METHODS or last in _STATE_METHODS
-                           or head.split(".")[0] in ("logging", "logger", "log", "warnings"))
+    return bool(head) and (last in _LOGGING_METHODS or head.split(".")[0] in ("logging", "logger", "log", "warnings"))
+
+
+def _reads_state(call: cst.Call, name: str) -> bool:
+    """`model.parameters()`, `optimizer.zero_grad()`: called in the `try` body too, they are not
+    its work (other reasons to take the handler's call for a retry still hold)."""
+    return "." in name and name.rsplit(".", 1)[1] in _STATE_METHODS and not call.args
 
 
 def _is_name(node: cst.CSTNode | None, name: str) -> bool:

@@ -541,16 +541,17 @@ ASKED = "\0callers of "
 
 
 def _may_bind(function: FunctionSummary, site: CallSite, offset: int) -> bool:
-    """Whether the call's arguments fit the function's signature. A call of a method of the same
-    name whose arguments do not (`agent.train(step)` against `train(self, buffer, low_con)`) would
-    raise were it a call of this one: in a program that runs, it calls another class's method."""
+    """Whether the call may run the function: a call of a method of the same name that passes a
+    keyword no parameter takes, or too few arguments for its parameters without defaults
+    (`agent.train(step)` against `train(self, buffer, low_con)`), would raise were it a call of
+    this one; in a program that runs, it calls another class's method. (Too many positional
+    arguments, or one parameter twice, is no proof: `type(obj).m(obj, x)` passes the instance.)"""
     if function.star or site.spread:
         return True  # (`*args`/`**kwargs` on either side: any number may fit)
-    given = len(site.args) + offset
     keywords = {name for name, _ in site.keywords}
-    if given > len(function.params) or not keywords <= set(function.params[given:]) | set(function.kwonly):
-        return False  # too many positional arguments, or a keyword no parameter (still unbound) takes
-    return all(name in keywords or name in function.defaults for name in function.params[given:])
+    if not keywords <= set(function.params) | set(function.kwonly):
+        return False
+    return all(name in keywords or name in function.defaults for name in function.params[len(site.args) + offset:])
 
 
 def _names_a_class(receiver) -> bool:
