@@ -475,16 +475,9 @@ class LossAccumulatedWithGraph(Rule):
             self._check(_subscripted_name(node.target), node.value, node, element=True)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
-            return
-        value = node.value
-        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)):
-            return
-        accumulator = node.targets[0].target.value
-        for same, other in ((value.left, value.right), (value.right, value.left)):
-            if isinstance(same, cst.Name) and same.value == accumulator:
-                self._check(accumulator, other, node)
-                return
+        added = _self_addition(node)
+        if added is not None:
+            self._check(added[0], added[1], node)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -680,15 +673,22 @@ def _totals_of(loop: cst.CSTNode) -> set[str]:
     for node in descendants(loop.body, outside_nested_scopes):
         if isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign) and isinstance(node.target, cst.Name):
             totals.add(node.target.value)
-        elif (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
-              and isinstance(node.value, cst.BinaryOperation) and isinstance(node.value.operator, cst.Add)
-              and node.targets[0].target.value in {_name_of(node.value.left), _name_of(node.value.right)}):
-            totals.add(node.targets[0].target.value)
+        elif isinstance(node, cst.Assign) and (added := _self_addition(node)) is not None:
+            totals.add(added[0])
     return totals
 
 
-def _name_of(node: cst.CSTNode) -> str | None:
-    return node.value if isinstance(node, cst.Name) else None
+def _self_addition(node: cst.Assign) -> tuple[str, cst.BaseExpression] | None:
+    """`total = total + x` (or `x + total`): the name, and what is added to it."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+        return None
+    value, accumulator = node.value, node.targets[0].target.value
+    if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)):
+        return None
+    for same, other in ((value.left, value.right), (value.right, value.left)):
+        if isinstance(same, cst.Name) and same.value == accumulator:
+            return accumulator, other
+    return None
 
 
 def _declared_outside(name: str, scope_body: cst.CSTNode) -> bool:
