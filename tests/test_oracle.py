@@ -1958,3 +1958,136 @@ def test_the_output_of_a_module_whose_call_may_be_another(around, expected):
 def test_the_output_of_a_module_of_no_known_class_read_through_data_is_a_guess(source):
     [finding] = lint_text(source, "net.py", [rule_by_code("TL001")]).diagnostics
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
+
+
+OTHER_RESULTS = HEAD + (
+    "from layers import masked_cross_entropy, helper\nfrom micro import Value\nfrom nets import Attention\n"
+    "model = Attention()\n"
+    "def train(loader):\n"
+    "    for x, y in loader:\n"
+    "        loss, n = masked_cross_entropy(model(x), y)\n        loss.backward()\n"
+    "        objective, _ = model.calculate_objective(x, y)\n        objective.backward()\n"
+    "        v = Value(3)\n        v.backward()\n"
+    "        total = sum(t for t in x)\n        total.backward()\n"
+    "        helper(x).backward()\n"
+    "class A:\n    def step(self, x):\n        out = self.compute(x)\n        out.backward()\n"
+    "def f(m, x):\n    r = m.run(x)\n    r.backward()\n"
+    "def evaluate(loader, m):\n"
+    "    for x, y in loader:\n"
+    "        {use}\n"
+    "class B:\n    def step(self, x):\n        {method_use}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("use", "expected"),
+    [
+        ("loss, n = masked_cross_entropy(model(x), y); probe(loss)", "tensor+graph"),
+        ("objective, weights = model.calculate_objective(x, y); probe(objective)", "tensor+graph"),
+        ("out = helper(x); probe(out)", "tensor+graph"),
+        # look-alikes: another element, an instance of a class, a builtin, another object's method
+        ("loss, n = masked_cross_entropy(model(x), y); probe(n)", None),
+        ("objective, weights = model.calculate_objective(x, y); probe(weights)", None),
+        ("w = Value(4); probe(w)", None),
+        ("s = sum(len(t) for t in x); probe(s)", None),
+        ("r = m.run(x); probe(r)", None),
+        ("loss, n = masked_cross_entropy(model(x), y)\n        if isinstance(loss, float): probe(loss)", None),
+    ],
+    ids=["function-element", "method-of-a-global", "direct-backward", "other-element", "other-element-of-method",
+         "class-instance", "builtin", "another-parameter", "type-tested"],
+)
+def test_a_result_backpropagated_where_the_same_callee_is_called_elsewhere(use, expected):
+    """`batch_loss, n = masked_cross_entropy(...)` is backpropagated in `train`: the same callee's
+    result, at the same place, is a tensor in `evaluate` too."""
+    assert kinds(OTHER_RESULTS.format(use=use, method_use="pass")) == [expected]
+
+
+@pytest.mark.parametrize(("method_use", "expected"), [
+    ("out = self.compute(x); probe(out)", None),  # `compute` of another class
+])
+def test_a_result_backpropagated_in_another_class_says_nothing(method_use, expected):
+    assert kinds(OTHER_RESULTS.format(use="pass", method_use=method_use)) == [expected]
+
+
+def test_a_result_backpropagated_elsewhere_needs_torch():
+    source = OTHER_RESULTS.format(use="loss, n = masked_cross_entropy(model(x), y); probe(loss)", method_use="pass")
+    assert kinds(source.replace(HEAD, "")) == [None]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("probe(getattr(lin, 'weight'))", "tensor+graph"),
+        ("for name in ['weight', 'bias']:\n    probe(getattr(lin, name))", "tensor+graph"),
+        # look-alikes: a default it may give, a name from elsewhere, a name no attribute agrees with,
+        # a loop over something else, a getattr of the file's own
+        ("probe(getattr(lin, 'bias', None))", None),
+        ("probe(getattr(lin, name))", None),
+        ("for name in ['weight', 'in_features']:\n    probe(getattr(lin, name))", None),
+        ("for name in names:\n    probe(getattr(lin, name))", None),
+        ("def getattr(obj, name):\n    return name\nprobe(getattr(lin, 'weight'))", None),
+    ],
+    ids=["literal", "loop-over-literals", "with-default", "unknown-name", "disagreeing-names", "loop-over-a-name",
+         "shadowed-getattr"],
+)
+def test_getattr_with_names_the_code_spells(body, expected):
+    assert kinds(HEAD + "lin = nn.Linear(2, 2)\n" + body + "\n") == [expected]
+
+
+SUBCLASS_SETS = HEAD + (
+    "import torch.nn.functional as F\n"
+    "class Cascade(nn.Module):\n    def forward(self, x):\n        return F.log_softmax(x, dim=1)\n"
+    "class Base({base}):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n"
+    "{extra}"
+    "    def sample(self, x):\n        probe(self.core(self.fc(x)))\n"
+    "class TopDown(Base):\n    def __init__(self):\n        super().__init__()\n        self.core = Cascade()\n"
+    "{other}"
+)
+
+
+@pytest.mark.parametrize(
+    ("base", "extra", "other", "expected"),
+    [
+        ("nn.Module", "", "", "tensor+graph"),
+        ("nn.Module", "", "class Other(Base):\n    def __init__(self):\n        super().__init__()\n        self.core = Cascade()\n",
+         "tensor+graph"),
+        # look-alikes: a subclass setting something else, the class setting it itself, a base the
+        # index cannot read, a property, nn.Module's own attribute
+        ("nn.Module", "", "class Other(Base):\n    def __init__(self):\n        super().__init__()\n        self.core = make()\n",
+         None),
+        ("nn.Module", "    def reset(self):\n        self.core = make()\n", "", None),
+        ("Unknown", "", "", None),
+        ("nn.Module", "    @property\n    def core(self):\n        return make()\n", "", None),
+    ],
+    ids=["one-subclass", "subclasses-agree", "subclasses-disagree", "set-by-the-class", "unreadable-base", "property"],
+)
+def test_an_attribute_only_subclasses_set(base, extra, other, expected):
+    source = SUBCLASS_SETS.format(base=base, extra=extra, other=other)
+    if base == "Unknown":
+        source = source.replace(HEAD, HEAD + "from lib import Unknown\n")
+    assert kinds(source) == [expected]
+
+
+REGISTERED = HEAD + (
+    "class SpectralNorm(nn.Module):\n    def __init__(self, module, name='weight'):\n        super().__init__()\n"
+    "        self.module = module\n        self.name = name\n        w = getattr(self.module, self.name)\n"
+    "        {register}(self.name + '_u', nn.Parameter(w.new_zeros(3)))\n"
+    "    def forward(self, x):\n        probe(getattr({receiver}, {named}))\n        return self.module(x)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("register", "receiver", "named", "expected"),
+    [
+        ("self.module.register_parameter", "self.module", "self.name + '_u'", "tensor+graph"),
+        ("self.module.register_buffer", "self.module", "self.name + '_u'", "tensor"),
+        # look-alikes: another receiver, another name, nothing registered
+        ("self.module.register_parameter", "self", "self.name + '_u'", None),
+        ("other.module.register_parameter", "self.module", "self.name + '_u'", None),
+        ("self.module.register_parameter", "self.module", "self.name + '_v'", None),
+        ("self.module.keep", "self.module", "self.name + '_u'", None),
+    ],
+    ids=["parameter", "buffer", "other-receiver", "registered-on-another", "other-name", "not-registered"],
+)
+def test_getattr_of_a_name_the_file_registers(register, receiver, named, expected):
+    assert kinds(REGISTERED.format(register=register, receiver=receiver, named=named)) == [expected]

@@ -608,13 +608,31 @@ BLOCK = (
          [("TL001", 8)]),
         (BLOCK.format(extra="", base="nn.Linear"),
          "def run():\n    blk = Block()\n    return blk(torch.ones(2, 4), mask=torch.ones(2))\n", [("TL001", 8)]),
-        # one call passes something else, or nothing known; a subclass, a library base, forward
-        # handed on as a value: nothing said
+        # a subclass that inherits forward as it is: its instances' calls run it too
+        (BLOCK.format(extra="", base="nn.Module") + "class Deeper(Block):\n    pass\n",
+         "blk = Block()\nblk(torch.ones(2, 4), torch.ones(2))\n", [("TL001", 8)]),
+        (BLOCK.format(extra="", base="nn.Module") + "class Deeper(Block):\n    def __init__(self):\n"
+         "        super().__init__()\n        self.extra = nn.Linear(4, 4)\n",
+         "blk = Deeper()\nblk(torch.ones(2, 4), torch.ones(2))\n", [("TL001", 8)]),
+        # a DataParallel wrapping the same name hands its inputs to the module
+        (BLOCK.format(extra="", base="nn.Module"),
+         "def run():\n    blk = Block()\n    blk = nn.DataParallel(blk)\n    return blk(torch.ones(2, 4), torch.ones(2))\n",
+         [("TL001", 8)]),
+        # one call passes something else, or nothing known; a library base, forward handed on as
+        # a value, a subclass's own forward passing something else on, a subclass with a
+        # `__call__` of its own, a DataParallel of another name: nothing said
         (BLOCK.format(extra="", base="nn.Module"),
          "blk = Block()\nblk(torch.ones(2, 4), torch.ones(2))\nblk(torch.ones(2, 4), 'all')\n", []),
         (BLOCK.format(extra="", base="nn.Module"), "blk = Block()\nblk(torch.ones(2, 4), masks[0])\n", []),
-        (BLOCK.format(extra="", base="nn.Module") + "class Deeper(Block):\n    pass\n",
+        (BLOCK.format(extra="", base="nn.Module") + "class Deeper(Block):\n    def forward(self, x, mask=None):\n"
+         "        return super().forward(x, [mask])\n",
          "blk = Block()\nblk(torch.ones(2, 4), torch.ones(2))\n", []),
+        (BLOCK.format(extra="", base="nn.Module") + "class Calls:\n    def __call__(self, *args):\n"
+         "        return self.forward(*[a.tolist() for a in args])\nclass Deeper(Calls, Block):\n    pass\n",
+         "blk = Deeper()\nblk(torch.ones(2, 4), torch.ones(2))\n", []),
+        (BLOCK.format(extra="", base="nn.Module"),
+         "def run(other):\n    blk = Block()\n    blk = nn.DataParallel(other)\n    return blk(torch.ones(2, 4), torch.ones(2))\n",
+         []),
         (BLOCK.format(extra="from timm.layers import Mlp\n", base="Mlp"),
          "blk = Block()\nblk(torch.ones(2, 4), torch.ones(2))\n", []),
         (BLOCK.format(extra="", base="nn.Module"),
@@ -624,7 +642,7 @@ BLOCK = (
 def test_a_forward_parameter_takes_what_the_instances_calls_pass(cli, tmp_path, monkeypatch, models, run, expected):
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "models.py").write_text(models)
-    (tmp_path / "run.py").write_text("import torch\nfrom models import Block\n" + run)
+    (tmp_path / "run.py").write_text("import torch\nimport torch.nn as nn\nfrom models import Block, Deeper\n" + run)
     monkeypatch.chdir(tmp_path)
     assert _findings(cli, "models.py") == expected
 
@@ -2763,3 +2781,47 @@ def test_the_last_star_import_binding_a_name_wins(cli, tmp_path, order, expected
     (tmp_path / "model.py").write_text(order + "\n\nclass Edge(MyModule):\n    def extra(self, x):\n"
                                        "        return self.forward(x)\n")
     assert _findings(cli, "--select", "TL005", "model.py") == expected
+
+
+@pytest.mark.parametrize(("base_file", "expected"), [
+    ("import torch.nn as nn\nclass CaptionModel(nn.Module):\n    pass\n", [("TL001", 10)]),
+    # the base of another file sets it, or cannot be read: nothing said
+    ("import torch.nn as nn\nclass CaptionModel(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.core = make_core()\n", []),
+    ("from lib import Base\nclass CaptionModel(Base):\n    pass\n", []),
+])
+def test_an_attribute_only_subclasses_of_another_file_set(cli, tmp_path, monkeypatch, base_file, expected):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "caption.py").write_text(base_file)
+    (tmp_path / "model.py").write_text(
+        "import torch\nimport torch.nn as nn\nfrom caption import CaptionModel\n\n"
+        "class AttModel(CaptionModel):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n"
+        "    def sample(self, x):\n        return torch.max(self.core(self.fc(x)).data, 1)\n")
+    (tmp_path / "topdown.py").write_text(
+        "import torch\nimport torch.nn as nn\nfrom model import AttModel\n\n"
+        "class Core(nn.Module):\n    def forward(self, x):\n        return torch.relu(x)\n\n"
+        "class TopDown(AttModel):\n    def __init__(self):\n        super().__init__()\n        self.core = Core()\n")
+    monkeypatch.chdir(tmp_path)
+    assert _findings(cli, "model.py") == expected
+
+
+@pytest.mark.parametrize(("init", "use", "expected"), [
+    # the package binds the class over its submodule of the same name: Python's attribute wins
+    ("from .VDN import VDN\n", "net = VDN(3)", [("TL001", 6)]),
+    ("from .VDN import VDN as VDN\n", "net = VDN(3)", [("TL001", 6)]),
+    # the package binds nothing of that name, or the submodule itself: the submodule
+    ("", "net = VDN.VDN(3)", [("TL001", 6)]),
+    ("from . import VDN\n", "net = VDN.VDN(3)", [("TL001", 6)]),
+    ("", "net = VDN(3)", []),
+])
+def test_a_package_binding_the_name_of_its_submodule(cli, tmp_path, monkeypatch, init, use, expected):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "networks").mkdir()
+    (tmp_path / "networks" / "__init__.py").write_text(init)
+    (tmp_path / "networks" / "VDN.py").write_text(
+        "import torch.nn as nn\nclass VDN(nn.Module):\n    def __init__(self, c):\n        super().__init__()\n"
+        "        self.conv = nn.Conv2d(c, c, 3)\n    def forward(self, x):\n        return self.conv(x)\n")
+    (tmp_path / "train.py").write_text(
+        f"import torch\nfrom networks import VDN\n\n{use}\nout = net(torch.randn(1, 3, 8, 8))\nprint(out.data)\n")
+    monkeypatch.chdir(tmp_path)
+    assert _findings(cli, "train.py") == expected

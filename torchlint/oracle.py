@@ -32,7 +32,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex
 from torchlint.torch_api import (
-    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, GRAD_DISABLING_CONTEXTS, MODULE_BASE_CLASSES, SEQUENCE_PACKING, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
+    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, GRAD_DISABLING_CONTEXTS, MODULE_ATTRIBUTE_NAMES, MODULE_BASE_CLASSES, SEQUENCE_PACKING, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
     SEQUENTIAL_CONTAINERS, is_optimizer_class, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
@@ -88,6 +88,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         self._registered: dict[str, tuple[str, tuple[Kind | None, ...]]] | None = None
         self._defined_methods: frozenset[str] | None = None
         self._stored_into: dict[str, bool] = {}
+        self._backpropagated_results: dict[tuple, bool] = {}
         self._lazy_parameters: bool | None = None
         self._packs_sequences: bool | None = None
         classes.project_status = self._project_base_status
@@ -353,7 +354,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         if all(k is None or k in (CYCLE, NONE, UNPICKLED) for k in kinds):
             # the unknown bindings need the evidence; the others follow them (`x = x.view(...)`
             # met while `x` is evaluated, `x = None`)
-            return self._usage_evidence(name, [b for b, k in zip(bindings, kinds) if k is None])
+            unknown = [b for b, k in zip(bindings, kinds) if k is None]
+            return self._usage_evidence(name, unknown) or self._evidence_from_other_results(name, unknown)
         return self._tensor_where_unknown_used_as_one(name, bindings, kinds)
 
     def _tensor_where_unknown_used_as_one(self, name: str, bindings: list[Binding], kinds: list[Kind | None]) -> Kind | None:
@@ -1091,6 +1093,8 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             bindings = self.scopes.lookup(func.value, scope) or []
             if bindings and all(binding.how == "class" for binding in bindings) and len(bindings) == 1:
                 return self._local_instance_kind(bindings[0].value)
+        if isinstance(func, cst.Name) and func.value == "getattr" and self.scopes.lookup("getattr", scope) is None:
+            return self._named_attribute_kind(call, scope, at)
         if isinstance(func, cst.Attribute) and func.attr.value == "__call__":
             # `self.__call__(x)` is `self(x)`; `Net.__call__(net, x)` is not `Net(...)`
             callee = self._kind(func.value, scope, at)
@@ -1257,6 +1261,47 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         method = pairs.func.attr.value
         value = element_kind(self.project.unless_own_iterators(self._kind(pairs.func.value, scope), method), method, (1,))
         return Kind(CONTAINER, element=value, mapping=True) if value is not None and value.base == TENSOR else None
+
+    def _named_attribute_kind(self, call: cst.Call, scope: Scope, at=None) -> Kind | None:
+        """`getattr(lin, "weight")` is `lin.weight`; `getattr(l, attr)` in `for attr in
+        ["in_proj_weight", "in_proj_bias"]` is what those attributes agree on. Not with a default
+        (`getattr(m, "bias", None)` may give it), nor with a name from anywhere else."""
+        if len(call.args) != 2 or any(arg.keyword is not None or arg.star for arg in call.args):
+            return None
+        receiver, named = call.args[0].value, call.args[1].value
+        names = self._attribute_names(named, scope, at)
+        if not names:
+            return self._registered_under(receiver, named)
+        return merge(self._attribute_kind(cst.Attribute(receiver, cst.Name(name)), scope, at) for name in names)
+
+    def _registered_under(self, receiver: cst.CSTNode, named: cst.CSTNode) -> Kind | None:
+        """`getattr(self.module, self.name + "_u")` where the file registers a parameter (or a
+        buffer) on the same receiver under the same name, as written:
+        `self.module.register_parameter(self.name + "_u", u)` (spectral normalisation's wrapper). A
+        guess, matched by the text (fixes resting on it are not applied without asking)."""
+        if not self.text or not isinstance(receiver, (cst.Name, cst.Attribute)):
+            return None
+        owner, name = self.module.code_for_node(receiver), self.module.code_for_node(named)
+        pattern = rf"(?<![\w.]){re.escape(owner)}\s*\.\s*register_(parameter|buffer)\(\s*{re.escape(name)}\s*,"
+        registered = {found.group(1) for found in re.finditer(pattern, self.text)}
+        if not registered:
+            return None
+        return Kind(TENSOR, graph=registered == {"parameter"}, origin=GUESSED_LAYER_PARAMETER)
+
+    def _attribute_names(self, expr: cst.CSTNode, scope: Scope, at=None) -> list[str] | None:
+        """The identifiers a string literal, or a loop variable over a display of them, may hold."""
+        if isinstance(expr, cst.SimpleString):
+            value = expr.evaluated_value
+            return [value] if isinstance(value, str) and value.isidentifier() else None
+        if not isinstance(expr, cst.Name):
+            return None
+        bindings = self.scopes.lookup(expr.value, scope) or []
+        if bindings and at is not None:
+            bindings = reaching(bindings, scope, at) or bindings
+        if not bindings or any(b.how != "for" or b.path or not isinstance(b.value, (cst.List, cst.Tuple)) for b in bindings):
+            return None
+        names = [self._attribute_names(element.value, scope) for b in bindings for element in b.value.elements]
+        return None if any(n is None for n in names) else [name for found in names for name in found]
 
     def _chained_kind(self, call: cst.Call, scope: Scope) -> Kind | None:
         """`itertools.chain(a.parameters(), a.buffers())`: an iterable of what its iterables hold,
@@ -1541,15 +1586,68 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         `__init__`), when they agree."""
         kind = self._class_attribute_kind(owner, attribute)
         if kind is None:
-            return None
+            return self._set_by_subclasses_only(owner, attribute)
+        overriding = self._overriding_kinds(owner, attribute)
+        return merge([kind, *overriding]) if overriding else kind
+
+    def _overriding_kinds(self, owner: cst.ClassDef, attribute: str) -> list[Kind | None]:
+        """What the subclasses of `owner` (in the file and the project) that assign the attribute
+        assign, and what other code stores into it."""
         overriding = [self._class_attribute_kind(subclass, attribute) for subclass in self.classes.subclasses(owner)
                       if self._attribute_bindings(subclass, attribute)]
         summary = self.project.summaries.get(self._project_path)
         if summary is not None and owner.name.value in summary.classes:
             own = self.project.project_class(self._project_path, owner.name.value)
             overriding += self.project.overriding_attributes(own, attribute, elsewhere_than=self._project_path)
-        overriding += self.project.stored_from_outside(attribute)
-        return merge([kind, *overriding]) if overriding else kind
+        return overriding + self.project.stored_from_outside(attribute)
+
+    def _set_by_subclasses_only(self, owner: cst.ClassDef, attribute: str) -> Kind | None:
+        """`self.ccr_core(x)` in a method of a base class that never sets it, while each subclass
+        that does sets a module (`self.ccr_core = Cascade()` in `TopDown.__init__`): the method
+        runs on such an instance (on any other, the read would raise). Only where neither the
+        class nor a base can set it (bases the index reads, or `nn.Module` for a name it lacks),
+        and it is not looked up otherwise."""
+        if self._attribute_bindings(owner, attribute) or self._looked_up_otherwise(owner, attribute):
+            return None
+        if self._set_above(owner, attribute, frozenset({owner})) is not False:
+            return None
+        overriding = self._overriding_kinds(owner, attribute)
+        return merge(overriding) if overriding else None
+
+    def _set_above(self, owner: cst.ClassDef, attribute: str, seen: frozenset) -> bool | None:
+        """Whether a base of `owner` may set `self.<attribute>` (None: a base the index cannot read)."""
+        for arg in owner.bases:
+            if arg.keyword is not None:
+                return None
+            qualified, definitions = self._written_base(arg)
+            if definitions:
+                if len(definitions) != 1 or definitions[0] in seen:
+                    return None
+                base = definitions[0]
+                if self._attribute_bindings(base, attribute) or self._looked_up_otherwise(base, attribute):
+                    return True
+                above = self._set_above(base, attribute, seen | {base})
+                if above is not False:
+                    return above
+                continue
+            if qualified in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+                if attribute in MODULE_ATTRIBUTE_NAMES:
+                    return True
+                continue
+            imported = self._imported_kind(qualified)
+            if imported is None or not isinstance(imported.cls, ProjectClass):
+                return None
+            above = self.project.sets_attribute_above(imported.cls, attribute)
+            if above is not False:
+                return above
+        return False
+
+    def _written_base(self, arg: cst.Arg) -> tuple[str | None, list[cst.ClassDef] | None]:
+        """A base as a class statement writes it: its qualified name through the imports, or else
+        the file's classes of its name."""
+        qualified = self.imports.qualify(arg.value)
+        local = dotted_name(arg.value) if qualified is None else None
+        return qualified, (self.classes.by_name.get(local) if local else None)
 
     def _class_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset = frozenset()) -> Kind | None:
         bindings = self._attribute_bindings(owner, attribute)
@@ -1582,9 +1680,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         for arg in owner.bases:
             if arg.keyword is not None:
                 continue
-            qualified = self.imports.qualify(arg.value)
-            local = dotted_name(arg.value) if qualified is None else None
-            definitions = self.classes.by_name.get(local) if local else None
+            qualified, definitions = self._written_base(arg)
             if definitions:
                 if len(definitions) != 1 or definitions[0] in seen:
                     return None

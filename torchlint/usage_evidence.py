@@ -15,7 +15,7 @@ from torchlint.analysis import dotted_name
 from torchlint.kinds import GUESSED_TENSOR_USE, MODULE, SOME_MODULE, OBJECT, TENSOR, TENSOR_ITERATORS, Kind, tensor
 from torchlint.scopes import COMPREHENSION_TYPES, Binding, Scope, reaching
 from torchlint.torch_api import MODULE_ONLY_METHODS, TENSOR_ATTRIBUTE_NAMES, TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES
-from torchlint.walk import descendants, outside_nested_scopes, paths
+from torchlint.walk import descendants, outside_nested_scopes, paths, unparsed_without
 
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
 _TYPE_TESTED = "<type tested>"  # in a scope's evidence: the name is given to isinstance/type/hasattr
@@ -78,6 +78,74 @@ class UsageEvidence:
             # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
             return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
         return None
+
+    def _evidence_from_other_results(self, name: str, bindings: list[Binding]) -> Kind | None:
+        """`batch_loss, n = masked_cross_entropy(out, y)` then `batch_loss.backward()` in `train`:
+        what the same callee returns, at the same place of its result, is a tensor in `evaluate`
+        too, which never backpropagates it (`batch_loss.data[0]`). Each binding must be a call's
+        result (or an element of it) whose callee is the same object where that result is
+        backpropagated: a name bound in one scope (an import, a function, a global), an attribute
+        chain on it, or one on `self` in the same class. Not for a class being instantiated (a
+        micrograd `Value()` has a `backward` of its own), nor where the scope asks what it holds."""
+        if not bindings or not self._imports_torch() or self._type_tested(name, bindings):
+            return None
+        for binding in bindings:
+            if binding.how != "value" or type(binding.value) is not cst.Call or _constructs_instance(binding.value):
+                return None
+            callee = self._callee_identity(binding.value, binding.scope)
+            if callee is None or not self._backpropagated_elsewhere(callee, binding.path):
+                return None
+        return tensor(True)
+
+    def _callee_identity(self, call: cst.Call, scope: Scope) -> tuple | None:
+        """What a call calls, the same at every site that gives the same answer: the scope that binds
+        the callee's first name and the dotted name (`self` stands for the method's class)."""
+        dotted = dotted_name(call.func)
+        if dotted is None:
+            return None
+        root = dotted.split(".")[0]
+        if root == "self":
+            owner = self._method_class(scope.node)
+            return (owner, dotted) if owner is not None else None
+        bindings = self.scopes.lookup(root, scope)
+        if not bindings or any(binding.scope is not bindings[0].scope for binding in bindings):
+            return None  # a builtin (`sum(losses)`), a star import, or bound in several scopes
+        return (bindings[0].scope.node, dotted)
+
+    def _backpropagated_elsewhere(self, callee: tuple, path: tuple[int, ...]) -> bool:
+        """Somewhere in the file, the result of a call of `callee` is backpropagated at `path`."""
+        key = (callee, path)
+        if key not in self._backpropagated_results:
+            self._backpropagated_results[key] = any(self._backpropagated_result(node, callee, path)
+                                                    for node in self._calls_of(callee[1]))
+        return self._backpropagated_results[key]
+
+    def _calls_of(self, dotted: str) -> list[cst.Call]:
+        """Every call of `dotted` in the file (bodies not parsed yet are read only where they name it)."""
+        last = dotted.rsplit(".", 1)[-1]
+        return [node for node in descendants(self.module, unparsed_without(last))
+                if type(node) is cst.Call and dotted_name(node.func) == dotted]
+
+    def _backpropagated_result(self, call: cst.Call, callee: tuple, path: tuple[int, ...]) -> bool:
+        statement_path = self.scopes.parents.path_to(self.module, call)
+        if statement_path is None or len(statement_path) < 2:
+            return False
+        scope = self.scopes.at(statement_path)
+        if self._callee_identity(call, scope) != callee:
+            return False
+        parent = statement_path[-2]
+        if type(parent) is cst.Attribute and parent.attr.value == "backward" and not path:
+            return len(statement_path) > 2 and type(statement_path[-3]) is cst.Call  # `f(x).backward()`
+        if type(parent) is not cst.Assign or parent.value is not call:
+            return False
+        for target in parent.targets:
+            element = _target_at(target.target, path)
+            if type(element) is not cst.Name:
+                continue
+            for binding in scope.bindings.get(element.value, ()):
+                if binding.value is call and binding.path == path and self._backpropagated(element.value, [binding]):
+                    return True
+        return False
 
     def _reads_what_no_tensor_has(self, name: str, bindings: list[Binding]) -> bool:
         """Where one of these bindings reaches, the scope reads an attribute of the name, or calls
@@ -300,6 +368,19 @@ def _tensor_could_answer(called: set[str]) -> bool:
     such as `backward()` and `.grad`, which are not method names)."""
     methods = {entry for entry in called if entry.isidentifier()}
     return methods <= TENSOR_ATTRIBUTE_NAMES
+
+
+def _target_at(target: cst.CSTNode, path: tuple[int, ...]) -> cst.CSTNode | None:
+    """The part of an assignment's target that binds the element at `path` of the value (no starred
+    targets)."""
+    for index in path:
+        if type(target) not in (cst.Tuple, cst.List) or not 0 <= index < len(target.elements):
+            return None
+        element = target.elements[index]
+        if isinstance(element, cst.StarredElement):
+            return None
+        target = element.value
+    return target
 
 
 def _constructs_instance(value: cst.CSTNode | None) -> bool:

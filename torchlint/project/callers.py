@@ -17,7 +17,7 @@ from torchlint.kinds import (
 )
 from torchlint.project.summary import MADE_FROM_CLASS, CallSite, FunctionSummary, callee_name, content_digest, last_name
 from torchlint.project.symbols import ProjectClass, Symbol
-from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES, SELF_RETURNING_METHODS, is_torch_module_class
+from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES, MODULE_WRAPPERS, SELF_RETURNING_METHODS, is_torch_module_class
 
 # nn.Module as a base, as `class Net(nn.Module)` resolves it: its machinery calls only the names it
 # defines itself on a subclass's instance.
@@ -235,20 +235,36 @@ class Callers:
                 return None
             if target:
                 found.append((caller, site, 1))
-        builders = {caller for caller, site in self._calls_named(owner.name)
-                    if site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == Symbol("class", owner.path, owner.name)}
+        classes = [owner, *self._inheriting_forward(owner)]
+        built = frozenset(Symbol("class", cls.path, cls.name) for cls in classes)
+        builders = {caller for cls in classes for caller, site in self._calls_named(cls.name)
+                    if site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) in built}
         for module in sorted(builders | {owner.path}):
-            found.extend((module, site, 1) for site in self.summaries[module].calls if self._calls_instance(module, site, owner))
+            found.extend((module, site, 1) for site in self.summaries[module].calls if self._calls_instance(module, site, built))
         return found
+
+    def _inheriting_forward(self, owner: ProjectClass) -> list[ProjectClass]:
+        """The project's subclasses of a module class whose instances run its `forward` as it is:
+        none of them, or of the classes between them and it, defines `forward` or `__call__`, and
+        their other bases are torch's module classes (`class TopDown(AttModel)` adding layers only)."""
+        subclasses = self._project_subclasses(owner)
+        inheriting = []
+        for subclass in sorted(subclasses, key=lambda cls: (cls.path, cls.name)):
+            between = {subclass} | (self._project_ancestors(subclass) & subclasses)
+            if not self.defines_any(subclass, ("__call__",)) and all(
+                    self._torch_module_bases_only(cls) and not self._defines_method(cls, "forward") for cls in between):
+                inheriting.append(subclass)
+        return inheriting
 
     def registers_hooks(self, names: frozenset[str]) -> bool:
         """Whether the project calls one of these hook registrations anywhere (a hook may be put on
         any module: `model.apply(lambda m: m.register_forward_pre_hook(f))`)."""
         return any(self._calls_named(name) for name in sorted(names))
 
-    def _calls_instance(self, module: str, site: CallSite, owner: ProjectClass) -> bool:
+    def _calls_instance(self, module: str, site: CallSite, built: frozenset[Symbol]) -> bool:
         """Whether the call's callee is a name or `self` attribute that holds only instances the
-        module builds (`blk = Block()`, `self.enc = Block().cuda()`): read from the bindings
+        module builds of the classes `built` (`blk = Block()`, `self.enc = Block().cuda()`, and
+        `model = nn.DataParallel(model)` beside such a binding): read from the bindings
         themselves, not by asking their kinds (which may ask about this very parameter)."""
         callee = site.callee
         if callee[0] == "ref":
@@ -261,8 +277,16 @@ class Callers:
             values = self._self_attribute_values(module, callee[1], callee[2])
         else:
             return False
-        built = Symbol("class", owner.path, owner.name)
-        return bool(values) and all(self._builds(module, value, built) for value in values)
+        built_here = [value for value in values if self._builds(module, value, built)]
+        return bool(built_here) and all(value in built_here or self._wraps_itself(module, value, callee) for value in values)
+
+    def _wraps_itself(self, module: str, value, callee: tuple) -> bool:
+        """`model = nn.DataParallel(model)`: the wrapper's call hands its inputs to the module it
+        wraps, which the name's other bindings say."""
+        if value is None or value[0] != "call" or value[1] is None or value[1][0] != "ref" or value[2] != callee:
+            return False
+        symbol = self.resolve(module, value[1][1])
+        return symbol is not None and symbol.what == "external" and symbol.qualified in MODULE_WRAPPERS
 
     def _self_attribute_values(self, module: str, receiver: tuple, attribute: str) -> tuple:
         """What the class of the method `receiver` is `self` in assigns to `self.<attribute>`."""
@@ -274,13 +298,13 @@ class Callers:
             return ()
         return tuple(value for _, value in classes[owner_name].attributes.get(attribute, ()))
 
-    def _builds(self, module: str, value, built: Symbol) -> bool:
+    def _builds(self, module: str, value, built: frozenset[Symbol]) -> bool:
         """`Block(...)`, or one with device and mode moves chained on it (`Block().cuda()`)."""
         while value is not None and value[0] == "call" and value[1] is not None and value[1][0] == "attr" \
                 and value[1][2] in SELF_RETURNING_METHODS:
             value = value[1][1]
         return (value is not None and value[0] == "call" and value[1] is not None and value[1][0] == "ref"
-                and self.resolve(module, value[1][1]) == built)
+                and self.resolve(module, value[1][1]) in built)
 
     def _torch_module_bases_only(self, cls: ProjectClass) -> bool:
         """Every base of the class that is not a project class is one of torch.nn's module classes
@@ -441,8 +465,12 @@ class Callers:
             return True  # a subclass the index cannot read may exist (`type("Lit", (Steps, LightningModule), {})`)
         if self._dispatched_by_name({member for sub in subclasses for member in {sub} | self._project_ancestors(sub)}):
             return True  # `getattr(self, name)` in a subclass
-        return any(self._has_library_caller(member, method)
-                   for subclass in subclasses for member in {subclass} | self._project_ancestors(subclass))
+        members = {member for subclass in subclasses for member in {subclass} | self._project_ancestors(subclass)}
+        if method == "forward":
+            # nn.Module's machinery runs `forward` only through `__call__`, whose calls of the
+            # subclasses' instances that inherit it _forward_calls reads; other bases may not
+            return not all(self._torch_module_bases_only(member) for member in members)
+        return any(self._has_library_caller(member, method) for member in members)
 
     def _used_as_value(self, cls: ProjectClass) -> bool:
         """The class's name is used other than as the base of a module-level class somewhere (a

@@ -30,7 +30,7 @@ from torchlint.project.summary import (
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
 from torchlint.torch_api import (
-    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, KNOWN_NON_MODULE_BASES, MODELLED_LIBRARIES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
+    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, KNOWN_NON_MODULE_BASES, MODELLED_LIBRARIES, MODULE_ATTRIBUTE_NAMES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
 )
 
 
@@ -305,10 +305,27 @@ class ProjectIndex(Callers):
             module = self.resolve_module(importer, level, ".".join(parts[:cut]))
             if module is None:
                 continue
+            if cut > 1 and self._package_binds(importer, level, parts[:cut - 1], parts[cut - 1]):
+                # `from networks import VDN` where networks/__init__.py does `from .VDN import
+                # VDN`: the package's own binding replaced the submodule as its attribute
+                return self.resolve(self.resolve_module(importer, level, ".".join(parts[:cut - 1])),
+                                    ".".join(parts[cut - 1:]), seen)
             if cut == len(parts):
                 return Symbol("module", module)
             return self.resolve(module, ".".join(parts[cut:]), seen)
         return Symbol("external", qualified=full) if level == 0 else None
+
+    def _package_binds(self, importer: str, level: int, package: list[str], name: str) -> bool:
+        """Whether the package's `__init__.py` binds `name` itself (a class, a function, a name, or
+        an import other than of its own submodule of that name)."""
+        path = self.resolve_module(importer, level, ".".join(package)) if package else None
+        summary = self.summaries.get(path) if path is not None else None
+        if summary is None or Path(path).name != "__init__.py":
+            return False
+        if name in summary.classes or name in summary.functions or name in summary.names:
+            return True
+        imported = summary.imports.get(name)
+        return imported is not None and imported[2] is not None and imported[1] not in ("", None)
 
     # ---- kinds ------------------------------------------------------------------------------
     def _memoised(self, key: tuple, compute: Callable[[], Kind | None]) -> Kind | None:
@@ -958,6 +975,29 @@ class ProjectIndex(Callers):
             if found or (base_class is not None and method in base_class.methods):
                 return found  # (the first base defining it decides)
         return ()
+
+    def sets_attribute_above(self, cls: ProjectClass, attribute: str, seen: frozenset = frozenset()) -> bool | None:
+        """Whether the project class or one of its bases may set `self.<attribute>` (None: a base
+        the index cannot read, other than `nn.Module`, which holds its own attributes only)."""
+        summary = self.summaries.get(cls.path)
+        if summary is None or cls.name not in summary.classes or cls in seen:
+            return None
+        if attribute in summary.classes[cls.name].attributes:
+            return True
+        bases = self._resolved_bases(cls)
+        if bases is None:
+            return None
+        for base, symbol in bases:
+            if symbol is not None and symbol.what == "class":
+                above = self.sets_attribute_above(self.project_class(symbol.path, symbol.name), attribute, seen | {cls})
+                if above is not False:
+                    return above
+            elif symbol is not None and symbol.what == "external" and symbol.qualified in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+                if attribute in MODULE_ATTRIBUTE_NAMES:
+                    return True
+            elif not (symbol is None and base == ("ref", "object")):
+                return None
+        return False
 
     def assigned_on(self, cls: ProjectClass, attribute: str) -> bool:
         """Whether a module of the project assigns `attribute` on the class itself, through a name
