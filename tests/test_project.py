@@ -2803,25 +2803,3 @@ def test_an_attribute_only_subclasses_of_another_file_set(cli, tmp_path, monkeyp
         "class TopDown(AttModel):\n    def __init__(self):\n        super().__init__()\n        self.core = Core()\n")
     monkeypatch.chdir(tmp_path)
     assert _findings(cli, "model.py") == expected
-
-
-@pytest.mark.parametrize(("init", "use", "expected"), [
-    # the package binds the class over its submodule of the same name: Python's attribute wins
-    ("from .VDN import VDN\n", "net = VDN(3)", [("TL001", 6)]),
-    ("from .VDN import VDN as VDN\n", "net = VDN(3)", [("TL001", 6)]),
-    # the package binds nothing of that name, or the submodule itself: the submodule
-    ("", "net = VDN.VDN(3)", [("TL001", 6)]),
-    ("from . import VDN\n", "net = VDN.VDN(3)", [("TL001", 6)]),
-    ("", "net = VDN(3)", []),
-])
-def test_a_package_binding_the_name_of_its_submodule(cli, tmp_path, monkeypatch, init, use, expected):
-    (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "networks").mkdir()
-    (tmp_path / "networks" / "__init__.py").write_text(init)
-    (tmp_path / "networks" / "VDN.py").write_text(
-        "import torch.nn as nn\nclass VDN(nn.Module):\n    def __init__(self, c):\n        super().__init__()\n"
-        "        self.conv = nn.Conv2d(c, c, 3)\n    def forward(self, x):\n        return self.conv(x)\n")
-    (tmp_path / "train.py").write_text(
-        f"import torch\nfrom networks import VDN\n\n{use}\nout = net(torch.randn(1, 3, 8, 8))\nprint(out.data)\n")
-    monkeypatch.chdir(tmp_path)
-    assert _findings(cli, "train.py") == expected

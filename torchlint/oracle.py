@@ -1609,10 +1609,57 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         and it is not looked up otherwise."""
         if self._attribute_bindings(owner, attribute) or self._looked_up_otherwise(owner, attribute):
             return None
-        if self._set_above(owner, attribute, frozenset({owner})) is not False:
+        if self.project.installable and not owner.name.value.startswith("_"):
+            return None  # a public class of a package: its users' subclasses are not seen
+        if self._set_above(owner, attribute, frozenset({owner})) is not False or self._set_otherwise(owner, attribute):
             return None
+        if any(self._subclass_gets_otherwise(subclass, owner, attribute) for subclass in self.classes.subclasses(owner)):
+            return None
+        summary = self.project.summaries.get(self._project_path)
+        if summary is not None and owner.name.value in summary.classes:
+            own = self.project.project_class(self._project_path, owner.name.value)
+            if self.project.subclasses_get_otherwise(own, attribute):
+                return None
         overriding = self._overriding_kinds(owner, attribute)
         return merge(overriding) if overriding else None
+
+    def _set_otherwise(self, owner: cst.ClassDef, attribute: str) -> bool:
+        """The attribute may be set other than by `self.<attribute> = ...` in a class: `setattr` or
+        `__dict__` in the class (`for k, v in kwargs.items(): setattr(self, k, v)`), `setattr` of
+        that name anywhere in the file, or a store through another object anywhere in the project
+        (`b = Base(); b.scale = Table()`)."""
+        code = self.module.code_for_node(owner)
+        if "setattr(" in code or "__dict__" in code:
+            return True
+        if self.text and re.search(rf"setattr\([^,()]+,\s*['\"]{re.escape(attribute)}['\"]", self.text):
+            return True
+        return self.project.stores_attribute(attribute)
+
+    def _subclass_gets_otherwise(self, subclass: cst.ClassDef, owner: cst.ClassDef, attribute: str) -> bool:
+        """A subclass of the file gives the attribute other than by assigning it on `self`: a
+        property or method of its own, a class-level binding, `setattr`, or another base (a mixin)
+        that may set it."""
+        if self._looked_up_otherwise(subclass, attribute) or any(
+                _binds_in_class_body(statement, attribute) for statement in subclass.body.body
+                if not isinstance(statement, (cst.FunctionDef, cst.ClassDef))):
+            return True  # (a method or nested class of that name is `_looked_up_otherwise`'s)
+        code = self.module.code_for_node(subclass)
+        if "setattr(" in code or "__dict__" in code:
+            return True
+        family = set(self.classes.subclasses(owner)) | {owner}
+        for arg in subclass.bases:
+            _, definitions = self._written_base(arg)
+            if definitions and len(definitions) == 1 and definitions[0] in family:
+                continue
+            if definitions and len(definitions) == 1:
+                other = definitions[0]
+                if self._attribute_bindings(other, attribute) or self._looked_up_otherwise(other, attribute):
+                    return True
+                if self._set_above(other, attribute, frozenset({other})) is not False:
+                    return True
+                continue
+            return True  # a base from elsewhere (a mixin the index reads or not) may set it
+        return False
 
     def _set_above(self, owner: cst.ClassDef, attribute: str, seen: frozenset) -> bool | None:
         """Whether a base of `owner` may set `self.<attribute>` (None: a base the index cannot read)."""

@@ -82,42 +82,71 @@ class UsageEvidence:
     def _evidence_from_other_results(self, name: str, bindings: list[Binding]) -> Kind | None:
         """`batch_loss, n = masked_cross_entropy(out, y)` then `batch_loss.backward()` in `train`:
         what the same callee returns, at the same place of its result, is a tensor in `evaluate`
-        too, which never backpropagates it (`batch_loss.data[0]`). Each binding must be a call's
-        result (or an element of it) whose callee is the same object where that result is
-        backpropagated: a name bound in one scope (an import, a function, a global), an attribute
-        chain on it, or one on `self` in the same class. Not for a class being instantiated (a
-        micrograd `Value()` has a `backward` of its own), nor where the scope asks what it holds."""
+        too, which never backpropagates it (`batch_loss.data[0]`). A guess (fixes resting on it
+        are not applied without asking), and only where nothing can read the callee: a function
+        or method of the project the index reads has its returns judged, and when they disagree
+        (`return loss.item()` under `if not train`) a backward elsewhere says nothing of this call.
+        The callee must be the same object, called the same way, where that result is
+        backpropagated outside any test of what it is: a name bound once in one scope (an import,
+        a global), an attribute chain on it, or a method on `self` that the class does not keep as
+        an attribute; the calls pass as many positional arguments, the same keywords and the same
+        constants (`compute(x, train=False)` is not `compute(x)`). Not for a class being
+        instantiated (a micrograd `Value()` has a `backward` of its own), nor where the scope asks
+        what the name holds or reads what no tensor has."""
         if not bindings or not self._imports_torch() or self._type_tested(name, bindings):
             return None
+        if self._reads_what_no_tensor_has(name, bindings):
+            return None
         for binding in bindings:
-            if binding.how != "value" or type(binding.value) is not cst.Call or _constructs_instance(binding.value):
+            call = binding.value
+            if binding.how != "value" or type(call) is not cst.Call or _constructs_instance(call):
                 return None
-            callee = self._callee_identity(binding.value, binding.scope)
-            if callee is None or not self._backpropagated_elsewhere(callee, binding.path):
+            callee = self._callee_identity(call, binding.scope)
+            if callee is None or not self._backpropagated_elsewhere(callee, _call_shape(call), binding.path):
                 return None
-        return tensor(True)
+        return Kind(TENSOR, graph=True, origin=GUESSED_TENSOR_USE)
 
     def _callee_identity(self, call: cst.Call, scope: Scope) -> tuple | None:
         """What a call calls, the same at every site that gives the same answer: the scope that binds
-        the callee's first name and the dotted name (`self` stands for the method's class)."""
+        the callee's first name and the dotted name (`self` stands for the method's class). None
+        where the callee is one the index reads (its returns are judged) or may be rebound."""
         dotted = dotted_name(call.func)
         if dotted is None:
             return None
-        root = dotted.split(".")[0]
+        root, _, rest = dotted.partition(".")
         if root == "self":
             owner = self._method_class(scope.node)
-            return (owner, dotted) if owner is not None else None
+            if owner is None or not rest or self._attribute_bindings(owner, rest.split(".")[0]):
+                return None  # `self.model(x)`: an object kept on the instance, called
+            if "." not in rest and self._method_class_defines(owner, rest):
+                return None  # a method of the class: its returns are read
+            return (owner, dotted)
         bindings = self.scopes.lookup(root, scope)
-        if not bindings or any(binding.scope is not bindings[0].scope for binding in bindings):
-            return None  # a builtin (`sum(losses)`), a star import, or bound in several scopes
-        return (bindings[0].scope.node, dotted)
+        if not bindings or len(bindings) != 1:
+            return None  # a builtin (`sum(losses)`), a star import, or rebound
+        binding = bindings[0]
+        if binding.how in ("def", "class"):
+            return None  # a function of the file: its returns are read
+        if binding.how == "import" and self._imported_kind(self.imports.qualify(call.func)) is not None:
+            return None  # a function or class of the project: its returns are read
+        if rest and isinstance(call.func, cst.Attribute):
+            receiver = self._kind(call.func.value, scope)
+            if receiver is not None and receiver.cls is not None:
+                return None  # a method of a class the oracle reads: its returns are judged
+        return (binding.scope.node, dotted)
 
-    def _backpropagated_elsewhere(self, callee: tuple, path: tuple[int, ...]) -> bool:
-        """Somewhere in the file, the result of a call of `callee` is backpropagated at `path`."""
-        key = (callee, path)
+    def _method_class_defines(self, owner: cst.ClassDef, method: str) -> bool:
+        return any(isinstance(statement, cst.FunctionDef) and statement.name.value == method
+                   for statement in owner.body.body)
+
+    def _backpropagated_elsewhere(self, callee: tuple, shape: tuple, path: tuple[int, ...]) -> bool:
+        """Somewhere in the file, the result of a call of `callee` made the same way is
+        backpropagated at `path`."""
+        key = (callee, shape, path)
         if key not in self._backpropagated_results:
-            self._backpropagated_results[key] = any(self._backpropagated_result(node, callee, path)
-                                                    for node in self._calls_of(callee[1]))
+            self._backpropagated_results[key] = any(
+                _call_shape(node) == shape and self._backpropagated_result(node, callee, path)
+                for node in self._calls_of(callee[1]))
         return self._backpropagated_results[key]
 
     def _calls_of(self, dotted: str) -> list[cst.Call]:
@@ -143,7 +172,8 @@ class UsageEvidence:
             if type(element) is not cst.Name:
                 continue
             for binding in scope.bindings.get(element.value, ()):
-                if binding.value is call and binding.path == path and self._backpropagated(element.value, [binding]):
+                if (binding.value is call and binding.path == path and self._backpropagated(element.value, [binding])
+                        and not self._type_tested(element.value, [binding])):
                     return True
         return False
 
@@ -368,6 +398,19 @@ def _tensor_could_answer(called: set[str]) -> bool:
     such as `backward()` and `.grad`, which are not method names)."""
     methods = {entry for entry in called if entry.isidentifier()}
     return methods <= TENSOR_ATTRIBUTE_NAMES
+
+
+def _call_shape(call: cst.Call) -> tuple:
+    """How a call is made, for telling calls of one callee apart: its positional arguments'
+    count, its keywords, and the constants it passes where (`train=False`, `compute(x, True)`)."""
+    constants = []
+    for index, arg in enumerate(call.args):
+        value = arg.value
+        constant = (isinstance(value, (cst.Integer, cst.Float, cst.SimpleString))
+                    or (isinstance(value, cst.Name) and value.value in ("True", "False", "None")))
+        key = arg.keyword.value if arg.keyword is not None else index
+        constants.append((key, arg.star, value.value if constant else None))
+    return tuple(constants)
 
 
 def _target_at(target: cst.CSTNode, path: tuple[int, ...]) -> cst.CSTNode | None:

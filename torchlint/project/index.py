@@ -305,27 +305,10 @@ class ProjectIndex(Callers):
             module = self.resolve_module(importer, level, ".".join(parts[:cut]))
             if module is None:
                 continue
-            if cut > 1 and self._package_binds(importer, level, parts[:cut - 1], parts[cut - 1]):
-                # `from networks import VDN` where networks/__init__.py does `from .VDN import
-                # VDN`: the package's own binding replaced the submodule as its attribute
-                return self.resolve(self.resolve_module(importer, level, ".".join(parts[:cut - 1])),
-                                    ".".join(parts[cut - 1:]), seen)
             if cut == len(parts):
                 return Symbol("module", module)
             return self.resolve(module, ".".join(parts[cut:]), seen)
         return Symbol("external", qualified=full) if level == 0 else None
-
-    def _package_binds(self, importer: str, level: int, package: list[str], name: str) -> bool:
-        """Whether the package's `__init__.py` binds `name` itself (a class, a function, a name, or
-        an import other than of its own submodule of that name)."""
-        path = self.resolve_module(importer, level, ".".join(package)) if package else None
-        summary = self.summaries.get(path) if path is not None else None
-        if summary is None or Path(path).name != "__init__.py":
-            return False
-        if name in summary.classes or name in summary.functions or name in summary.names:
-            return True
-        imported = summary.imports.get(name)
-        return imported is not None and imported[2] is not None and imported[1] not in ("", None)
 
     # ---- kinds ------------------------------------------------------------------------------
     def _memoised(self, key: tuple, compute: Callable[[], Kind | None]) -> Kind | None:
@@ -997,6 +980,29 @@ class ProjectIndex(Callers):
                     return True
             elif not (symbol is None and base == ("ref", "object")):
                 return None
+        return False
+
+    def subclasses_get_otherwise(self, cls: ProjectClass, attribute: str) -> bool:
+        """A project subclass of `cls` gives `self.<attribute>` other than by assigning it: a
+        property, method or `__getattr__` of its own, or a base outside `cls`'s family (a mixin)
+        that may set it, or one the index cannot read; or one may exist unseen."""
+        subclasses = self._project_subclasses(cls)
+        if any(self._used_as_value(member) for member in {cls} | subclasses):
+            return True  # a subclass the index cannot read may exist (`type("Fixed", (Base,), {...})`)
+        family = subclasses | {cls} | self._project_ancestors(cls)
+        for subclass in subclasses:
+            if self.defines_any(subclass, (attribute, "__getattr__", "__getattribute__")):
+                return True
+            bases = self._resolved_bases(subclass)
+            if bases is None:
+                return True
+            for base, symbol in bases:
+                if symbol is not None and symbol.what == "class":
+                    other = self.project_class(symbol.path, symbol.name)
+                    if other not in family and self.sets_attribute_above(other, attribute) is not False:
+                        return True
+                elif not (symbol is not None and symbol.what == "external" and is_torch_module_class(symbol.qualified)):
+                    return True
         return False
 
     def assigned_on(self, cls: ProjectClass, attribute: str) -> bool:

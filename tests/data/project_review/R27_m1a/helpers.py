@@ -1,0 +1,10 @@
+import numpy as np
+import torch.nn.functional as F
+
+
+def compute(model, x, y, train=True):
+    out = model(x)
+    loss = F.mse_loss(out, y)
+    if train:
+        return loss, out
+    return np.asarray([loss.item()]), out

@@ -1,0 +1,1 @@
+from mylib.base import Base, Learned
