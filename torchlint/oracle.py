@@ -89,6 +89,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         self._defined_methods: frozenset[str] | None = None
         self._stored_into: dict[str, bool] = {}
         self._backpropagated_results: dict[tuple, bool] = {}
+        self._subclasses: dict[cst.ClassDef, list[cst.ClassDef]] = {}
         self._lazy_parameters: bool | None = None
         self._packs_sequences: bool | None = None
         classes.project_status = self._project_base_status
@@ -1558,7 +1559,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         (`self.Detection`): only where no method assigns the attribute and no class of the file
         or the project derives from `owner` (a subclass may define its own)."""
         nested = self._unchanged_nested_class(owner, attribute)
-        if nested is None or self._attribute_bindings(owner, attribute) or self.classes.subclasses(owner):
+        if nested is None or self._attribute_bindings(owner, attribute) or self._file_subclasses(owner):
             return None
         summary = self.project.summaries.get(self._project_path)
         if summary is not None and owner.name.value in summary.classes and self.project.has_subclasses(
@@ -1593,7 +1594,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
     def _overriding_kinds(self, owner: cst.ClassDef, attribute: str) -> list[Kind | None]:
         """What the subclasses of `owner` (in the file and the project) that assign the attribute
         assign, and what other code stores into it."""
-        overriding = [self._class_attribute_kind(subclass, attribute) for subclass in self.classes.subclasses(owner)
+        overriding = [self._class_attribute_kind(subclass, attribute) for subclass in self._file_subclasses(owner)
                       if self._attribute_bindings(subclass, attribute)]
         summary = self.project.summaries.get(self._project_path)
         if summary is not None and owner.name.value in summary.classes:
@@ -1607,13 +1608,15 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         runs on such an instance (on any other, the read would raise). Only where neither the
         class nor a base can set it (bases the index reads, or `nn.Module` for a name it lacks),
         and it is not looked up otherwise."""
+        if not self._some_subclass_sets(owner, attribute):
+            return None  # (asked first: the cheapest question, and most classes have no such subclass)
         if self._attribute_bindings(owner, attribute) or self._looked_up_otherwise(owner, attribute):
             return None
         if self.project.installable and not owner.name.value.startswith("_"):
             return None  # a public class of a package: its users' subclasses are not seen
         if self._set_above(owner, attribute, frozenset({owner})) is not False or self._set_otherwise(owner, attribute):
             return None
-        if any(self._subclass_gets_otherwise(subclass, owner, attribute) for subclass in self.classes.subclasses(owner)):
+        if any(self._subclass_gets_otherwise(subclass, owner, attribute) for subclass in self._file_subclasses(owner)):
             return None
         summary = self.project.summaries.get(self._project_path)
         if summary is not None and owner.name.value in summary.classes:
@@ -1622,6 +1625,22 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
                 return None
         overriding = self._overriding_kinds(owner, attribute)
         return merge(overriding) if overriding else None
+
+    def _file_subclasses(self, owner: cst.ClassDef) -> list[cst.ClassDef]:
+        """The file's classes deriving from `owner`, found once per class (a walk over every pair)."""
+        if owner not in self._subclasses:
+            self._subclasses[owner] = self.classes.subclasses(owner)
+        return self._subclasses[owner]
+
+    def _some_subclass_sets(self, owner: cst.ClassDef, attribute: str) -> bool:
+        """A subclass of the file, or of the project, assigns `self.<attribute>`."""
+        if any(self._attribute_bindings(subclass, attribute) for subclass in self._file_subclasses(owner)):
+            return True
+        summary = self.project.summaries.get(self._project_path)
+        if summary is None or owner.name.value not in summary.classes:
+            return False
+        own = self.project.project_class(self._project_path, owner.name.value)
+        return self.project.some_subclass_assigns(own, attribute, elsewhere_than=self._project_path)
 
     def _set_otherwise(self, owner: cst.ClassDef, attribute: str) -> bool:
         """The attribute may be set other than by `self.<attribute> = ...` in a class: `setattr` or
@@ -1646,7 +1665,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         code = self.module.code_for_node(subclass)
         if "setattr(" in code or "__dict__" in code:
             return True
-        family = set(self.classes.subclasses(owner)) | {owner}
+        family = set(self._file_subclasses(owner)) | {owner}
         for arg in subclass.bases:
             _, definitions = self._written_base(arg)
             if definitions and len(definitions) == 1 and definitions[0] in family:

@@ -93,9 +93,9 @@ class UsageEvidence:
         constants (`compute(x, train=False)` is not `compute(x)`). Not for a class being
         instantiated (a micrograd `Value()` has a `backward` of its own), nor where the scope asks
         what the name holds or reads what no tensor has."""
-        if not bindings or not self._imports_torch() or self._type_tested(name, bindings):
-            return None
-        if self._reads_what_no_tensor_has(name, bindings):
+        if not bindings or ".backward(" not in self.text or not self._imports_torch():
+            return None  # (nothing is backpropagated in the file: no other site can say so)
+        if self._type_tested(name, bindings) or self._reads_what_no_tensor_has(name, bindings):
             return None
         for binding in bindings:
             call = binding.value
@@ -143,6 +143,8 @@ class UsageEvidence:
         """Somewhere in the file, the result of a call of `callee` made the same way is
         backpropagated at `path`."""
         key = (callee, shape, path)
+        if self.text.count(callee[1].rsplit(".", 1)[-1]) < 2:
+            return False  # called once in the file: no other site
         if key not in self._backpropagated_results:
             self._backpropagated_results[key] = any(
                 _call_shape(node) == shape and self._backpropagated_result(node, callee, path)

@@ -1082,6 +1082,15 @@ class ProjectIndex(Callers):
                 overriding.append(self.class_attribute_kind(subclass, attribute))
         return overriding
 
+    def some_subclass_assigns(self, cls: ProjectClass, attribute: str, elsewhere_than: str = "") -> bool:
+        """Whether a project class deriving from `cls` (outside `elsewhere_than`) assigns
+        `self.<attribute>` in a method."""
+        for subclass in self._project_subclasses(cls):
+            summary = self.summaries.get(subclass.path)
+            if subclass.path != elsewhere_than and summary is not None and attribute in summary.classes[subclass.name].attributes:
+                return True
+        return False
+
     def _rebinds_method(self, cls: ProjectClass, method: str) -> bool:
         """The class binds the method's name otherwise: `self.m = ...` in a method (an instance's
         attribute comes before its class's methods), or `m = other` in its body."""
