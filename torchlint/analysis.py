@@ -74,6 +74,11 @@ def dotted_name(expr: cst.CSTNode) -> str | None:
     return None
 
 
+def method_named(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
+    """The method `name` a class body defines itself (not its bases')."""
+    return next((item for item in cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == name), None)
+
+
 def _module_path(node: cst.BaseExpression | None) -> str:
     return dotted_name(node) or "" if node is not None else ""
 

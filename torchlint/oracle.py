@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
-from torchlint.analysis import ClassIndex, ImportTable, argument, dotted_name, element_at, walk_statements
+from torchlint.analysis import ClassIndex, ImportTable, argument, dotted_name, element_at, method_named, walk_statements
 from torchlint.codemod import names_used
 from torchlint.narrowing import Narrowing
 from torchlint.stored_items import StoredItems
@@ -686,7 +686,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         if kind is None or kind.base != MODULE or kind.output is None:
             return kind
         overriding = self._overriding_results(cls, "forward") + [
-            None for subclass in self.classes.subclasses(cls) if _method_named(subclass, "__call__") is not None]
+            None for subclass in self.classes.subclasses(cls) if method_named(subclass, "__call__") is not None]
         if not overriding:
             return kind
         output = merge([kind.output, *(self.project.module_output(result) for result in overriding)])
@@ -722,7 +722,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         defines `__call__` (calling an instance runs that instead)."""
         if self.may_override(cls, "__call__"):
             return None  # (it or a base defines one, a base is not seen, a decorator or an assignment may change it)
-        forward = _method_named(cls, "forward")
+        forward = method_named(cls, "forward")
         if forward is None or self._attribute_bindings(cls, "forward"):
             return None  # (`self.forward = self.packed` in a method: calls run that)
         return self.project.module_output(self._method_returns(forward))
@@ -814,13 +814,13 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
         if isinstance(value.func, cst.Attribute) and value.func.attr.value != "forward":
             receiver = self._kind(value.func.value, scope)
             if receiver is not None and receiver.base in (MODULE, OBJECT) and isinstance(receiver.cls, cst.ClassDef):
-                return _method_named(receiver.cls, value.func.attr.value)
+                return method_named(receiver.cls, value.func.attr.value)
             return None
         callee = self._kind(value.func, scope)
         if callee is not None and callee.base == FUNCTION and isinstance(callee.cls, cst.FunctionDef):
             return callee.cls
         if callee is not None and callee.base == MODULE and isinstance(callee.cls, cst.ClassDef):
-            return _method_named(callee.cls, "forward")
+            return method_named(callee.cls, "forward")
         return None
 
     def _project_returned_element(self, value: cst.CSTNode, scope: Scope, path: tuple[int, ...]) -> Kind | None:
@@ -971,7 +971,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             return None
         static_only = receiver.base == CLASS
         if isinstance(receiver.cls, cst.ClassDef):
-            function = _method_named(receiver.cls, method)
+            function = method_named(receiver.cls, method)
             if function is None or (static_only and not _is_staticmethod(function)) or self._rebinds_method(receiver.cls, method):
                 return None
             result = self._method_returns(function)
@@ -999,7 +999,7 @@ class TypeOracle(Narrowing, StoredItems, UsageEvidence, LocalContainers):
             return self.project.overriding_results(cls, method)
         local = [None if self._rebinds_method(subclass, method) else self._method_returns(function)
                  for subclass in self.classes.subclasses(cls)
-                 if (function := _method_named(subclass, method)) is not None or self._rebinds_method(subclass, method)]
+                 if (function := method_named(subclass, method)) is not None or self._rebinds_method(subclass, method)]
         summary = self.project.summaries.get(self._project_path)
         if summary is None or cls.name.value not in summary.classes:
             return local  # a class inside a function: only this file can derive from it
@@ -1898,10 +1898,6 @@ def _decorator_name(decorator: cst.BaseExpression) -> str:
         dotted = dotted_name(decorator.func)
         return dotted + "()" if dotted else "?"
     return dotted_name(decorator) or "?"
-
-
-def _method_named(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
-    return next((item for item in cls.body.body if isinstance(item, cst.FunctionDef) and item.name.value == name), None)
 
 
 def _layer_tensor(attribute: str) -> Kind | None:

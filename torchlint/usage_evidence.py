@@ -11,7 +11,7 @@ import re
 
 import libcst as cst
 
-from torchlint.analysis import dotted_name
+from torchlint.analysis import dotted_name, method_named
 from torchlint.kinds import GUESSED_TENSOR_USE, MODULE, SOME_MODULE, OBJECT, TENSOR, TENSOR_ITERATORS, Kind, tensor
 from torchlint.scopes import COMPREHENSION_TYPES, Binding, Scope, reaching
 from torchlint.torch_api import MODULE_ONLY_METHODS, TENSOR_ATTRIBUTE_NAMES, TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES
@@ -118,7 +118,7 @@ class UsageEvidence:
             owner = self._method_class(scope.node)
             if owner is None or not rest or self._attribute_bindings(owner, rest.split(".")[0]):
                 return None  # `self.model(x)`: an object kept on the instance, called
-            if "." not in rest and self._method_class_defines(owner, rest):
+            if "." not in rest and method_named(owner, rest) is not None:
                 return None  # a method of the class: its returns are read
             return (owner, dotted)
         bindings = self.scopes.lookup(root, scope)
@@ -134,10 +134,6 @@ class UsageEvidence:
             if receiver is not None and receiver.cls is not None:
                 return None  # a method of a class the oracle reads: its returns are judged
         return (binding.scope.node, dotted)
-
-    def _method_class_defines(self, owner: cst.ClassDef, method: str) -> bool:
-        return any(isinstance(statement, cst.FunctionDef) and statement.name.value == method
-                   for statement in owner.body.body)
 
     def _backpropagated_elsewhere(self, callee: tuple, shape: tuple, path: tuple[int, ...]) -> bool:
         """Somewhere in the file, the result of a call of `callee` made the same way is
