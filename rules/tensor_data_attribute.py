@@ -37,14 +37,15 @@ class TensorDataAttribute(Rule):
     built where it cannot be read (`self.conv.weight.data` with `self.conv` from a factory,
     `self.head[-1].bias.data`, `m.bn.running_var.data`), and an element of a batch that a
     DataLoader with the default collate function yields (`for x, y in loader: x.data`; also a
-    loader kept in a list or dict display, `dataloaders[phase]`, or returned by a function of the
-    file) or with a `collate_fn` of the project whose every `return` is a tuple of tensors. A
+    loader kept in a list or dict display or a dict comprehension, `dataloaders[phase]`, or
+    returned by a function of the file; a batch passed to a function of another module, through
+    `enumerate`, `zip` or a progress bar too) or with a `collate_fn` of the project whose every `return` is a tuple of tensors. A
     loader given a `**mapping`, `batch_size=None` or a collate function by position, or in a
     project that assigns some loader's `collate_fn`, has batches of unknown kind; and a batch
     element the scope reads an attribute of that no tensor has (`sample.mask`) is not one. What a module of no
     known class returns (one known to be a module only by its use, `net.parameters()`; a parameter
     annotated `nn.Module` that no caller says more of; what `torch.load` gave, called with a
-    tensor), or that output moved with `.cpu()`/`.cuda()`, is taken for a tensor where `.data` is
+    tensor; a DataParallel or DistributedDataParallel wrapper of a value of unknown kind), or that output moved with `.cpu()`/`.cuda()`, is taken for a tensor where `.data` is
     read on it, as a guess: a tuple or a dict has no `.data`, and a PackedSequence, which has, is
     seldom what a model returns. Not in a project that packs sequences (a module of it names
     `pack_padded_sequence`, `pack_sequence` or `PackedSequence`), nor where the scope asks what
@@ -177,6 +178,11 @@ class TensorDataAttribute(Rule):
         "        return pack_sequence([x])\ndef flat(model: nn.Module, x):\n    return model(x).data\nflat(Packer(), x)\n",
         # `torch.max(x, 1)`: values and indices, not one tensor
         T + "def top(x):\n    return torch.max(x, 1).data\n",
+        # a wrapper of a module of unknown class: in a project that packs sequences, compiled (it
+        # compiles functions too), or an element of its output
+        T + "from torch.nn.utils.rnn import pack_sequence\nnet = nn.DataParallel(build(cfg))\nflat = net(x).data\n",
+        T + "net = torch.compile(build(cfg))\nflat = net(x).data\n",
+        T + "net = nn.DataParallel(build(cfg))\nfirst = net(x)[0].data\n",
         # the list put in a display the scope goes on using, then changed through it: its items
         # are not known
         "import torch\ndef prep(model):\n    params = [p for p in model.parameters()]\n    for group in [params]:\n"
@@ -294,6 +300,11 @@ class TensorDataAttribute(Rule):
             "    return out.data.cpu()\n",
             T + "def score(net, x):\n    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n    out = net(x)\n"
             "    return out.detach().cpu()\n",
+        ),
+        # a DataParallel wrapper of a module whose class is not known: its output, by a guess
+        Invalid(
+            T + "net = nn.DataParallel(build(cfg))\nprobs = net(x).data.numpy()\n",
+            T + "net = nn.DataParallel(build(cfg))\nprobs = net(x).detach().numpy()\n",
         ),
         # a whole model that torch.load gave, given a tensor: its output, moved to the CPU
         Invalid(

@@ -2091,3 +2091,29 @@ REGISTERED = HEAD + (
 )
 def test_getattr_of_a_name_the_file_registers(register, receiver, named, expected):
     assert kinds(REGISTERED.format(register=register, receiver=receiver, named=named)) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("nets = {k: nn.Linear(2, 2) for k in keys}\nprobe(nets[key])\n", "module", id="modules-by-key"),
+        pytest.param("loaders = {p: DataLoader(ds, batch_size=4) for p in phases}\nfor x, y in loaders[phase]:\n"
+                     "    probe(y)\n", "tensor", id="loaders-by-phase"),
+        pytest.param("ps = {n: p for n, p in net.named_parameters()}\nprobe(ps[name])\n", "tensor+graph",
+                     id="named-parameters"),
+        pytest.param("counts = {k: 0 for k in keys}\nprobe(counts[key])\n", None, id="numbers"),
+        pytest.param("cfg = {k: v for k, v in options.items()}\nprobe(cfg[key])\n", None, id="values-of-unknown-kind"),
+        pytest.param("loaders = {p: DataLoader(ds, batch_size=4) for p in phases}\nfor name in loaders:\n"
+                     "    probe(name)\n", None, id="iterating-gives-keys"),
+        pytest.param("moved = {k: v.cuda() if torch.is_tensor(v) else v for k, v in batch.items()}\nprobe(moved[key])\n",
+                     None, id="some-values-tensors"),
+        pytest.param("nets = {k: nn.Linear(2, 2) if k else make(k) for k in keys}\nprobe(nets[key])\n", None,
+                     id="some-values-unknown"),
+        pytest.param("nets = {k: nn.Linear(2, 2) for k in keys}\nprobe(list(nets)[0])\n", None, id="listing-gives-keys"),
+    ],
+)
+def test_a_dict_comprehension_maps_keys_to_what_its_value_is(source, expected):
+    """`{phase: DataLoader(sets[phase]) for phase in phases}` (the transfer-learning tutorial's
+    loaders): a mapping of what each value is, judged with the loop's variables bound."""
+    head = HEAD + "from torch.utils.data import DataLoader\nnet = nn.Linear(2, 2)\n"
+    assert kinds(head + source) == [expected]

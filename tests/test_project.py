@@ -2803,3 +2803,187 @@ def test_an_attribute_only_subclasses_of_another_file_set(cli, tmp_path, monkeyp
         "class TopDown(AttModel):\n    def __init__(self):\n        super().__init__()\n        self.core = Core()\n")
     monkeypatch.chdir(tmp_path)
     assert _findings(cli, "model.py") == expected
+
+
+BATCH_HELPER = "def psnr(img, clean):\n    return clean.data.cpu().numpy()\n"
+BATCH_LOOP = (
+    "import torch\nfrom torch.utils.data import DataLoader\nfrom tqdm import tqdm\nimport utils\n\n\n"
+    "def run(ds, masks, phase, names):\n    loader = DataLoader(ds, batch_size=4)\n"
+)
+
+
+@pytest.mark.parametrize(("loop", "expected"), [
+    pytest.param("    for i, (x, y) in enumerate(loader):\n        utils.psnr(x, y)\n", [("TL001", 2)], id="enumerate"),
+    pytest.param("    for (x, y), m in zip(loader, masks):\n        utils.psnr(x, y)\n", [("TL001", 2)], id="zip-first"),
+    pytest.param("    for batch in tqdm(loader):\n        x, y = batch\n        utils.psnr(x, y)\n", [("TL001", 2)],
+                 id="progress-bar"),
+    pytest.param("    for i, batch in enumerate(loader):\n        x, y = [t.cuda() for t in batch]\n        utils.psnr(x, y)\n",
+                 [("TL001", 2)], id="comprehension-unpacked"),
+    pytest.param("    loaders = {p: DataLoader(ds, batch_size=4) for p in ('train', 'val')}\n"
+                 "    for x, y in loaders[phase]:\n        utils.psnr(x, y)\n", [("TL001", 2)], id="loaders-by-phase"),
+    # look-alikes: what the loop does not show stays unknown
+    pytest.param("    for m, (x, y) in zip(masks, loader):\n        utils.psnr(x, y)\n", [], id="zip-later-iterable"),
+    pytest.param("    for i, (x, y) in enumerate(loader):\n        utils.psnr(y, i)\n", [], id="enumerate-counter"),
+    pytest.param("    for i, batch in enumerate(loader):\n        x, y = [float(t) for t in batch]\n        utils.psnr(x, y)\n",
+                 [], id="comprehension-of-numbers"),
+    pytest.param("    for batch in loader:\n        x, y = [t for n in names for t in n]\n        utils.psnr(x, y)\n",
+                 [], id="comprehension-over-a-later-loop"),
+    pytest.param("    for batch in loader:\n        x, y = [t for t in batch for t in names]\n        utils.psnr(x, y)\n",
+                 [], id="loop-variable-bound-again"),
+    pytest.param("    loaders = {p: 0 for p in ('train', 'val')}\n    utils.psnr(1, loaders[phase])\n", [],
+                 id="dict-comprehension-of-numbers"),
+    pytest.param("    loaders = {p: DataLoader(ds, batch_size=4) for p in ('train', 'val')}\n"
+                 "    for name in loaders:\n        utils.psnr(name, name)\n", [], id="dict-comprehension-iterated"),
+])
+def test_a_batch_passed_to_a_function_of_another_module(cli, tmp_path, loop, expected):
+    """The index reads loops over `enumerate`, `zip` (its first iterable) and progress bars as
+    the file's own oracle does, comprehensions' first loop variables as elements of their
+    iterable, and dict comprehensions as mappings of their value."""
+    (tmp_path / "utils.py").write_text(BATCH_HELPER)
+    (tmp_path / "train.py").write_text(BATCH_LOOP + loop)
+    assert _findings(cli, ".") == expected
+
+
+def test_a_project_function_named_enumerate_is_not_the_builtin(cli, tmp_path):
+    (tmp_path / "utils.py").write_text(BATCH_HELPER)
+    (tmp_path / "train.py").write_text(
+        BATCH_LOOP.replace("import utils\n", "import utils\n\n\ndef enumerate(items):\n    return [(0, len(b)) for b in items]\n")
+        + "    for i, (x, y) in enumerate(loader):\n        utils.psnr(x, y)\n"
+    )
+    assert _findings(cli, ".") == []
+
+
+RESUMED_SAVE = (
+    "import torch\nimport torch.nn as nn\nfrom utils import save_checkpoint\n\n\n"
+    "class Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n\n\n"
+    "def main(checkpoint):\n    if checkpoint is None:\n        decoder = Decoder()\n    else:\n"
+    "        checkpoint = torch.load(checkpoint)\n        decoder = checkpoint['decoder']\n"
+    "    save_checkpoint(decoder)\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    pytest.param(("", ""), [("TL004", 5)], id="built-or-loaded"),
+    # look-alikes: what the other branch holds decides
+    pytest.param(("decoder = Decoder()\n", "decoder = Decoder().state_dict()\n"), [], id="a-state-dict-or-loaded"),
+    pytest.param(("checkpoint['decoder']", "checkpoint['decoder'].state_dict()"), [], id="built-or-a-loaded-state"),
+    pytest.param(("        checkpoint = torch.load(checkpoint)\n", ""), [], id="a-parameter-of-unknown-kind"),
+])
+def test_a_local_read_from_a_name_bound_again_before_it(cli, tmp_path, change, expected):
+    """`checkpoint = torch.load(checkpoint)`, then `decoder = checkpoint['decoder']`: the index
+    reads `checkpoint` there as what was loaded (the statement before it in the same block), not
+    as every value the name takes (the parameter too), as the file's own oracle does."""
+    (tmp_path / "utils.py").write_text(
+        "import torch\n\n\ndef save_checkpoint(decoder):\n    torch.save({'decoder': decoder}, 'ckpt.pt')\n")
+    (tmp_path / "train.py").write_text(RESUMED_SAVE.replace(*change))
+    assert _findings(cli, ".") == expected
+
+
+GLOBAL_RESUMED_SAVE = (
+    "import torch\nimport torch.nn as nn\nfrom utils import save_checkpoint\n\ncheckpoint = None\n\n\n"
+    "class Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n\n\n"
+    "def main():\n    global checkpoint\n    if checkpoint is None:\n        decoder = Decoder()\n    else:\n"
+    "        checkpoint = torch.load(checkpoint)\n        decoder = checkpoint['decoder']\n"
+    "    save_checkpoint(decoder)\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    pytest.param(("", ""), [("TL004", 5)], id="a-global-loaded-in-the-function"),
+    pytest.param(("torch.load(checkpoint)", "restore(checkpoint)"), [], id="a-global-set-to-something-unknown"),
+    pytest.param(("torch.load(checkpoint)", "{'decoder': Decoder().state_dict()}"), [], id="a-global-set-to-a-state"),
+])
+def test_a_module_level_name_a_function_stores_into(cli, tmp_path, change, expected):
+    """`checkpoint = None` at module level, `global checkpoint; checkpoint = torch.load(...)` in
+    `main`: the module-level name holds what the function stores too (it was taken for None
+    alone), so `checkpoint['decoder']` is what was loaded."""
+    (tmp_path / "utils.py").write_text(
+        "import torch\n\n\ndef save_checkpoint(decoder):\n    torch.save({'decoder': decoder}, 'ckpt.pt')\n")
+    (tmp_path / "train.py").write_text(GLOBAL_RESUMED_SAVE.replace(*change))
+    assert _findings(cli, ".") == expected
+
+
+SPECTRAL_NORM = (
+    "import torch\nfrom torch import nn\nfrom torch.nn import Parameter\n\n\n"
+    "class SpectralNorm(nn.Module):\n    def __init__(self, module, name='weight', power_iterations=1):\n"
+    "        super().__init__()\n        self.module = module\n        self.name = name\n        self._make_params()\n\n"
+    "    def _make_params(self):\n        w = getattr(self.module, self.name)\n        height = w.data.shape[0]\n"
+    "        del self.module._parameters[self.name]\n        self.module.register_parameter(self.name + '_bar', Parameter(w))\n"
+)
+SPECTRAL_NETWORK = (
+    "import torch.nn as nn\nfrom sn import SpectralNorm\n\n\nclass D(nn.Module):\n    def __init__(self):\n"
+    "        super().__init__()\n        self.conv = SpectralNorm(nn.Conv2d(3, 8, 3))\n"
+    "        self.fc = SpectralNorm(nn.Linear(8, 1), power_iterations=2)\n"
+)
+
+
+@pytest.mark.parametrize(("network", "wrapper", "expected"), [
+    pytest.param(("", ""), ("", ""), [("TL001", 15)], id="the-default-always"),
+    pytest.param(("", ""), ("        del self", "        setattr(self.module, self.name, w)\n        del self"), [("TL001", 15)],
+                 id="setattr-on-the-wrapped-module"),
+    # look-alikes: the name may be another, or something else may set the attribute
+    pytest.param(("power_iterations=2", "name='bias'"), ("", ""), [], id="a-call-passes-the-name"),
+    pytest.param(("nn.Linear(8, 1), power_iterations=2", "nn.Linear(8, 1), 'bias'"), ("", ""), [],
+                 id="a-call-passes-it-by-position"),
+    pytest.param(("power_iterations=2", "**options"), ("", ""), [], id="a-call-spreads-a-mapping"),
+    pytest.param(("power_iterations=2)\n", "power_iterations=2)\n\n\nclass Lazy(SpectralNorm):\n    pass\n"), ("", ""), [],
+                 id="a-subclass"),
+    pytest.param(("", ""), ("name='weight'", "name=None"), [], id="a-default-that-is-no-name"),
+    pytest.param(("", ""), ("        self.name = name\n", "        self.name = name\n        setattr(self, 'name', 'bias')\n"),
+                 [], id="setattr-in-the-class"),
+    pytest.param(("", ""), ("        self.name = name\n", "        self.name = name + '_orig'\n"), [],
+                 id="made-from-the-default"),
+])
+def test_getattr_with_an_attribute_that_always_holds_its_default(cli, tmp_path, network, wrapper, expected):
+    """`getattr(self.module, self.name)` where `self.name = name` in `__init__`, `name='weight'`,
+    and no call of the class in the project passes `name`: `self.module.weight`."""
+    (tmp_path / "sn.py").write_text(SPECTRAL_NORM.replace(*wrapper))
+    (tmp_path / "net.py").write_text(SPECTRAL_NETWORK.replace(*network))
+    assert _findings(cli, ".") == expected
+
+
+CATEGORICAL = "import torch\n\n\ndef to_categorical(y, n):\n    return torch.eye(n)[y.cpu().data.numpy(),]\n"
+LABEL_LOOPS = (
+    "import torch\nfrom utils import to_categorical\n\nseg_classes = {'a': [0, 1]}\n\n\n"
+    "def main(ds):\n    loader = torch.utils.data.DataLoader(ds, batch_size=4)\n"
+    "    for points, label in loader:\n        points, label = points.float().cuda(), label.long().cuda()\n"
+    "        to_categorical(label, 16)\n"
+    "    for cat in seg_classes:\n        for label in seg_classes[cat]:\n            print(label)\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    pytest.param(("", ""), [("TL001", 5)], id="the-loop-s-own-label"),
+    pytest.param(("        to_categorical(label, 16)\n", "        label = label.long()\n        to_categorical(label, 16)\n"),
+                 [("TL001", 5)], id="rebound-from-itself-first"),
+    # look-alikes: what reaches the call is something else
+    pytest.param(("print(label)", "to_categorical(label, 16)"), [], id="another-call-passes-an-int"),
+    pytest.param(("label.long().cuda()", "len(label)"), [], id="rebound-to-a-length"),
+    pytest.param(("        to_categorical(label, 16)\n", "        label = lookup(label)\n        to_categorical(label, 16)\n"),
+                 [], id="rebound-to-something-unknown"),
+])
+def test_a_call_passes_what_reaches_it_in_its_loop(cli, tmp_path, change, expected):
+    """`for points, label in loader:` then `points, label = points.float().cuda(),
+    label.long().cuda()` and `to_categorical(label, 16)`: the call passes the batch's element,
+    whatever else the function binds to `label` (a later loop over ints)."""
+    (tmp_path / "utils.py").write_text(CATEGORICAL)
+    (tmp_path / "train.py").write_text(LABEL_LOOPS.replace(*change))
+    assert _findings(cli, ".") == expected
+
+
+@pytest.mark.parametrize(("model", "expected"), [
+    pytest.param("build()", [("TL001", 2)], id="a-module-of-unknown-class"),
+    # look-alikes: a class the linter reads, whose output is a tuple; a value that is no module
+    pytest.param("Pair()", [], id="a-class-returning-a-tuple"),
+])
+def test_an_argument_read_at_the_names_that_reach_it(cli, tmp_path, model, expected):
+    """`evaluate(net.eval(), x)` after `net = nn.DataParallel(net)`: the argument reads `net`
+    as the wrapper (the statement before it), not as every value the name takes."""
+    (tmp_path / "utils.py").write_text("def evaluate(model, x):\n    return model(x).data\n")
+    (tmp_path / "train.py").write_text(
+        "import torch.nn as nn\nfrom factory import build\nfrom utils import evaluate\n\n\nclass Pair(nn.Module):\n"
+        "    def forward(self, x):\n        return x, x\n\n\n"
+        f"def main(x):\n    net = {model}\n    net = nn.DataParallel(net)\n    opt = make(net)\n"
+        "    evaluate(net.eval(), x)\n"
+    )
+    assert [f for f in _findings(cli, ".") if f[0] == "TL001"] == expected

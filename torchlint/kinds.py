@@ -418,7 +418,11 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
             # (a module of no known class, wrapped: its output stays opaque)
             output = module_call_result(inner) if _is_opaque_module(inner) else inner.output
             return Kind(MODULE, output=output, origin=qualified, cls=inner.cls, element=inner.element)
-        return None if qualified == "torch.compile" else Kind(MODULE, origin=qualified)
+        if qualified == "torch.compile":
+            return None
+        # a wrapper of a module whose class is not known returns what that module does: an
+        # output as opaque as a module known only by its use gives (`.data` on it is a guess)
+        return Kind(MODULE, origin=qualified, output=Kind(OBJECT, origin=OPAQUE_MODEL_OUTPUT) if inner is None else None)
     if qualified in PASS_THROUGH_OWNERS:
         return Kind(OBJECT, origin=qualified)  # its `prepare(...)` hands back what it is given
     if qualified in _PROGRESS_BARS:

@@ -192,7 +192,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return held
         if isinstance(expr, cst.Dict):
             return self._dict_kind(expr, scope, at)
-        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
             return self._comprehension_kind(expr, scope)
         if isinstance(expr, cst.IfExp):
             return merge([self._kind(expr.body, scope, at), self._kind(expr.orelse, scope, at)])
@@ -263,10 +263,12 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             made = self._torch_made_element(expr, scope)
             if made is not None:
                 return Kind(CONTAINER, element=made)
-        if isinstance(expr, cst.DictComp):
-            return None
         inner = self._comprehension_scope(expr, scope)
         try:
+            if isinstance(expr, cst.DictComp):
+                # `{x: DataLoader(sets[x]) for x in phases}`: a mapping of what each value is
+                held = container_of([self._kind(expr.value, inner)])
+                return replace(held, mapping=True) if held is not None else None
             return container_of([self._kind(expr.elt, inner)])
         finally:
             if inner is not scope:  # (its bindings refer to it: emptied, nothing keeps the tree alive)
@@ -1292,6 +1294,9 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if isinstance(expr, cst.SimpleString):
             value = expr.evaluated_value
             return [value] if isinstance(value, str) and value.isidentifier() else None
+        if isinstance(expr, cst.Attribute):
+            default = self._attribute_default(expr, scope)
+            return [default] if default is not None else None
         if not isinstance(expr, cst.Name):
             return None
         bindings = self.scopes.lookup(expr.value, scope) or []
@@ -1301,6 +1306,47 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return None
         names = [self._attribute_names(element.value, scope) for b in bindings for element in b.value.elements]
         return None if any(n is None for n in names) else [name for found in names for name in found]
+
+    def _attribute_default(self, expr: cst.Attribute, scope: Scope) -> str | None:
+        """`self.name` set once, in `__init__`, from a parameter `name="weight"` that no call of
+        the class in the project passes (spectral normalisation's wrapper: `getattr(self.module,
+        self.name)`): that default. Not where a subclass may exist (it could set it again), nor
+        where the class's own code or another object can set it otherwise."""
+        owner = self._instance_class(expr.value, scope)
+        if owner is None:
+            return None
+        attribute = expr.attr.value
+        bindings = self._attribute_bindings(owner, attribute)
+        if len(bindings) != 1 or bindings[0].how != "value" or bindings[0].path or not isinstance(bindings[0].value, cst.Name):
+            return None
+        init = bindings[0].scope.node
+        if not isinstance(init, cst.FunctionDef) or init.name.value != "__init__" or self._method_class(init) is not owner:
+            return None
+        param = bindings[0].value.value
+        given = self.scopes.lookup(param, bindings[0].scope) or []
+        if len(given) != 1 or given[0].how != "param" or not isinstance(given[0].value.default, cst.SimpleString):
+            return None
+        default = given[0].value.default.evaluated_value
+        if not isinstance(default, str) or not default.isidentifier():
+            return None
+        if self._file_subclasses(owner) or self._looked_up_otherwise(owner, attribute) or self._set_on_self_otherwise(owner, attribute):
+            return None
+        summary = self.project.summaries.get(self._project_path)
+        if summary is None or owner.name.value not in summary.classes:
+            return None
+        if self.project.has_subclasses(self.project.project_class(self._project_path, owner.name.value)):
+            return None
+        return default if self.project.never_passed(self._project_path, f"{owner.name.value}.__init__", param) else None
+
+    def _set_on_self_otherwise(self, owner: cst.ClassDef, attribute: str) -> bool:
+        """As `_set_otherwise`, but a `setattr` in the class counts only on the instance itself
+        (`setattr(self.module, self.name, w)` sets the wrapped module's attribute)."""
+        code = self.module.code_for_node(owner)
+        if re.search(r"setattr\(\s*self\s*,|__dict__", code):
+            return True
+        if self.text and re.search(rf"setattr\([^,()]+,\s*['\"]{re.escape(attribute)}['\"]", self.text):
+            return True
+        return self.project.stores_attribute(attribute)
 
     def _chained_kind(self, call: cst.Call, scope: Scope) -> Kind | None:
         """`itertools.chain(a.parameters(), a.buffers())`: an iterable of what its iterables hold,

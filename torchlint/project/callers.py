@@ -114,6 +114,20 @@ class Callers:
             kind = Kind(CONTAINER, mapping=True)
         return with_evidence(kind, f"`{name}` is the `{code}` passed at {Path(caller).name}:{site.line}")
 
+    def never_passed(self, path: str, key: str, param: str) -> bool:
+        """No call of the function (of a class, for `Class.__init__`) anywhere in the project
+        passes `param`, by position or by keyword, and every call is known (none spreads its
+        arguments): the parameter always holds its default."""
+        function = self._function(path, key)
+        if function is None or function.star or param not in function.params:
+            return False
+        sites = self.calls_to(path, key, subclasses=False)
+        if sites is None:
+            return False
+        index = function.params.index(param)
+        return not any(site.spread or index - offset < len(site.args) or param in dict(site.keywords)
+                       for _, site, offset in sites)
+
     def calls_to(self, path: str, key: str, subclasses: bool = True) -> list[tuple[str, CallSite, int]] | None:
         """Every call of a project function (or of a class, for `Class.__init__`), with the offset
         between its arguments and the function's parameters; None when the function can be called

@@ -388,6 +388,8 @@ class ProjectIndex(Callers):
             return self._iteration_kind(path, d[1], d[2])
         if tag == "list":
             return container_of(self.kind(path, element) for element in d[1])
+        if tag == "each":
+            return container_of([self.kind(path, d[1])])
         if tag == "changed":  # a container changed after it was made: what it holds is not known
             kind = self.kind(path, d[1])
             return Kind(CONTAINER, mapping=kind.mapping) if kind is not None and kind.base == CONTAINER else kind
@@ -625,10 +627,27 @@ class ProjectIndex(Callers):
     def _iteration_kind(self, path: str, iterated: Descriptor, target_path: tuple[int, ...]) -> Kind | None:
         if iterated is None:
             return None
+        wrapped = self._wrapped_iterable(path, iterated, target_path)
+        if wrapped is not None:
+            return self._iteration_kind(path, *wrapped)
         callee = self._as_method(path, iterated[1]) if iterated[0] == "call" else None
         if callee is not None and callee[0] == "attr":  # `for name, p in net.named_parameters()`
             return element_kind(self.unless_own_iterators(self.kind(path, callee[1]), callee[2]), callee[2], target_path)
         return element_kind(self.kind(path, iterated), None, target_path)
+
+    def _wrapped_iterable(self, path: str, iterated: tuple, target_path: tuple[int, ...]):
+        """`for i, batch in enumerate(loader)`, `for x, _ in zip(xs, ys)`, `for batch in
+        tqdm(loader)`: the iterable the builtin (or progress bar) wraps and the place in its
+        element the target takes, as the file's own oracle reads them (`_element_kind`)."""
+        if iterated[0] != "call" or iterated[2] is None or iterated[1] is None or iterated[1][0] != "ref":
+            return None
+        name, first = iterated[1][1], iterated[2]
+        symbol = self.resolve(path, name)
+        if symbol is None and name in ("enumerate", "zip") and target_path[:1] == ((1,) if name == "enumerate" else (0,)):
+            return first, target_path[1:]
+        if symbol is not None and symbol.what == "external" and symbol.qualified.split(".")[0] == "tqdm":
+            return first, target_path
+        return None
 
     # ---- a module's namespace, looked up by a name known at run time -------------------------
     def namespace_instance(self, path: str) -> Kind | None:

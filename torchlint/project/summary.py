@@ -14,7 +14,8 @@ A value is described by a small tuple (a descriptor):
     ("attr", value, "name")          an attribute
     ("sub", value, index)            a subscript (`index` when it is a string or integer literal)
     ("iter", value, path)            a loop target: the element of `value` at `path` in the target
-    ("list", (elements...))          a list, tuple or set display, or a comprehension's element
+    ("list", (elements...))          a list, tuple or set display
+    ("each", element)                a comprehension: every element is `element` (places unknown)
     ("either", a, b)                 `a if cond else b`
     ("instance", cls)                what passed a type test against the class `cls` (`isinstance(v, cls)`)
     ("none",)                        None
@@ -41,7 +42,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 48  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 49  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -259,6 +260,8 @@ class _Summarizer:
         # (function key, line) -> what a plain assignment earlier in the same block gave each name
         # bound more than once (see _reaching_values); `nonlocal` may rebind unseen: none then
         self._reaching: dict[tuple[str, int], dict[str, Descriptor]] = {}
+        # module-level name -> the values functions declaring it `global` store into it
+        self._global_stores: dict[str, list[Descriptor]] = {}
         self._reaching_known = "nonlocal" not in text
         # function key -> {a name its own imports bind: the hidden module-level name it is kept
         # under} (see _own_imports)
@@ -322,6 +325,9 @@ class _Summarizer:
                     names.setdefault(name, []).append(value)
                     if name == "__all__":
                         self.summary.exported = _string_list(statement)
+        for name, values in self._global_stores.items():
+            if name not in self.summary.imports and name not in self.summary.functions and name not in self.summary.classes:
+                names.setdefault(name, []).extend(values)  # (a module-level value those functions may replace)
         self.summary.names = {name: tuple(values) for name, values in names.items()}
         self.summary.script_names = _script_names(tree, self.text)
         self.escapes.update(REDEFINED + name for name in names.keys() & self.summary.functions.keys())
@@ -486,9 +492,12 @@ class _Summarizer:
         locals_: dict[str, list[Descriptor]] = {}
         for index, param in enumerate(params):
             locals_.setdefault(param, []).append(("param", key, index))
+        made_at: dict[str, list[int]] = {}  # the line of each value, where a plain statement binds it
         for statement in statements:
             for name, value in _bindings(statement, key, local_names, walrus=self.walrus):
                 locals_.setdefault(name, []).append(value)
+                if not isinstance(statement, _COMPOUND):
+                    made_at.setdefault(name, []).append((len(locals_[name]) - 1, statement.lineno))
         for name in self._params_bound_out_of_sight(node, params):
             locals_[name].append(None)  # (what it holds after is not known)
         rebound = frozenset(name for name, values in locals_.items() if len(values) > 1)
@@ -497,6 +506,9 @@ class _Summarizer:
             reaching = _reaching_values(node.body, key, local_names, rebound, self.walrus)
             for line, values in reaching.items():
                 self._reaching[(key, line)] = values
+            _read_at_reaching_values(locals_, made_at, reaching, key)
+        for name in _declared_module_names(statements) & locals_.keys():
+            self._global_stores.setdefault(name, []).extend(locals_[name])  # `global ckpt; ckpt = torch.load(f)`
         grown = _grow_lists(locals_, statements, key, local_names, node, reaching)
         positional_defaults = args.defaults
         defaults = {
@@ -978,7 +990,12 @@ class _Summarizer:
                 # what it shows when the callee starts
                 found = relabel(_describe_dict(value, key, local_names))
                 return None if shadowed and _mentions_locals(found, shadowed) else found
-            return describe(value)
+            found = describe(value)
+            if reaching and found is not None and not shadowed and type(value) is not ast.Name:
+                # `test(classifier.eval(), loader)` after `classifier = DataParallel(classifier)`
+                chained = _with_last_values(found, key, reaching)
+                return chained if _size_within(chained, _CHAIN_SIZE) else found
+            return found
 
         callee = describe(call.func)
         if callee is None and isinstance(call.func, ast.Attribute):
@@ -1344,7 +1361,7 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
     _reaching_values) by that value. A list changed any other way (`hits[0] = x`,
     `hits.extend(other)`) is left as its display says. Returns the names of the lists grown."""
     lists = {name for name, values in locals_.items()
-             if len(values) == 1 and values[0] is not None and values[0][0] == "list"}
+             if len(values) == 1 and values[0] is not None and values[0][0] in ("list", "each")}
     if not lists:
         return set()
     lists -= _handed_on(function, lists)
@@ -1358,7 +1375,8 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
             else:
                 added.setdefault(name, []).extend(values)
     for name in lists & added.keys():
-        elements = [*locals_[name][0][1], *added[name]]
+        made = locals_[name][0]
+        elements = [*((made[1],) if made[0] == "each" else made[1]), *added[name]]
         either = elements[0]
         for element in elements[1:]:
             either = ("either", either, element)
@@ -1616,13 +1634,14 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
     found: dict[int, dict[str, Descriptor]] = {}
     shared: set[int] = set()
 
-    def scan(block: list[ast.stmt]) -> None:
-        last: dict[str, Descriptor] = {}
+    def scan(block: list[ast.stmt], seed: dict[str, Descriptor] | None = None) -> None:
+        last: dict[str, Descriptor] = dict(seed) if seed else {}
         for statement in block:
             if isinstance(statement, _COMPOUND):
                 if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     for field in ("body", "orelse", "finalbody"):
-                        scan(getattr(statement, field, None) or [])
+                        scan(getattr(statement, field, None) or [],
+                             _loop_targets(statement, key, local_names, rebound) if field == "body" else None)
                     for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
                         scan(clause.body)
                 for name in [name for name in last if _binds(statement, name)]:
@@ -1642,16 +1661,55 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                     if line in found:
                         shared.add(line)
                     found[line] = dict(last)
+            before = dict(last)
             for name in [name for name in last if _binds(statement, name)]:
                 del last[name]
-            if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-                    and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id in rebound):
-                last[statement.targets[0].id] = _describe(statement.value, key, local_names)
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and (
+                    isinstance(statement.targets[0], (ast.Tuple, ast.List)) or (
+                    isinstance(statement.targets[0], ast.Name) and statement.targets[0].id in rebound)):
+                # `points, label = points.float().cuda(), label.long().cuda()`: each name at its
+                # element, read at the values that reach the statement
+                value = _describe(statement.value, key, local_names)
+                if before and value is not None:
+                    chained = _with_last_values(value, key, before)
+                    value = chained if _size_within(chained, _CHAIN_SIZE) else value
+                for name, element in _target_bindings(statement.targets[0], value, ()):
+                    if name in rebound and element is not None:
+                        last[name] = element
 
     scan(body)
     for line in shared:
         del found[line]
     return found
+
+
+def _loop_targets(statement: ast.stmt, key: str, local_names: frozenset[str], rebound: frozenset[str]) -> dict[str, Descriptor] | None:
+    """What a `for` statement's target names (those bound more than once) hold at the start of its
+    body, on every pass: `for x, label in loader:` gives `label` a batch's element there, whatever
+    else the function binds to `label`."""
+    if not isinstance(statement, (ast.For, ast.AsyncFor)):
+        return None
+    found = {name: value for name, value in _bindings(statement, key, local_names, walrus=False)
+             if name in rebound and value is not None}
+    return found or None
+
+
+def _read_at_reaching_values(locals_: dict[str, list[Descriptor]], made_at: dict[str, list[tuple[int, int]]],
+                             reaching: dict[int, dict[str, Descriptor]], key: str) -> None:
+    """Each local's value that reads a name bound more than once, read where the statement stands:
+    `checkpoint = torch.load(checkpoint)`, then `decoder = checkpoint["decoder"]` holds what was
+    loaded, not what the parameter or the load may hold (see _reaching_values). A value made from
+    the name it binds (`x = x.cuda()`, `loss = loss + l`) is left to the index, which judges the
+    local's values by induction (`_rebound_local_kind`)."""
+    for name, places in made_at.items():
+        values = locals_[name]
+        for position, line in places:
+            last = reaching.get(line)
+            value = values[position]
+            if last and value is not None and (len(last) > 1 or name not in last):
+                read = _with_last_values(value, key, {other: v for other, v in last.items() if other != name})
+                if read is not value and read != value and _size_within(read, _CHAIN_SIZE):
+                    values[position] = read
 
 
 def _either_after_if(statement: ast.If, name: str, last: dict[str, Descriptor], key: str,
@@ -2022,6 +2080,9 @@ def select(value: Descriptor, path: tuple[int, ...]) -> Descriptor:
     for position, index in enumerate(path):
         if value is not None and value[0] in ("call", "ref", "local", "attr", "sub"):
             return ("item", value, path[position:])  # an element of what the value is, when known
+        if value is not None and value[0] == "each":
+            value = value[1]  # `a, b = [x.cuda() for x in batch]`: any element
+            continue
         if value is None or value[0] != "list" or not -len(value[1]) <= index < len(value[1]):
             return None
         value = value[1][index]
@@ -2096,12 +2157,17 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
         if any(isinstance(element, ast.Starred) for element in expr.elts):
             return None
         return ("list", tuple(_describe(element, key, local_names) for element in expr.elts))
-    if isinstance(expr, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+    if isinstance(expr, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
         bound = {name for generator in expr.generators for name, _ in _target_paths(generator.target, ())}
         inner = local_names | bound if key is not None else frozenset(bound)
-        element = _describe(expr.elt, key or "<comprehension>", inner)
-        # its own variables are unknown values: `[torch.as_tensor(a) for a in arrays]` holds tensors
-        return ("list", (_without_locals(element, bound),))
+        element = _describe(expr.value if kind is ast.DictComp else expr.elt, key or "<comprehension>", inner)
+        # the first loop's variables are what iterating its iterable gives (`[x.cuda() for x in
+        # batch]`); the later loops' are unknown values (`[torch.as_tensor(a) for a in arrays]`
+        # still holds tensors)
+        element = _without_locals(_with_loop_values(element, _first_loop_values(expr, key, local_names)), bound)
+        if kind is ast.DictComp:
+            return ("dict", ("keys", None), (element,))  # `{p: DataLoader(sets[p]) for p in phases}`
+        return ("each", element)
     if isinstance(expr, ast.IfExp):
         return ("either", _describe(expr.body, key, local_names), _describe(expr.orelse, key, local_names))
     if isinstance(expr, ast.NamedExpr):
@@ -2229,6 +2295,29 @@ def _module_by_name(name: ast.expr) -> str:
     return f"@{package}.<any>.*" if package else "@<any>.*"
 
 
+def _first_loop_values(expr: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp, key: str | None,
+                       local_names: frozenset[str]) -> dict[str, Descriptor]:
+    """The first loop's variables of a comprehension, each described as an element of the first
+    iterable (which the enclosing scope evaluates); not a name a later loop binds again."""
+    first, later = expr.generators[0], expr.generators[1:]
+    rebound = {name for generator in later for name, _ in _target_paths(generator.target, ())}
+    iterated = _describe(first.iter, key, local_names)
+    if iterated is None:
+        return {}
+    return {name: ("iter", iterated, path) for name, path in _target_paths(first.target, ())
+            if name not in rebound and -1 not in path}
+
+
+def _with_loop_values(descriptor: Descriptor, values: dict[str, Descriptor]) -> Descriptor:
+    """The descriptor with each read of a comprehension's loop variable named in `values` (as a
+    local) made to its described value."""
+    if not values or not isinstance(descriptor, tuple):
+        return descriptor
+    if descriptor[:1] == ("local",) and len(descriptor) == 3 and descriptor[2] in values:
+        return values[descriptor[2]]
+    return tuple(_with_loop_values(part, values) if isinstance(part, tuple) else part for part in descriptor)
+
+
 def _without_locals(descriptor: Descriptor, names: set[str]) -> Descriptor:
     """The descriptor with `names` (a comprehension's own variables, not the function's locals of
     the same names) read as values that cannot be described."""
@@ -2264,6 +2353,11 @@ def _dotted(expr: ast.AST) -> str | None:
 
 def _is_static(function) -> bool:
     return any(_dotted(d) in ("staticmethod", "classmethod") for d in function.decorator_list)
+
+
+def _declared_module_names(statements: list[ast.stmt]) -> frozenset[str]:
+    """The names a function declares `global` (not `nonlocal`: an enclosing function's)."""
+    return frozenset(name for statement in statements if isinstance(statement, ast.Global) for name in statement.names)
 
 
 def _declared_global(statements: list[ast.stmt]) -> frozenset[str]:
