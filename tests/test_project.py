@@ -2853,6 +2853,15 @@ def test_a_project_function_named_enumerate_is_not_the_builtin(cli, tmp_path):
     assert _findings(cli, ".") == []
 
 
+
+def _saved_decoder_findings(cli, tmp_path, train):
+    """The findings of `train` beside a `save_checkpoint` that saves what it is given in a dict."""
+    (tmp_path / "utils.py").write_text(
+        "import torch\n\n\ndef save_checkpoint(decoder):\n    torch.save({'decoder': decoder}, 'ckpt.pt')\n")
+    (tmp_path / "train.py").write_text(train)
+    return _findings(cli, ".")
+
+
 RESUMED_SAVE = (
     "import torch\nimport torch.nn as nn\nfrom utils import save_checkpoint\n\n\n"
     "class Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n\n\n"
@@ -2873,10 +2882,7 @@ def test_a_local_read_from_a_name_bound_again_before_it(cli, tmp_path, change, e
     """`checkpoint = torch.load(checkpoint)`, then `decoder = checkpoint['decoder']`: the index
     reads `checkpoint` there as what was loaded (the statement before it in the same block), not
     as every value the name takes (the parameter too), as the file's own oracle does."""
-    (tmp_path / "utils.py").write_text(
-        "import torch\n\n\ndef save_checkpoint(decoder):\n    torch.save({'decoder': decoder}, 'ckpt.pt')\n")
-    (tmp_path / "train.py").write_text(RESUMED_SAVE.replace(*change))
-    assert _findings(cli, ".") == expected
+    assert _saved_decoder_findings(cli, tmp_path, RESUMED_SAVE.replace(*change)) == expected
 
 
 GLOBAL_RESUMED_SAVE = (
@@ -2897,10 +2903,7 @@ def test_a_module_level_name_a_function_stores_into(cli, tmp_path, change, expec
     """`checkpoint = None` at module level, `global checkpoint; checkpoint = torch.load(...)` in
     `main`: the module-level name holds what the function stores too (it was taken for None
     alone), so `checkpoint['decoder']` is what was loaded."""
-    (tmp_path / "utils.py").write_text(
-        "import torch\n\n\ndef save_checkpoint(decoder):\n    torch.save({'decoder': decoder}, 'ckpt.pt')\n")
-    (tmp_path / "train.py").write_text(GLOBAL_RESUMED_SAVE.replace(*change))
-    assert _findings(cli, ".") == expected
+    assert _saved_decoder_findings(cli, tmp_path, GLOBAL_RESUMED_SAVE.replace(*change)) == expected
 
 
 SPECTRAL_NORM = (
