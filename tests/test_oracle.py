@@ -428,6 +428,81 @@ FROM_USE = {
     "built-elements-of-unknown": (HEAD + "heads = nn.ModuleList(make(d) for d in dims)\nfor h in heads:\n"
                                   "    probe(h[-1])\n", None),
     "children-of-unknown": ("def f(doc):\n    for c in doc.root.children():\n        probe(c)\n", None),
+    # a model `torch.load` gave in one branch, a class of the file in the other: the class's tuple
+    # output, each tensor a guess (the loaded one may be another model)
+    "loaded-or-built-tuple-output": (HEAD + "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                     "        self.l = nn.Linear(4, 1)\n    def forward(self, x):\n        v = self.l(x)\n        return v.sum(1), v\n"
+                                     "def f(p, x):\n    if p:\n        m = torch.load(p)\n    else:\n        m = Net()\n"
+                                     "    R, v = m(x)\n    probe(R)\n", "tensor+graph"),
+    "loaded-or-built-dict-output": (HEAD + "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                    "        self.l = nn.Linear(4, 1)\n    def forward(self, x):\n        return {'r': self.l(x)}\n"
+                                    "def f(p, x):\n    if p:\n        m = torch.load(p)\n    else:\n        m = Net()\n"
+                                    "    out = m(x)\n    probe(out['r'])\n", None),
+    # what a generator of the file yields (its functions, its top-level classes' methods)
+    "generator-function-of-the-file": (HEAD + "def gen():\n    for i in range(3):\n        yield torch.zeros(2), i\n"
+                                       "for a, b in gen():\n    probe(a)\n", "tensor"),
+    "generator-method-of-the-file": (HEAD + "class Batches:\n    def each(self):\n        yield torch.zeros(2)\n"
+                                     "    def run(self):\n        for x in self.each():\n            probe(x)\n", "tensor"),
+    "generator-yielding-a-name-too": (HEAD + "def gen(rows):\n    yield torch.zeros(2)\n    yield rows\n"
+                                      "for a in gen([]):\n    probe(a)\n", None),
+    "generator-yielding-from": (HEAD + "def gen(rows):\n    yield torch.zeros(2)\n    yield from rows\n"
+                                "for a in gen([]):\n    probe(a)\n", None),
+    "generator-nested-in-a-function": (HEAD + "def outer():\n    def gen():\n        yield torch.zeros(2)\n"
+                                       "    for a in gen():\n        probe(a)\n", None),
+    # a method returning an instance of a class of the file: what that class's attributes hold
+    "instance-returned-by-a-method": (HEAD + "class Holder:\n    def __init__(self):\n        self.net = nn.Linear(2, 2)\n"
+                                      "class Maker:\n    def make(self):\n        return Holder()\n"
+                                      "probe(Maker().make().net)\n", "module"),
+    "instance-or-none-returned-by-a-method": (HEAD + "class Holder:\n    def __init__(self):\n        self.net = nn.Linear(2, 2)\n"
+                                              "class Maker:\n    def make(self, ok):\n        if not ok:\n            return None\n"
+                                              "        return Holder()\nprobe(Maker().make(1).net)\n", None),
+    "instance-of-a-class-with-an-unseen-base": (HEAD + "from lib import Base\nclass Holder(Base):\n    def __init__(self):\n"
+                                                "        self.net = nn.Linear(2, 2)\nclass Maker:\n    def make(self):\n"
+                                                "        return Holder()\nprobe(Maker().make().net)\n", None),
+    # a tuple handed to one of torch's own layers is read, not changed: `out, hc = lstm(x, hc)`
+    "hidden-fed-back-to-a-torch-layer": (HEAD + "lstm = nn.LSTM(4, 4)\ndef f(x):\n    hc = None\n"
+                                         "    for _ in range(3):\n        out, hc = lstm(x, hc)\n        probe(hc[0])\n",
+                                         "tensor+graph"),
+    "hidden-fed-back-to-an-element": (HEAD + "cells = nn.ModuleList([nn.LSTM(4, 4) for _ in range(2)])\ndef f(x, i):\n"
+                                      "    cell = cells[i]\n    hc = None\n    out, hc = cell(x, hc)\n    probe(hc[1])\n",
+                                      "tensor+graph"),
+    # look-alikes: a module that runs modules of any class, or one of the project's, may change it
+    "hidden-fed-to-a-sequential": (HEAD + "lstm = nn.LSTM(4, 4)\nseq = nn.Sequential(Custom())\ndef f(x):\n    hc = None\n"
+                                   "    out, hc = lstm(x, hc)\n    seq(hc)\n    probe(hc[0])\n", None),
+    "hidden-fed-to-a-module-of-the-file": (HEAD + "class Cell(nn.Module):\n    def forward(self, x, hc):\n"
+                                           "        return x, hc\nlstm = nn.LSTM(4, 4)\ncell = Cell()\ndef f(x):\n"
+                                           "    hc = None\n    out, hc = lstm(x, hc)\n    cell(x, hc)\n    probe(hc[0])\n",
+                                           None),
+    "hidden-fed-to-a-wrapper": (HEAD + "lstm = nn.LSTM(4, 4)\nwrapped = nn.DataParallel(make())\ndef f(x):\n    hc = None\n"
+                                "    out, hc = lstm(x, hc)\n    wrapped(x, hc)\n    probe(hc[0])\n", None),
+    # a name whose other bindings move the same object (`c = c.cuda()`): their uses count for it
+    "moved-then-parameters": (HEAD + "c = Split(4)\nc = c.cuda()\nparams = list(c.parameters())\n"
+                              "def f():\n    probe(c)\n", "module"),
+    "moved-to-device-then-parameters": (HEAD + "def f(d):\n    c = Split(4)\n    c = c.to(d)\n"
+                                        "    opt = torch.optim.SGD(c.parameters(), lr=1)\n    probe(c)\n", "module"),
+    "moved-twice-then-parameters": (HEAD + "c = Split(4)\nc = c.cuda()\nc = c.train()\nparams = list(c.parameters())\n"
+                                    "def f():\n    probe(c)\n", "module"),
+    # look-alikes: another binding that is not the same object moved
+    "wrapped-then-parameters": (HEAD + "c = Split(4)\nc = wrap(c)\nparams = list(c.parameters())\n"
+                                "def f():\n    probe(c)\n", None),
+    "rebound-then-parameters": (HEAD + "c = Split(4)\nc = c.cuda()\nc = Other()\nparams = list(c.parameters())\n"
+                                "def f():\n    probe(c)\n", None),
+    "other-name-moved": (HEAD + "c = Split(4)\nd = c.cuda()\nparams = list(d.parameters())\n"
+                         "def f():\n    probe(c)\n", None),
+    "moved-but-declared-global": (HEAD + "c = Split(4)\nc = c.cuda()\nparams = list(c.parameters())\n"
+                                  "def g():\n    global c\n    c = Other()\ndef f():\n    probe(c)\n", None),
+    "named-list-elements": (HEAD + "layers = [nn.Linear(4, n) for n in sizes]\nheads = nn.ModuleList(layers)\n"
+                            "probe(heads[0](x))\n", "tensor+graph"),
+    # look-alikes: the named list may hold something else when the ModuleList is built (then an
+    # element is a module of no known class, whose output is opaque)
+    "named-list-appended": (HEAD + "layers = [nn.Linear(4, n) for n in sizes]\nlayers.append(Head())\n"
+                            "heads = nn.ModuleList(layers)\nprobe(heads[0](x))\n", "object"),
+    "named-list-handed-on": (HEAD + "layers = [nn.Linear(4, n) for n in sizes]\nextend(layers)\n"
+                             "heads = nn.ModuleList(layers)\nprobe(heads[0](x))\n", "object"),
+    "named-list-item-replaced": (HEAD + "layers = [nn.Linear(4, n) for n in sizes]\nlayers[0] = Head()\n"
+                                 "heads = nn.ModuleList(layers)\nprobe(heads[0](x))\n", "object"),
+    "named-list-of-unknown": (HEAD + "layers = [make(n) for n in sizes]\nheads = nn.ModuleList(layers)\n"
+                              "probe(heads[0](x))\n", "object"),
     "parameter-by-module-path": (HEAD + "from torch.nn.parameter import Parameter\nprobe(Parameter(torch.zeros(2)))\n",
                                  "tensor+graph"),
     # what only a tensor answers to (`x.size(0)`, `x.permute(...)`), in a file that uses torch: a guess

@@ -252,8 +252,9 @@ def test_a_generator_returning_a_module_gives_no_module(cli, tmp_path, body):
     [
         # a tensor added to in place stays a tensor
         ("    err = crit(out, y)\n    if extra:\n        err += crit(out * 2, y)\n    return err\n", [("TL001", 3)]),
-        # started at a number and only added to: the sum of its terms
-        ("    err = 0\n    err += crit(out, y)\n    return err\n", []),
+        # started at a number and only added to: the sum of its terms, by a guess (it may still be
+        # the number where the additions are in a loop or a branch: no fix rests on it)
+        ("    err = 0\n    err += crit(out, y)\n    return err\n", [("TL001", 3)]),
         # started at an unknown value: nothing said
         ("    err = start(out)\n    err += crit(out, y)\n    return err\n", []),
     ],
@@ -1434,8 +1435,10 @@ def test_a_method_parameter_takes_the_kind_every_call_of_the_method_passes(cli, 
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
+        # a tensor by a guess (with no mask it is still 0: `.data` fails there too, and no fix
+        # rests on the guess)
         pytest.param("    loss = 0\n    for m in masks:\n        loss += F.binary_cross_entropy(m, m.detach())\n",
-                     [], id="a-sum-started-at-zero"),  # no mask: still 0, so `.detach()` would break
+                     [("TL001", 6)], id="a-sum-started-at-zero"),
         pytest.param("    loss = 0\n    for m in masks:\n        loss += len(m)\n", [], id="a-count"),
         pytest.param("    loss = 0\n    for m in masks:\n        loss += F.mse_loss(m, m.detach())\n        loss += 1\n",
                      [], id="terms-of-two-kinds"),
@@ -1446,13 +1449,16 @@ def test_a_method_parameter_takes_the_kind_every_call_of_the_method_passes(cli, 
                      id="started-at-a-string"),
     ],
 )
-def test_a_sum_a_function_of_another_module_starts_at_a_number_is_not_judged(cli, tmp_path, body, expected):
+def test_a_sum_a_function_of_another_module_starts_at_a_number_is_a_guess(cli, tmp_path, body, expected):
     (tmp_path / "penalties.py").write_text("import torch.nn.functional as F\n\ndef penalty(masks):\n" + body + "    return loss\n")
     (tmp_path / "fit.py").write_text(
         "import torch\nfrom penalties import penalty\n\nout = torch.sigmoid(torch.randn(2, 4, requires_grad=True))\n"
         "term = penalty([out])\nprint(term.data)\n"
     )
     assert _findings(cli, "fit.py") == expected
+    before = (tmp_path / "fit.py").read_text()
+    cli("check", "--no-cache", "--fix", "fit.py")
+    assert (tmp_path / "fit.py").read_text() == before  # (a guess: no fix)
 
 
 DETECTOR = (
@@ -2990,3 +2996,272 @@ def test_an_argument_read_at_the_names_that_reach_it(cli, tmp_path, model, expec
         "    evaluate(net.eval(), x)\n"
     )
     assert [f for f in _findings(cli, ".") if f[0] == "TL001"] == expected
+
+
+MAYBE_PARALLEL = (
+    "import torch\nfrom torch.nn import DataParallel\n\n\n"
+    "def maybe_parallel(model, cuda, parallel=True):\n    if cuda:\n        model.cuda()\n"
+    "    if parallel and torch.cuda.device_count() > 1:\n        model = DataParallel(model)\n    return model\n"
+)
+TWO_MODELS = (
+    "import torch\nimport torch.nn as nn\nfrom helpers import maybe_parallel\n\n\n"
+    "class Net(nn.Module):\n    def forward(self, x):\n        return x.sum(1), torch.log_softmax(x, 0)\n\n\n"
+    "class Critic(nn.Module):\n    def forward(self, x):\n        return x.mean()\n\n\n"
+    "def step(model, x):\n    cost, log_p = model(x)\n    print(log_p.data)\n\n\n"
+    "model = maybe_parallel(Net(), True)\ncritic = maybe_parallel(Critic(), True)\nstep(model, torch.zeros(2, 2))\n"
+)
+
+
+@pytest.mark.parametrize(("helper", "expected"), [
+    pytest.param(("", ""), [("TL001", 18)], id="given-back-or-wrapped"),
+    pytest.param(("        model.cuda()\n", "        model = model.cuda()\n"), [("TL001", 18)], id="moved-and-rebound"),
+    # look-alikes: the helper may give back something else than what it is given
+    pytest.param(("    return model\n", "    if not cuda:\n        return None\n    return model\n"), [], id="or-none"),
+    pytest.param(("    return model\n", "    return model.module\n"), [], id="the-wrapped-module"),
+    pytest.param(("        model.cuda()\n", "        model = patch(model)\n"), [], id="rebound-by-a-project-call"),
+    pytest.param(("def maybe_parallel(model, cuda", "def maybe_parallel(model, other"),
+                 [], id="one-of-two-parameters"),
+    pytest.param(("    return model\n", "    for model in registry:\n        pass\n    return model\n"), [],
+                 id="rebound-by-a-loop"),
+    pytest.param(("DataParallel(model)", "DataParallel(build())"), [], id="wraps-something-else"),
+])
+def test_a_helper_giving_back_its_argument_maybe_wrapped_keeps_the_class(cli, tmp_path, helper, expected):
+    """`model = maybe_parallel(Net(), cuda)` where the helper returns the model it is given, maybe
+    as `DataParallel(model)`; called with two classes, the call still gives the class it was
+    passed (so `cost, log_p = model(x)` unpacks Net's tuple)."""
+    text = MAYBE_PARALLEL.replace(*helper)
+    if "other" in helper[1]:
+        text = text.replace("    return model\n", "    return model if cuda else other\n")
+    (tmp_path / "helpers.py").write_text(text)
+    (tmp_path / "train.py").write_text(TWO_MODELS)
+    assert _findings(cli, "--select", "TL001", ".") == expected
+    own = "from torch.nn import DataParallel\n" + text.split("\n", 2)[2]  # (the helper in train.py itself)
+    (tmp_path / "train.py").write_text(TWO_MODELS.replace("from helpers import maybe_parallel\n", own))
+    same_file = [(code, line + own.count("\n") - 1) for code, line in expected]
+    assert _findings(cli, "--select", "TL001", "train.py") == same_file
+
+
+OWN_ITERATOR = (
+    "import torch\n\n\nclass Batches:\n    def __init__(self, rows, size):\n        self.rows, self.size, self.at = rows, size, 0\n\n"
+    "    def _to_tensor(self, rows):\n        return torch.LongTensor([r[0] for r in rows]), torch.LongTensor([r[1] for r in rows])\n\n"
+    "    def __next__(self):\n        if self.at >= len(self.rows):\n            raise StopIteration\n"
+    "        batch = self._to_tensor(self.rows[self.at:self.at + self.size])\n        self.at += self.size\n        return batch\n\n"
+    "    def __iter__(self):\n        return self\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    pytest.param(("", ""), [("TL001", 6)], id="its-own-iterator"),
+    pytest.param(("        batch = self._to_tensor(self.rows[self.at:self.at + self.size])\n        self.at += self.size\n"
+                  "        return batch\n",
+                  "        self.at += self.size\n        if self.at < 8:\n            batch = self.rows[:self.at]\n"
+                  "            batch = self._to_tensor(batch)\n            return batch\n        else:\n"
+                  "            batch = self.rows[self.at:]\n            batch = self._to_tensor(batch)\n            return batch\n"),
+                 [("TL001", 6)], id="returned-in-branches-after-a-rebinding"),
+    # look-alikes: what iterating it gives is something else, or not known
+    pytest.param(("        return self\n", "        return iter(self.rows)\n"), [], id="iterates-something-else"),
+    pytest.param(("        return batch\n", "        return batch if batch else self.rows\n"), [], id="next-may-give-the-rows"),
+    pytest.param(("        return batch\n", "        return self.at\n"), [], id="next-gives-a-number"),
+    pytest.param(("    def __iter__(self):\n        return self\n", "    def __iter__(self):\n        yield from self.rows\n"),
+                 [], id="a-generator-of-rows"),
+    pytest.param(("    def __iter__(self):\n        return self\n", ""), [], id="no-iter-of-its-own"),
+])
+def test_a_class_of_the_project_that_is_its_own_iterator_yields_what_next_returns(cli, tmp_path, change, expected):
+    """`for i, (x, y) in enumerate(train_iter)` where the caller passes `Batches(data, 8)`, whose
+    `__iter__` returns itself and `__next__` a tuple of LongTensors."""
+    (tmp_path / "batches.py").write_text(OWN_ITERATOR.replace(*change))
+    (tmp_path / "train.py").write_text(
+        "from batches import Batches\n\n\ndef train(model, train_iter):\n    for i, (x, labels) in enumerate(train_iter):\n"
+        "        print(labels.data.cpu(), model(x))\n\n\ndef main(model, data):\n    train(model, Batches(data, 8))\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+HOLDER = "class PPO:\n    def __init__(self, actor_critic, lr=None):\n        self.actor_critic = actor_critic\n"
+LEARNER = (
+    "import torch\nimport torch.nn as nn\n\nfrom algo import PPO\n\n\n"
+    "class Policy(nn.Module):\n    def forward(self, x):\n        return x\n\n\n"
+    "class Learner:\n    def __init__(self):\n        self.policy = self.initialise_policy()\n\n"
+    "    def initialise_policy(self):\n        policy_net = Policy()\n        policy = PPO(policy_net, lr=1e-3)\n        return policy\n\n"
+    "    def save(self, path):\n        torch.save(self.policy.actor_critic, path)\n"
+)
+
+
+@pytest.mark.parametrize(("holder", "learner", "expected"), [
+    pytest.param(("", ""), ("", ""), [("TL004", 22)], id="an-instance-of-a-class-of-the-project"),
+    # look-alikes: the method may give something else, or the attribute holds no module
+    pytest.param(("", ""), ("        return policy\n", "        if lr:\n            return None\n        return policy\n"), [],
+                 id="or-none"),
+    pytest.param(("", ""), ("policy_net = Policy()", "policy_net = {'lr': 1}"), [], id="holding-no-module"),
+    pytest.param(("class PPO:", "from rl_lib import Agent\n\n\nclass PPO(Agent):"), ("", ""), [], id="a-base-not-seen"),
+    pytest.param(("", ""), ("    def save(self, path):\n", "\nclass Other(Learner):\n    def initialise_policy(self):\n"
+                            "        return make()\n\n    def save(self, path):\n"), [], id="a-subclass-gives-another"),
+])
+def test_a_method_returning_an_instance_of_a_class_of_the_project(cli, tmp_path, holder, learner, expected):
+    """`self.policy = self.initialise_policy()`, a method returning `PPO(policy_net)`, then
+    `torch.save(self.policy.actor_critic, p)`: the attribute the instance's class assigns."""
+    (tmp_path / "algo.py").write_text(HOLDER.replace(*holder))
+    (tmp_path / "learner.py").write_text(LEARNER.replace(*learner))
+    assert _findings(cli, "--select", "TL004", ".") == expected
+
+
+@pytest.mark.parametrize(("helper", "expected"), [
+    pytest.param("def keep(layers):\n    print(len(layers))\n    return layers\n", [("TL001", 3)], id="read-and-given-back"),
+    pytest.param("def keep(layers):\n    return [x for x in layers]\n", [("TL001", 3)], id="copied"),
+    # look-alikes: the helper changes the list it gives back, or gives back something else
+    pytest.param("def keep(layers):\n    layers.append(Head())\n    return layers\n", [], id="grown-and-given-back"),
+    pytest.param("def keep(layers):\n    layers[0] = Head()\n    return layers\n", [], id="item-replaced-and-given-back"),
+    pytest.param("def keep(layers):\n    return make(layers)\n", [], id="something-else"),
+])
+def test_a_returned_name_rebound_from_a_call_it_was_passed_to(cli, tmp_path, helper, expected):
+    """`layers = keep(layers)` in a branch, then `return layers`: the name holds what the call
+    gave (the list it was passed may have been changed, not the result), read at the `return`
+    in its block."""
+    (tmp_path / "helpers.py").write_text(helper)
+    (tmp_path / "net.py").write_text(
+        "import torch.nn as nn\nfrom helpers import keep\n\n\ndef build(deep):\n    layers = [nn.Linear(2, 2)]\n"
+        "    if deep:\n        layers = keep(layers)\n        return layers\n    return layers\n")
+    (tmp_path / "use.py").write_text("from net import build\ndef f(x):\n    print(build(True)[0](x).data)\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+GENERATORS = (
+    "import torch\nfrom torch.autograd import Variable\n\n\n"
+    "def batches(inputs, targets, size):\n    at = 0\n    while at < len(inputs):\n"
+    "        X = inputs[at:at + size]\n        Y = targets[at:at + size]\n        yield Variable(X), Variable(Y)\n        at += size\n\n\n"
+    "class Loader:\n    def get_batches(self, inputs, targets, size):\n        for X, Y in batches(inputs, targets, size):\n"
+    "            yield X, torch.as_tensor(Y)\n\n    def __iter__(self):\n        for i in range(3):\n"
+    "            yield torch.zeros(2), torch.ones(2)\n"
+)
+
+
+@pytest.mark.parametrize(("change", "loop", "expected"), [
+    pytest.param(("", ""), "batches(X, Y, 8)", [("TL001", 6)], id="a-generator-function"),
+    pytest.param(("", ""), "Loader().get_batches(X, Y, 8)", [("TL001", 6)], id="a-generator-method"),
+    pytest.param(("", ""), "Loader()", [("TL001", 6)], id="a-generator-iter"),
+    # look-alikes: what the generator yields is something else, or not known
+    pytest.param(("yield Variable(X), Variable(Y)", "yield X, Y"), "batches(X, Y, 8)", [], id="yields-slices-of-unknowns"),
+    pytest.param(("        at += size\n", "        yield {'x': X}\n        at += size\n"), "batches(X, Y, 8)", [],
+                 id="yields-a-dict-too"),
+    pytest.param(("def batches(", "@contextmanager\ndef batches("), "batches(X, Y, 8)", [], id="decorated"),
+    pytest.param(("            yield X, torch.as_tensor(Y)\n", "            yield X, torch.as_tensor(Y)\n        yield from extra()\n"),
+                 "Loader().get_batches(X, Y, 8)", [], id="yields-from-another"),
+    pytest.param(("", "\n\nclass Other(Loader):\n    def get_batches(self, inputs, targets, size):\n        yield inputs\n"),
+                 "Loader().get_batches(X, Y, 8)", [], id="overridden-in-a-subclass"),
+    pytest.param(("", ""), "Loader().__iter__", [], id="the-method-itself"),
+])
+def test_what_a_generator_of_the_project_yields(cli, tmp_path, change, loop, expected):
+    """`for X, Y in data.get_batches(X, Y, 32)` where the method `yield`s `Variable(X),
+    Variable(Y)`: the loop's targets are what every `yield` agrees on."""
+    text = GENERATORS.replace(*change) if change[0] else GENERATORS + change[1]
+    (tmp_path / "util.py").write_text(text)
+    (tmp_path / "train.py").write_text(
+        f"from util import Loader, batches\n\n\ndef evaluate(X, Y):\n    for x, y in {loop}:\n        print(y.data)\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+REVIEW_LOOPS = (
+    "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader\nfrom tqdm import tqdm\n"
+    "from tqdm.contrib import tenumerate, tzip\nfrom utils import peek, save_checkpoint\n\n\n"
+    "class Net(nn.Module):\n    def forward(self, x):\n        return x\n\n\n"
+    "def main(ds, records, path, ms):\n    loader = DataLoader(ds, batch_size=4)\n{body}"
+)
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    pytest.param("    for x, y in tqdm(loader):\n        peek(x)\n", [("TL001", 5)], id="a-progress-bar"),
+    # look-alikes: the value reaching the callee is not the batch's tensor, or not the module
+    pytest.param("    for (x, y), rec in tzip(loader, records):\n        peek(rec)\n", [], id="tzip-pairs"),
+    pytest.param("    for i, batch in tenumerate(loader):\n        peek(i)\n", [], id="tenumerate-counts"),
+    pytest.param("    for batch in loader:\n        arrs = [t.cpu() for t in batch]\n        for i, a in enumerate(arrs):\n"
+                 "            arrs[i] = a.numpy()\n        for a in arrs:\n            peek(a)\n", [], id="items-replaced"),
+    pytest.param("    ms = [Net()]\n    ms[0] = ms[0].state_dict()\n    save_checkpoint(ms[0], path)\n", [],
+                 id="rebound-then-item-replaced"),
+    pytest.param("    net = Net()\n    gen = (net for _ in range(1))\n    net = net.state_dict()\n"
+                 "    for s in gen:\n        save_checkpoint(s, path)\n", [], id="a-generator-read-later"),
+])
+def test_loops_and_lists_the_index_must_not_misread(cli, tmp_path, body, expected):
+    """A hostile review's look-alikes: `tzip`/`tenumerate` pair and count what they wrap (only
+    `tqdm(x)` yields what `x` yields); a list whose items are replaced holds what was stored; a
+    generator expression's body runs when it is consumed."""
+    (tmp_path / "utils.py").write_text(
+        "import torch\n\n\ndef peek(x):\n    return x.data\n\n\ndef save_checkpoint(obj, path):\n    torch.save({'model': obj}, path)\n")
+    (tmp_path / "train.py").write_text(REVIEW_LOOPS.format(body=body))
+    assert _findings(cli, "--select", "TL001,TL004", ".") == expected
+
+
+@pytest.mark.parametrize(("layout", "expected"), [
+    pytest.param({"pkg/__init__.py": "", "pkg/pkg.py": "from pkg import losses\n"}, [("TL001", 6)], id="a-package"),
+    pytest.param({"pkg/pkg.py": "from pkg import losses\n"}, [("TL001", 6)], id="a-folder-without-init"),
+    pytest.param({"pkg/__init__.py": "", "pkg/pkg.py": "from . import losses\n"}, [("TL001", 6)], id="relative"),
+    # look-alike: the module of that name beside it is another one (a script's sibling)
+    pytest.param({"pkg/core.py": "from losses import losses\n", "pkg/losses.py": "losses = None\n"}, [], id="a-sibling-module"),
+])
+def test_a_module_importing_its_own_name_means_the_package(cli, tmp_path, layout, expected):
+    """`from uisrnn import loss_func` in uisrnn/uisrnn.py: the package uisrnn (the module itself,
+    which a script run from its folder would import, has no `loss_func`)."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "losses.py").write_text("import torch\n\n\ndef weighted(a, w):\n    return torch.mean(a * w)\n")
+    for name, text in layout.items():
+        (tmp_path / name).write_text(text)
+    module = next(name for name in layout if name.endswith((".py",)) and "__init__" not in name and "losses" not in name)
+    (tmp_path / module).write_text(layout[module] + "\n\ndef fit(net, x, w):\n    loss1 = losses.weighted(net(x), w)\n"
+                                   "    print(float(loss1.data))\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+@pytest.mark.parametrize(("term", "expected", "fixed"), [
+    pytest.param("torch.norm(param)", [("TL001", 9)], False, id="norms-of-parameters"),
+    # look-alikes: the terms are numbers, or not known
+    pytest.param("param.numel()", [], False, id="counts"),
+    pytest.param("penalty(param)", [], False, id="unknown-terms"),
+])
+def test_a_total_started_at_zero_in_another_module(cli, tmp_path, term, expected, fixed):
+    """`l2 = 0`, then `l2 += torch.norm(param)` in a loop, `return weight * l2` in another
+    module: a tensor, by a guess (the loop may not run): reported, its fix withheld."""
+    (tmp_path / "losses.py").write_text(
+        f"import torch\n\n\ndef regularization(params, weight):\n    l2 = 0\n    for param in params:\n        l2 += {term}\n"
+        "    return weight * l2\n")
+    (tmp_path / "model.py").write_text(
+        "import torch\nimport losses\n\n\ndef fit(net, x, args):\n    mse = torch.mean(net(x) ** 2)\n"
+        "    reg = losses.regularization(net.parameters(), args.reg)\n    (mse + reg).backward()\n    print(float(reg.data))\n")
+    assert _findings(cli, "--select", "TL001", "model.py") == expected
+    cli("check", "--no-cache", "--select", "TL001", "--fix", "model.py")
+    assert ("reg.detach()" in (tmp_path / "model.py").read_text()) is fixed
+
+
+@pytest.mark.parametrize(("imports", "expected"), [
+    pytest.param("if sys.argv[1] == 'a':\n    from pkg import appr_a as approach\nelse:\n    from pkg import appr_b as approach\n",
+                 [("TL005", 6)], id="the-first-branch"),
+    pytest.param("if sys.argv[1] == 'b':\n    from pkg import appr_b as approach\nelse:\n    from pkg import appr_a as approach\n",
+                 [("TL005", 6)], id="the-last-branch"),
+    # look-alike: only the other module is ever imported under that name
+    pytest.param("from pkg import appr_b as approach\n", [], id="one-import"),
+])
+def test_a_class_called_through_an_alias_imported_in_several_branches(cli, tmp_path, imports, expected):
+    """hat's run.py: `from approaches import hat as approach` in one branch, `ewc` in another,
+    then `approach.Appr(net)`: each branch's `Appr.__init__` is called with the module."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    for name, call in (("appr_a", "self.model.forward(x)"), ("appr_b", "self.model(x)")):
+        (tmp_path / "pkg" / f"{name}.py").write_text(
+            f"class Appr(object):\n    def __init__(self, model):\n        self.model = model\n\n    def step(self, x):\n"
+            f"        return {call}\n")
+    (tmp_path / "run.py").write_text(
+        "import sys\nimport torch\n" + imports + "\n\nclass Net(torch.nn.Module):\n    def forward(self, x):\n"
+        "        return x * 2\n\n\nappr = approach.Appr(Net())\nappr.step(torch.zeros(1))\n")
+    assert _findings(cli, "--select", "TL005", ".") == expected
+
+
+def test_a_total_accumulating_a_guessed_sum_gets_no_fix(cli, tmp_path):
+    """TL003 on `total += penalty(masks)` where `penalty` returns a sum started at 0 (a tensor by a
+    guess): with no mask it returns the number, whose `.item()` would break; no fix is written."""
+    (tmp_path / "penalties.py").write_text(
+        "import torch.nn.functional as F\n\ndef penalty(masks):\n    loss = 0\n    for m in masks:\n"
+        "        loss += F.binary_cross_entropy(m, m.detach())\n    return loss\n")
+    (tmp_path / "fit.py").write_text(
+        "from penalties import penalty\n\n\ndef train(out, opt):\n    total = 0\n    for step in range(3):\n"
+        "        loss = penalty([out])\n        loss.backward()\n        opt.step()\n        total += loss\n    return total\n")
+    assert _findings(cli, "--select", "TL003", "fit.py") == [("TL003", 10)]
+    before = (tmp_path / "fit.py").read_text()
+    cli("check", "--no-cache", "--select", "TL003", "--fix", "fit.py")
+    assert (tmp_path / "fit.py").read_text() == before

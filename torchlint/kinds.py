@@ -126,7 +126,8 @@ class Kind:
 # instances (`model, opt, loader = accelerator.prepare(model, opt, loader)`).
 PASS_THROUGH_FUNCTIONS = frozenset({"apex.amp.initialize"})
 PASS_THROUGH_OWNERS = frozenset({"accelerate.Accelerator"})
-_PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.rich.tqdm"})
+# (not `tqdm.contrib`'s `tzip`/`tenumerate`, which pair or count what they wrap)
+PROGRESS_BARS = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.rich.tqdm"})
 
 
 MODEL_OUTPUT_FIELD = Kind(TENSOR, graph=True, origin=GUESSED_MODEL_OUTPUT_FIELD)
@@ -283,8 +284,7 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         elif first.base == MODULE:
             # (what the loaded one returns is not known either: its class's tensor is a guess, its
             # tuple or dict not known, since the loaded one's may hold a PackedSequence there)
-            found = [replace(kind, origin=None, cls=None, output=_guessed_beside_loaded(kind.output) if is_kind(kind.output, TENSOR)
-                             else None) for kind in found]
+            found = [replace(kind, origin=None, cls=None, output=_output_beside_loaded(kind.output)) for kind in found]
         first = found[0]
     return Kind(
         first.base,
@@ -299,6 +299,18 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         keys=first.keys if all(kind.keys == first.keys for kind in found) else None,
         evidence=next((kind.evidence for kind in found if kind.evidence), None),
     )
+
+
+def _output_beside_loaded(output: Kind | None) -> Kind | None:
+    """What a module's class returns, for a name that may instead hold a model `torch.load` gave:
+    its tensor, or a tuple's tensors at their places (`R, v = model(x)`), each a guess."""
+    if is_kind(output, TENSOR):
+        return _guessed_beside_loaded(output)
+    if output is not None and output.base == CONTAINER and not output.mapping and output.positions is not None:
+        positions = tuple(_guessed_beside_loaded(kind) if is_kind(kind, TENSOR) else None for kind in output.positions)
+        if any(kind is not None for kind in positions):
+            return Kind(CONTAINER, positions=positions)
+    return None
 
 
 def _guessed_beside_loaded(kind: Kind | None) -> Kind | None:
@@ -425,7 +437,7 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return Kind(MODULE, origin=qualified, output=Kind(OBJECT, origin=OPAQUE_MODEL_OUTPUT) if inner is None else None)
     if qualified in PASS_THROUGH_OWNERS:
         return Kind(OBJECT, origin=qualified)  # its `prepare(...)` hands back what it is given
-    if qualified in _PROGRESS_BARS:
+    if qualified in PROGRESS_BARS:
         # `bar = tqdm(loader)`: iterating the bar yields what the loader yields
         return inner if inner is not None and iterated_kind(inner) is not None else None
     if qualified in DATA_PARALLEL_FUNCTIONS:
@@ -635,6 +647,45 @@ def method_call_kind(receiver: Kind | None, method: str, without_arguments: bool
     if method == "requires_grad_":
         return derived_tensor(True, [receiver])
     return derived_tensor(receiver.graph, [receiver])
+
+
+# A call that hands back the value it is given, maybe wrapped: ("library", qualified name) of
+# torch's module wrappers and converters, ("method", name) of a self-returning method.
+Wrapper = tuple[str, str]
+HANDING_BACK_WRAPPERS = MODULE_WRAPPERS | MODULE_CONVERTERS
+_WRAPPING_ROUNDS = 3  # (`DataParallel(model.cuda())`: wrappers of wrappers)
+
+
+def given_back_kind(given: Kind | None, wrappers: frozenset[Wrapper], changed: bool) -> Kind | None:
+    """What a function that returns its parameter as passed or through `wrappers` (`if parallel:
+    model = DataParallel(model)`; `return model`) gives for a value of kind `given`: what every
+    combination of them agrees on. `changed`: the function may change a container it is given
+    (`layers.append(Head())`): what the container holds is then not known."""
+    if changed and given is not None and given.base == CONTAINER:
+        given = Kind(CONTAINER, mapping=given.mapping)
+    return _wrapped_kind(given, wrappers) if wrappers else given
+
+
+def _wrapped_kind(given: Kind | None, wrappers: frozenset[Wrapper]) -> Kind | None:
+    if given is None or given is CYCLE or given is UNPICKLED:
+        return None
+    kinds = [given]
+    for _ in range(_WRAPPING_ROUNDS):
+        made = [_wrapped_once(kind, wrapper) for kind in kinds for wrapper in sorted(wrappers)]
+        if any(kind is None for kind in made):
+            return None
+        fresh = [kind for kind in made if kind not in kinds]
+        if not fresh:
+            break
+        kinds.extend(fresh)
+    return merge(kinds)
+
+
+def _wrapped_once(kind: Kind, wrapper: Wrapper) -> Kind | None:
+    how, name = wrapper
+    if how == "library":
+        return library_call_kind(name, kind, set(), kind.base == TENSOR and kind.graph)
+    return method_call_kind(kind, name, without_arguments=False)
 
 
 def layer_tensor_kind(attribute: str) -> Kind | None:

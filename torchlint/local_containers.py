@@ -12,11 +12,12 @@ from collections.abc import Callable, Sequence
 import libcst as cst
 
 from torchlint.analysis import dotted_name
-from torchlint.kinds import CONTAINER, Kind
+from torchlint.kinds import CONTAINER, MODULE, Kind
 from torchlint.kinds import CONTAINER_MUTATING_METHODS, container_of
 from torchlint.project.summary import NAMESPACE_READERS
 from torchlint.scopes import Binding, Scope, reaching
 from torchlint.usage_evidence import ITEM_STORED, collect_uses
+from torchlint.torch_api import MODULE_CONTAINERS, MODULE_WRAPPERS, SEQUENTIAL_CONTAINERS, is_torch_module_class
 from torchlint.walk import descendants
 
 # What puts another element into a list or dict: its elements' kind is then not the one built.
@@ -26,6 +27,11 @@ _LIST_GROWTH = frozenset({"append", "extend", "insert"})
 _READING_CALLS = frozenset({"len", "enumerate", "zip", "sorted", "reversed", "iter", "list", "tuple", "sum", "print",
                             "torch.stack", "torch.cat", "min", "max", "any", "all", "isinstance", "type", "id", "hash",
                             "repr", "str", "bool", "hasattr", "set", "frozenset", "format"})
+
+
+# torch's modules that run other modules when called (of any class): what those do with an argument
+# is not known.
+_RUNNING_OTHER_MODULES = MODULE_CONTAINERS.keys() | MODULE_WRAPPERS | SEQUENTIAL_CONTAINERS | {"torch.nn.Module"}
 
 
 class LocalContainers:
@@ -69,7 +75,7 @@ class LocalContainers:
         cache = self.__dict__.setdefault("_changed_out_of_sight", {})
         key = (scope.node, name)
         if key not in cache:
-            cache[key] = handed_on(name, scope.node, self._torch_call)
+            cache[key] = handed_on(name, scope.node, lambda call: self._torch_call(call) or self._torch_layer_call(call, scope))
         return cache[key]
 
     def _torch_call(self, call: cst.Call) -> bool:
@@ -77,6 +83,15 @@ class LocalContainers:
         `all_gather_object(gathered, obj)` fills the list it is given)."""
         qualified = self.imports.qualify(call.func) or ""
         return qualified.startswith("torch.") and not qualified.startswith("torch.distributed.")
+
+    def _torch_layer_call(self, call: cst.Call, scope: Scope) -> bool:
+        """A call of one of torch's own layers (`out, hc = lstm(x, hc)`): it reads what it is
+        given (not a container or wrapper of modules, which runs modules of any class)."""
+        if not isinstance(call.func, (cst.Name, cst.Attribute, cst.Subscript)):
+            return False
+        callee = self._kind(call.func, scope)
+        return (callee is not None and callee.base == MODULE and callee.cls is None and isinstance(callee.origin, str)
+                and is_torch_module_class(callee.origin) and callee.origin not in _RUNNING_OTHER_MODULES)
 
     def items_added_before(self, name: str, stack: Sequence[cst.CSTNode]) -> list[Kind | None]:
         """What the scope adds to the list `name` (`xs.append(v)`, `insert`, `extend` of a display)

@@ -29,7 +29,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
     TENSOR_ITERATORS, TENSOR_TUPLE, UNPICKLED, Kind, is_batch_loader,
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     keyword_names, layer_tensor_kind, unbatched, library_call_kind, merge, method_call_kind, positional_count, public,
-    container_of, dict_display_kind, subscript_kind, summed_kind, tensor, torch_class_instance, unpacked_kind, with_evidence,
+    container_of, dict_display_kind, subscript_kind, summed_kind, tensor, torch_class_instance, unpacked_kind, with_evidence, given_back_kind, PROGRESS_BARS,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex
 from torchlint.torch_api import (
@@ -357,19 +357,21 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             # met while `x` is evaluated, `x = None`)
             unknown = [b for b, k in zip(bindings, kinds) if k is None]
             return self._usage_evidence(name, unknown) or self._evidence_from_other_results(name, unknown)
-        return self._tensor_where_unknown_used_as_one(name, bindings, kinds)
+        return self._where_unknown_used_alike(name, bindings, kinds)
 
-    def _tensor_where_unknown_used_as_one(self, name: str, bindings: list[Binding], kinds: list[Kind | None]) -> Kind | None:
-        """Tensors in some bindings, unknown in the others: a tensor when the uses those others
+    def _where_unknown_used_alike(self, name: str, bindings: list[Binding], kinds: list[Kind | None]) -> Kind | None:
+        """Tensors (or modules) in some bindings, unknown in the others: a tensor when the uses those others
         reach say so (`def forward(self, input): if input.dim() > 2: input = input.view(...)`,
         then `F.log_softmax(input)`: the parameter, where it is not rebound, is used as a tensor).
         A guess where the evidence is one."""
         unknown = [binding for binding, kind in zip(bindings, kinds) if kind is None]
         known = [kind for kind in kinds if kind is not None and kind not in (CYCLE, NONE)]
-        if not unknown or not known or any(kind.base != TENSOR for kind in known):
+        if not unknown or not known or any(kind.base not in (TENSOR, MODULE) or kind.base != known[0].base for kind in known):
             return None
+        # (modules alike: `criterion = Split(...)`, then `criterion = criterion.cuda()` judged a
+        # module by the first one's `criterion.parameters()`: some module, of no known class)
         evidenced = self._usage_evidence(name, unknown)
-        return merge([evidenced, *known]) if evidenced is not None and evidenced.base == TENSOR else None
+        return merge([evidenced, *known]) if evidenced is not None and evidenced.base == known[0].base else None
 
     def _memoised(self, cache: dict, key: object, on_cycle, compute):
         """`compute()` once per key; a key met again while it is being computed gives `on_cycle`.
@@ -789,7 +791,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
                 kind = _without_graph(kind)  # computed under no_grad: no graph leaves the function
             kinds.append(kind)
         kind = merge(kinds)
-        return kind if kind is not None and (kind.base in (TENSOR, MODULE, CONTAINER) or is_batch_loader(kind)) else None
+        return kind if kind is not None and (kind.base in (TENSOR, MODULE, CONTAINER) or is_batch_loader(kind)
+                                             or _instance_of_known_class(kind)) else None
 
     def _handed_back(self, value: cst.CSTNode, path: tuple[int, ...], scope: Scope) -> Kind | None:
         """`model, optimizer = amp.initialize(model, optimizer)`, `model, opt, loader =
@@ -1024,13 +1027,16 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
     def _element_kind(self, iterator: cst.CSTNode, path: tuple[int, ...], scope: Scope) -> Kind | None:
         """What a loop target (at `path` in a tuple target) is when iterating `iterator`."""
         if isinstance(iterator, cst.Call):
+            generated = self._generated(iterator, scope)
+            if generated is not None:  # `for X, Y in data.get_batches(...)`: what the generator yields
+                return unpacked_kind(generated, path) if path else generated
             helper = dotted_name(iterator.func)
             values = [arg.value for arg in iterator.args if arg.keyword is None and not arg.star]
             if helper == "zip" and path and path[0] < len(values):
                 return self._element_kind(values[path[0]], path[1:], scope)
             if helper == "enumerate" and values and path[:1] == (1,):
                 return self._element_kind(values[0], path[1:], scope)
-            if values and (self.imports.qualify(iterator.func) or "").split(".")[0] == "tqdm":
+            if values and self.imports.qualify(iterator.func) in PROGRESS_BARS:
                 return self._element_kind(values[0], path, scope)  # a progress bar yields what it wraps
             if values and len(values) == len(iterator.args) and self.imports.qualify(iterator.func) == "itertools.chain":
                 return merge(self._element_kind(value, path, scope) for value in values)
@@ -1050,7 +1056,36 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
                         return element_kind(own, None, path)
                     # torch's own (`torch.split(x, 2)`, `x.chunk(4)`): the tensors the call gives
                 # `for out in self.forward(x)`: what the call returns, as for `self(x)`
-        return element_kind(self._kind(iterator, scope), None, path)
+        iterable = self._kind(iterator, scope)
+        own = self.project.iterated_instance(iterable)  # a class of the project that is its own iterator
+        if own is not None:
+            return unpacked_kind(own, path) if path else own
+        return element_kind(iterable, None, path)
+
+    def _generated(self, call: cst.Call, scope: Scope) -> Kind | None:
+        """What a call of a generator function of the project (this file's own functions, and the
+        methods of its top-level classes, as the index summarised them) yields (see the index's
+        `yielded_kind`)."""
+        func = call.func
+        if isinstance(func, cst.Name):
+            callee = self._kind(func, scope)
+            if callee is None or callee.base != FUNCTION:
+                return None
+            function = callee.cls
+            if isinstance(function, cst.FunctionDef):
+                if not any(statement is function for statement in self.module.body):
+                    return None
+                function = ProjectFunction(self._project_path, function.name.value, function.name.value)
+            return self.project.yielded_kind(function) if isinstance(function, ProjectFunction) else None
+        if isinstance(func, cst.Attribute):
+            receiver = self._kind(func.value, scope)
+            if receiver is None or receiver.base not in (MODULE, OBJECT):
+                return None
+            cls = receiver.cls
+            if isinstance(cls, cst.ClassDef) and any(statement is cls for statement in self.module.body):
+                cls = self.project.project_class(self._project_path, cls.name.value)
+            return self.project.method_yields(cls, func.attr.value) if isinstance(cls, ProjectClass) else None
+        return None
 
     def _call_kind(self, call: cst.Call, scope: Scope, at=None) -> Kind | None:
         func = call.func
@@ -1150,8 +1185,10 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if not isinstance(function, ProjectFunction) or any(arg.star for arg in call.args):
             return None
         returned = self.project.returned_parameter(function)
-        passed = argument(call, *returned) if returned is not None else None
-        return self._kind(passed.value, scope, at) if passed is not None else None
+        passed = argument(call, returned[0], returned[1]) if returned is not None else None
+        if passed is None:
+            return None
+        return given_back_kind(self._kind(passed.value, scope, at), *returned[2:])
 
     def _chosen_instance(self, func: cst.CSTNode, scope: Scope) -> Kind | None:
         """`Net = A if big else B; Net()`, `{"a": A, "b": B}[name]()`: what the instances of the
@@ -1405,7 +1442,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             kind = Kind(MODULE, output=kind.output, origin=qualified, mapping=kind.mapping,
                         element=self._given_parameters(call, scope))
         if kind is not None and kind.base == MODULE and kind.element is not None and not kind.mapping:
-            element = self._built_elements(call)
+            element = self._built_elements(call) or self._named_list_elements(call, scope)
             if element is not None:
                 kind = Kind(MODULE, output=kind.output, origin=kind.origin, element=element)
         if kind is None and qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1][:1].isupper():
@@ -1492,6 +1529,19 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             kinds.append(library_call_kind(qualified, None, keywords, False, positional_count(value)))
         element = merge(kinds) if kinds else None
         return element if element is not None and element.base == MODULE else None
+
+    def _named_list_elements(self, call: cst.Call, scope: Scope) -> Kind | None:
+        """The elements of `ModuleList(layers)` given a name bound to a list of modules
+        (`layers = [nn.Linear(4, n) for n in sizes]`): what that list's elements agree on, as the
+        name holds it where the call stands."""
+        if len(call.args) != 1 or call.args[0].star or call.args[0].keyword is not None:
+            return None
+        if not isinstance(call.args[0].value, cst.Name):
+            return None
+        given = self._kind(call.args[0].value, scope)
+        if given is None or given.base != CONTAINER or given.mapping or given.element is None:
+            return None
+        return given.element if given.element.base == MODULE else None
 
     def _sequential_output(self, call: cst.Call, scope: Scope) -> Kind | None:
         """A Sequential returns what its last module returns (a tensor only if that one does);
@@ -1591,6 +1641,12 @@ GRAD_ENABLING_CONTEXTS = frozenset(
 )
 # What nn.Module.state_dict() gives: names mapped to detached tensors (parameters and buffers).
 STATE_DICT = Kind(CONTAINER, element=tensor(False), mapping=True)
+
+
+def _instance_of_known_class(kind: Kind) -> bool:
+    """An instance of a class of the file or the project (`return PPO(policy_net)`): its
+    attributes are what that class assigns."""
+    return kind.base == OBJECT and isinstance(kind.cls, (cst.ClassDef, ProjectClass))
 
 
 def _without_graph(kind: Kind | None) -> Kind | None:

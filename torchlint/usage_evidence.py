@@ -14,7 +14,7 @@ import libcst as cst
 from torchlint.analysis import dotted_name, method_named
 from torchlint.kinds import GUESSED_TENSOR_USE, MODULE, SOME_MODULE, OBJECT, TENSOR, TENSOR_ITERATORS, Kind, tensor
 from torchlint.scopes import COMPREHENSION_TYPES, Binding, Scope, reaching
-from torchlint.torch_api import MODULE_ONLY_METHODS, TENSOR_ATTRIBUTE_NAMES, TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES
+from torchlint.torch_api import MODULE_ONLY_METHODS, SELF_RETURNING_METHODS, TENSOR_ATTRIBUTE_NAMES, TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES
 from torchlint.walk import descendants, outside_nested_scopes, paths, unparsed_without
 
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
@@ -47,7 +47,8 @@ class UsageEvidence:
         if any(b.how == "import" for b in bindings):
             return None  # a module or what it defines: `torch.bmm(a, b)` says nothing of `torch`
         # (each in its own scope: a name declared `global` may be bound in several functions)
-        marks = [self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set()) for binding in bindings]
+        marks = [self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set()) | self._moved_uses(name, binding)
+                 for binding in bindings]
         said_of_all = set.intersection(*marks) if marks else set()
         said_of_any = set().union(*marks)
         module_only = said_of_all & MODULE_ONLY_METHODS
@@ -78,6 +79,19 @@ class UsageEvidence:
             # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
             return Kind(TENSOR, origin=GUESSED_TENSOR_USE)
         return None
+
+    def _moved_uses(self, name: str, binding: Binding) -> set[str]:
+        """`criterion = SplitCrossEntropyLoss(...)`, then `criterion = criterion.cuda()` and
+        `criterion.parameters()`: where every other binding of the name in its scope moves the
+        same object (`name = name.cuda()`, `.to(device)`, `.train()`), the uses each of them
+        reaches are uses of the one object the first binding made; nothing where the scope
+        binds the name to anything else."""
+        every = binding.scope.bindings.get(name, [])
+        moves = [other for other in every if _moves_itself(other, name)]
+        if not moves or len(every) - len(moves) != 1 or name in binding.scope.declared_global | binding.scope.declared_nonlocal:
+            return set()
+        uses = self._uses_by_binding(name, binding.scope)
+        return set().union(*(uses.get(_binding_key(other), set()) for other in every))
 
     def _evidence_from_other_results(self, name: str, bindings: list[Binding]) -> Kind | None:
         """`batch_loss, n = masked_cross_entropy(out, y)` then `batch_loss.backward()` in `train`:
@@ -254,6 +268,15 @@ class UsageEvidence:
         if any(target.split(".")[0] == "torch" for target in self.imports.aliases.values()):
             return True
         return self.imports.star_fallback is not None and self.imports.target_of("torch") == "torch"
+
+
+def _moves_itself(binding: Binding, name: str) -> bool:
+    """`name = name.cuda()`, `name = name.to(device)`: the object the name held, moved (a
+    module's own, or a tensor's copy of the same kind)."""
+    value = binding.value
+    return (binding.how == "value" and not binding.path and isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute) and value.func.attr.value in SELF_RETURNING_METHODS
+            and isinstance(value.func.value, cst.Name) and value.func.value.value == name)
 
 
 def _is_torch_loss(kind: Kind | None) -> bool:

@@ -156,7 +156,8 @@ class Callers:
                     return None  # `from utils import train as fit`: called under another name
         found = []
         for caller, site in self._calls_named(target_name):
-            if site.callee is not None and site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) == wanted:
+            if site.callee is not None and site.callee[0] == "ref" and (
+                    self.resolve(caller, site.callee[1]) == wanted or self._resolves_in_another_branch(caller, site.callee[1], wanted)):
                 found.append((caller, site, 1 if _is_init(key) else 0))
         for subclass in inheriting:  # `SequenceTrainer(model=model)` runs `Trainer.__init__`
             calls = self.calls_to(subclass.path, f"{subclass.name}.__init__", subclasses=False)
@@ -164,6 +165,17 @@ class Callers:
                 return None
             found.extend(calls)
         return found
+
+    def _resolves_in_another_branch(self, module: str, dotted: str, wanted: Symbol) -> bool:
+        """`approach.Appr(model)` where the module imports `approach` in several branches (`from
+        approaches import hat as approach`, `elif ...: from approaches import ewc as approach`):
+        a call of each class or function those imports can bring."""
+        head, _, rest = dotted.partition(".")
+        for level, imported, name in self.summaries[module].alternatives.get(head, ()):
+            target = f"{imported}.{name}" if name is not None and imported else (name or imported)
+            if self._resolve_absolute(module, level, f"{target}.{rest}" if rest else target, frozenset()) == wanted:
+                return True
+        return False
 
     def _made_from_class_at_run_time(self, path: str, name: str) -> bool:
         """An instance of the class may be built without naming it: `cls(x)` in a classmethod,

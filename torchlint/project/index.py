@@ -17,7 +17,7 @@ from pathlib import Path
 
 from torchlint.kinds import (
     CHOICE_DEPTH, CLASS, is_kind, CONTAINER, CYCLE, FUNCTION, GUESSED_TENSOR_OR_NUMBER, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
-    element_kind, guessed_method_result, library_call_kind, merge, module_call_result, method_call_kind, output_of_forward, subscript_kind,
+    element_kind, guessed_method_result, library_call_kind, merge, given_back_kind, Wrapper, HANDING_BACK_WRAPPERS, PROGRESS_BARS, module_call_result, method_call_kind, output_of_forward, subscript_kind,
     TENSOR_ITERATORS, container_of, dict_display_kind, unbatched, summed_kind, tensor, torch_class_instance, unpacked_kind,
 )
 from torchlint.outline import Outline
@@ -30,11 +30,13 @@ from torchlint.project.summary import (
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
 from torchlint.torch_api import (
-    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, KNOWN_NON_MODULE_BASES, MODELLED_LIBRARIES, MODULE_ATTRIBUTE_NAMES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
+    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, KNOWN_NON_MODULE_BASES, SELF_RETURNING_METHODS, MODELLED_LIBRARIES, MODULE_ATTRIBUTE_NAMES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
 )
 
 
 _MAX_DEPTH = 40
+# How many values `_wrapped_parameter` follows through a function's locals before giving up.
+_MAX_WRAPPED_VALUES = 32
 # A key of a cached result's dependencies: every module's content, as it was (see dependencies).
 _PROJECT_STATE = "\0project"
 
@@ -183,6 +185,11 @@ class ProjectIndex(Callers):
         # `import torch` in utils/math.py beside a utils/torch.py is the installed torch: Python 3
         # imports are absolute, and a program shadowing the library it uses would not run
         shadows = parts[0] in MODELLED_LIBRARIES and own not in self._folders
+        # `from uisrnn import loss_func` in uisrnn/uisrnn.py, a module of the package uisrnn: the
+        # package, from the project's folders (the module importing itself by its own name, as a
+        # script run from its folder would, finds none of the package's names)
+        if not shadows and self._module_file(own, parts[:1]) == importer:
+            shadows = own not in self._folders
         for folder in ((*self._folders,) if shadows else (own, *self._folders)):
             if len(parts) > 1 and self._module_file(folder, parts[:1]) is not None:
                 # Python looks for the rest only in the first module or package of that name on its
@@ -482,9 +489,13 @@ class ProjectIndex(Callers):
         held = merge(self.kind(path, value) for value in assigned) if assigned else None
         if len(assigned) == len(values):
             return held
-        # `loss = 0`, then only `loss += criterion(out, y)` is not judged: where the additions are
-        # in a loop or under a condition the sum may still be the number (a fix on it would break)
-        return augmented_kind(held, [self.kind(path, value[1]) for value in values if value not in assigned])
+        added = [self.kind(path, value[1]) for value in values if value not in assigned]
+        if assigned and all(_is_number(value) for value in assigned) and added and all(is_kind(kind, TENSOR) for kind in added):
+            # `l2 = 0`, then only `l2 += torch.norm(p)` in a loop: a tensor, but a guess: where the
+            # additions are in a loop or under a condition the sum may still be the number (a fix
+            # on it would break)
+            return Kind(TENSOR, graph=any(kind.graph for kind in added), origin=GUESSED_TENSOR_OR_NUMBER)
+        return augmented_kind(held, added)
 
     def _as_method(self, path: str, callee: Descriptor) -> Descriptor:
         """`criterion.cuda` at module level (a dotted name that resolves to nothing the module
@@ -527,8 +538,12 @@ class ProjectIndex(Callers):
                 return kind
             if symbol is not None and symbol.what == "function" and first is not None:
                 returned = self.returned_parameter(ProjectFunction(symbol.path, symbol.name, symbol.name))
+                if returned is not None and returned[0] == 0 and not returned[2]:
+                    return given_back_kind(self.kind(path, first), *returned[2:])  # `init_net(Net())`: what it is given back
                 if returned is not None and returned[0] == 0:
-                    return self.kind(path, first)  # `init_net(Net())`: what it is given back
+                    given = given_back_kind(self.kind(path, first), *returned[2:])  # `maybe_parallel(Net())`
+                    if given is not None:
+                        return given
             return self.call_result(self.symbol_kind(symbol))
         if callee is not None and callee[0] == "attr":
             receiver = self.kind(path, callee[1])
@@ -631,9 +646,29 @@ class ProjectIndex(Callers):
         if wrapped is not None:
             return self._iteration_kind(path, *wrapped)
         callee = self._as_method(path, iterated[1]) if iterated[0] == "call" else None
+        generated = self._generated(path, callee) if callee is not None else None
+        if generated is not None:  # `for X, Y in data.get_batches(...)`, a generator of the project
+            return unpacked_kind(generated, target_path) if target_path else generated
         if callee is not None and callee[0] == "attr":  # `for name, p in net.named_parameters()`
             return element_kind(self.unless_own_iterators(self.kind(path, callee[1]), callee[2]), callee[2], target_path)
-        return element_kind(self.kind(path, iterated), None, target_path)
+        iterable = self.kind(path, iterated)
+        own = self.iterated_instance(iterable)
+        if own is not None:
+            return unpacked_kind(own, target_path) if target_path else own
+        return element_kind(iterable, None, target_path)
+
+    def _generated(self, path: str, callee: Descriptor) -> Kind | None:
+        """What a call of a generator of the project (`callee`, as described) yields."""
+        if callee[0] == "ref":
+            symbol = self.resolve(path, callee[1])
+            if symbol is not None and symbol.what == "function":
+                return self.yielded_kind(ProjectFunction(symbol.path, symbol.name, symbol.name))
+            return None
+        if callee[0] == "attr":
+            receiver = self.kind(path, callee[1])
+            if receiver is not None and isinstance(receiver.cls, ProjectClass) and receiver.base in (MODULE, OBJECT):
+                return self.method_yields(receiver.cls, callee[2])
+        return None
 
     def _wrapped_iterable(self, path: str, iterated: tuple, target_path: tuple[int, ...]):
         """`for i, batch in enumerate(loader)`, `for x, _ in zip(xs, ys)`, `for batch in
@@ -645,7 +680,7 @@ class ProjectIndex(Callers):
         symbol = self.resolve(path, name)
         if symbol is None and name in ("enumerate", "zip") and target_path[:1] == ((1,) if name == "enumerate" else (0,)):
             return first, target_path[1:]
-        if symbol is not None and symbol.what == "external" and symbol.qualified.split(".")[0] == "tqdm":
+        if symbol is not None and symbol.what == "external" and symbol.qualified in PROGRESS_BARS:
             return first, target_path
         return None
 
@@ -956,7 +991,28 @@ class ProjectIndex(Callers):
         if static_only and "staticmethod" not in self._function(cls.path, key).decorators:
             return None
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
+        if kind is not None and kind.base == OBJECT and isinstance(kind.cls, ProjectClass):
+            return kind  # an instance of a class of the project (`return PPO(policy_net)`)
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
+
+    def iterated_instance(self, kind: Kind | None) -> Kind | None:
+        """What iterating an instance of a project class gives when the class is its own iterator:
+        it defines `__iter__` returning `self` as it is and `__next__` (`for x, y in
+        DatasetIterater(data, 8)`), whose returns agree (a tuple of tensors, a tensor); or an
+        `__iter__` that is a generator, whose yields agree."""
+        if kind is None or kind.base != OBJECT or not isinstance(kind.cls, ProjectClass):
+            return None
+        summary = self.summaries.get(kind.cls.path)
+        methods = summary.classes[kind.cls.name].methods if summary and kind.cls.name in summary.classes else {}
+        own_iter = self._function(kind.cls.path, methods.get("__iter__"))
+        if own_iter is None or own_iter.decorators or self._rebinds_method(kind.cls, "__iter__"):
+            return None
+        if own_iter.yields:  # `def __iter__(self): for ...: yield x, y`
+            return self.method_yields(kind.cls, "__iter__")
+        if own_iter.passes_back != 0:
+            return None
+        self.consulted.add(kind.cls.path)
+        return self.method_result(kind.cls, "__next__")
 
     def accumulated_arguments(self, cls: ProjectClass, method: str, seen: frozenset = frozenset()) -> tuple[int, ...]:
         """The positions of the arguments `method` of an instance of `cls` adds to an attribute of
@@ -1141,17 +1197,81 @@ class ProjectIndex(Callers):
             return None
         return merge(kinds)
 
-    def returned_parameter(self, function: ProjectFunction) -> tuple[int, str] | None:
+    def yielded_kind(self, function: ProjectFunction) -> Kind | None:
+        """What iterating a call of a generator function (or method) of the project gives, when
+        every `yield` agrees (`yield Variable(X), Variable(Y)`): not past a decorator that may
+        change what the call gives (`@contextmanager`), nor with a `yield from` or a bare `yield`."""
+        summary = self._function(function.path, function.key)
+        if summary is None or not summary.yields or not _keeps_result(summary):
+            return None
+        if any(value is None or value == ("none",) for value in summary.yields):
+            return None
+        self.consulted.add(function.path)
+        return merge(self.kind(function.path, value) for value in summary.yields)
+
+    def method_yields(self, cls: ProjectClass, method: str) -> Kind | None:
+        """`yielded_kind` of a method the class defines itself, no project subclass defining it
+        again (`for x, y in data.get_batches(X, Y, 32)`)."""
+        summary = self.summaries.get(cls.path)
+        key = summary.classes[cls.name].methods.get(method) if summary and cls.name in summary.classes else None
+        if key is None or self._rebinds_method(cls, method) or self.overriding_results(cls, method):
+            return None
+        return self.yielded_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
+
+    def returned_parameter(self, function: ProjectFunction) -> tuple[int, str, frozenset[Wrapper], bool] | None:
         """The positional parameter every return of a plain function gives back as it was passed
-        (`def reset_grads(model, flag): ...; return model`): its position and name. What a call
-        of it gives is then what that very call passes there."""
+        (`def reset_grads(model, flag): ...; return model`), or through wrappers that hand back
+        what they are given (`if parallel: model = DataParallel(model)`, then `return model`): its
+        position, its name, those wrappers, and whether the function may change a container it
+        is given (`layers.append(Head())`). What a call of it gives is then what that very call
+        passes there, maybe wrapped (see `given_back_kind`)."""
         if "." in function.key:
             return None  # a method (its `self` comes first) or a nested function
         summary = self._function(function.path, function.key)
-        if summary is None or summary.passes_back is None or not summary.returns or not _keeps_result(summary):
+        if summary is None or not summary.returns or not _keeps_result(summary):
+            return None
+        changed = any(value is not None and value[0] == "changed" for value in summary.returns)
+        if summary.passes_back is not None:
+            self.consulted.add(function.path)
+            return summary.passes_back, summary.params[summary.passes_back], frozenset(), changed
+        wrapped = self._wrapped_parameter(function.path, function.key, summary)
+        if wrapped is None:
             return None
         self.consulted.add(function.path)
-        return summary.passes_back, summary.params[summary.passes_back]
+        return wrapped[0], summary.params[wrapped[0]], wrapped[1], changed
+
+    def _wrapped_parameter(self, path: str, key: str, function: FunctionSummary) -> tuple[int, frozenset[Wrapper]] | None:
+        """See returned_parameter: every returned value, followed through the function's locals, is
+        one parameter or a wrapper of such a value; None where any is something else (a local
+        bound to anything else on some path, a call of the project, a bare `return`)."""
+        positions, wrappers, seen = set(), set(), set()
+        pending = list(function.returns)
+        while pending:
+            value = pending.pop()
+            while value is not None and value[0] == "changed":
+                value = value[1]
+            if value in seen:
+                continue
+            seen.add(value)
+            if value is None or len(seen) > _MAX_WRAPPED_VALUES:
+                return None
+            tag = value[0]
+            if tag == "param" and value[1] == key:
+                positions.add(value[2])
+            elif tag == "local" and value[1] == key and function.locals.get(value[2]):
+                pending.extend(function.locals[value[2]])
+            elif tag == "call" and value[1] is not None and value[1][0] == "ref":
+                symbol = self.resolve(path, value[1][1])
+                if symbol is None or symbol.what != "external" or symbol.qualified not in HANDING_BACK_WRAPPERS:
+                    return None
+                wrappers.add(("library", symbol.qualified))
+                pending.append(value[2])
+            elif tag == "call" and value[1] is not None and value[1][0] == "attr" and value[1][2] in SELF_RETURNING_METHODS:
+                wrappers.add(("method", value[1][2]))
+                pending.append(value[1][1])
+            else:
+                return None
+        return (positions.pop(), frozenset(wrappers)) if len(positions) == 1 else None
 
     def param_kind(self, path: str, key: str, index: int) -> Kind | None:
         function = self._function(path, key)

@@ -42,7 +42,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 49  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 50  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -86,6 +86,8 @@ class FunctionSummary:
     # to an attribute of its own instance, so that they last across calls (`self.sum += val * n`,
     # `self.v = (self.v * n + x) / (n + 1)`, `self.vals.append(val)`): a meter's `update`.
     accumulates: tuple[int, ...] = ()
+    # Of a generator: each yielded value (a bare `yield` is ("none",), a `yield from` None).
+    yields: tuple[Descriptor, ...] = ()
 
 
 UNREAD_METHOD = "?"  # ClassSummary.methods: a name the class body binds otherwise than by a `def`
@@ -130,6 +132,10 @@ class ModuleSummary:
     # Names bound only under `if __name__ == "__main__":`: a module imported does not run that
     # block, so `from script import *` does not bring them.
     script_names: frozenset[str] = frozenset()
+    # Module-level names imported more than once, from different places (`if arch == "a": from
+    # approaches import a as approach`, `else: from approaches import b as approach`): every
+    # import of each, in order (`imports` holds the last).
+    alternatives: dict[str, tuple[tuple[int, str, str | None], ...]] = field(default_factory=dict)
 
 
 # A class of the project defining one of nn.Module's tensor iterators (`parameters`), or another
@@ -280,6 +286,13 @@ class _Summarizer:
         self.called: set[str] = set()
         self.attribute_names: set[str] = set()
 
+    def _imported(self, local: str, target: tuple[int, str, str | None]) -> None:
+        """A module-level import binding `local` (see ModuleSummary.alternatives)."""
+        before = self.summary.imports.get(local)
+        if before is not None and before != target:
+            self.summary.alternatives[local] = (*self.summary.alternatives.get(local, (before,)), target)
+        self.summary.imports[local] = target
+
     def module(self, tree: ast.Module) -> ModuleSummary:
         self._tree = tree
         if "Sequential(*" in self.text:
@@ -290,10 +303,10 @@ class _Summarizer:
             if isinstance(statement, ast.Import):
                 for alias in statement.names:
                     if alias.asname:
-                        self.summary.imports[alias.asname] = (0, alias.name, None)
+                        self._imported(alias.asname, (0, alias.name, None))
                     else:
                         head = alias.name.split(".")[0]
-                        self.summary.imports[head] = (0, head, None)
+                        self._imported(head, (0, head, None))
                         if "." in alias.name:
                             self._dotted_imports.add(alias.name)  # `import pkg.models`
             elif isinstance(statement, ast.ImportFrom):
@@ -302,7 +315,7 @@ class _Summarizer:
                         stars.append((statement.level, statement.module or ""))
                     else:
                         local = alias.asname or alias.name
-                        self.summary.imports[local] = (statement.level, statement.module or "", alias.name)
+                        self._imported(local, (statement.level, statement.module or "", alias.name))
                         if alias.asname and alias.asname != alias.name:
                             self.escapes.add(alias.name)  # `import Steps as S`: handed on under another name
         self.summary.stars = tuple(stars)
@@ -492,18 +505,23 @@ class _Summarizer:
         locals_: dict[str, list[Descriptor]] = {}
         for index, param in enumerate(params):
             locals_.setdefault(param, []).append(("param", key, index))
-        made_at: dict[str, list[int]] = {}  # the line of each value, where a plain statement binds it
+        made_at: dict[str, list[tuple[int, ast.stmt]]] = {}  # each value's place, and the plain statement binding it
         for statement in statements:
             for name, value in _bindings(statement, key, local_names, walrus=self.walrus):
                 locals_.setdefault(name, []).append(value)
                 if not isinstance(statement, _COMPOUND):
-                    made_at.setdefault(name, []).append((len(locals_[name]) - 1, statement.lineno))
+                    made_at.setdefault(name, []).append((len(locals_[name]) - 1, statement))
         for name in self._params_bound_out_of_sight(node, params):
             locals_[name].append(None)  # (what it holds after is not known)
         rebound = frozenset(name for name, values in locals_.items() if len(values) > 1)
         reaching: dict[int, dict[str, Descriptor]] = {}
+        displays = _mutable_displays(statements)
         if rebound and self._reaching_known:
-            reaching = _reaching_values(node.body, key, local_names, rebound, self.walrus)
+            # (a list the function changes, `ms = [Net()]`, then `ms[0] = ms[0].state_dict()`:
+            # what the display put in may be gone where it is read)
+            changing = displays & rebound
+            changing = _handed_on(node, changing, changed_here=True) if changing else set()
+            reaching = _reaching_values(node.body, key, local_names, rebound - changing, self.walrus)
             for line, values in reaching.items():
                 self._reaching[(key, line)] = values
             _read_at_reaching_values(locals_, made_at, reaching, key)
@@ -524,12 +542,19 @@ class _Summarizer:
                 if type(value) is ast.Name and value.id in local_names}
         changed = _changed_in_place(node, (_returned_locals(statements, local_names) | held) - grown,
                                     {id(display) for display in dicts.values()})
+        # a display's items stored or taken out (`arrs[i] = a.numpy()`), not grown: what it holds
+        # is not what it was made with (handing it on changes nothing for that very call)
+        stored = displays - grown - changed
+        changed |= _handed_on(node, stored, changed_here=True, handing=False) if stored else set()
         for statement in statements if isinstance(node, ast.FunctionDef) else ():
             if isinstance(statement, ast.Return):
                 if id(statement) in dicts:
                     returned = _describe_dict(dicts[id(statement)], key, local_names)
                 elif id(statement) in last and not (isinstance(statement.value, ast.Name) and statement.value.id in grown):
                     returned = last[id(statement)]  # `x = layer(x); return x`: the last value
+                elif (type(statement.value) is ast.Name and statement.value.id not in grown
+                      and (reached := reaching.get(statement.lineno, {}).get(statement.value.id)) is not None):
+                    returned = reached  # in a block: `batches = self._to_tensor(batches)`, then `return batches`
                 else:
                     returned = _describe(statement.value, key, local_names) if statement.value else ("none",)
                 returns.append(_marked_changed(statement.value, returned, changed) if changed else returned)
@@ -684,9 +709,11 @@ class _Summarizer:
                 elif value is not None and type(value) not in _NOT_NODES:
                     add(value)
         for node in yields:  # a generator's call gives a generator, whatever it returns
-            function = self.summary.functions.get(self._scope_of(node)[0])
+            key, local_names = self._scope_of(node)
+            function = self.summary.functions.get(key)
             if function is not None:
                 function.returns = ()
+                function.yields += (self._yielded(node, key, local_names),)
         self._calls_through_aliases(choices, named_calls, stores, loads, callees)
         escaped_before = set(self.escapes)
         for node in loads:  # names used other than as callees (all of them are seen before this)
@@ -991,7 +1018,7 @@ class _Summarizer:
                 found = relabel(_describe_dict(value, key, local_names))
                 return None if shadowed and _mentions_locals(found, shadowed) else found
             found = describe(value)
-            if reaching and found is not None and not shadowed and type(value) is not ast.Name:
+            if reaching and found is not None and not shadowed and type(value) not in (ast.Name, ast.GeneratorExp, ast.Lambda):
                 # `test(classifier.eval(), loader)` after `classifier = DataParallel(classifier)`
                 chained = _with_last_values(found, key, reaching)
                 return chained if _size_within(chained, _CHAIN_SIZE) else found
@@ -1009,6 +1036,15 @@ class _Summarizer:
         keywords = tuple((k.arg, describe_argument(k.value)) for k in call.keywords if k.arg)
         code = tuple(self._source(arg)[:60] or "?" for arg in call.args)
         self.calls.append(CallSite(callee, args, keywords, spread, call.lineno, code))
+
+    def _yielded(self, node: ast.Yield | ast.YieldFrom, key: str, local_names: frozenset[str]) -> Descriptor:
+        """What a `yield` gives the generator's caller (as a function's locals read it)."""
+        if type(node) is ast.YieldFrom:
+            return None
+        if node.value is None:
+            return ("none",)
+        relabel = self._relabelling(key)
+        return relabel(_describe(node.value, key, local_names))
 
     def _scope_of(self, node: ast.AST) -> tuple[str | None, frozenset[str]]:
         """The innermost function summarised around a line: (its key, its local names). A table by
@@ -1327,7 +1363,35 @@ def _changed_in_place(function: ast.AST, names: set[str], returned_displays: set
     (`res["mse"] = res["mse"].item()`), a method that puts in or takes out (`res.update(...)`),
     or handed on, aliased or read by a nested scope (see _handed_on); held by a returned dict
     display (`returned_displays`, by id) is none of these."""
-    return _handed_on(function, names, changed_here=True, kept_by=returned_displays) if names else set()
+    if not names:
+        return set()
+    return _handed_on(function, names, changed_here=True, kept_by=returned_displays, rebinding=_rebinding_calls(function, names))
+
+
+def _rebinding_calls(function: ast.AST, names: set[str]) -> set[tuple[int, str]]:
+    """(id of the call, name) for each `name = call(..., name, ...)`: the call may change what the
+    name held, but the name holds the call's result after it (`batches = self._to_tensor(batches)`)."""
+    return {(id(node.value), node.targets[0].id) for node in _statements(function.body)
+            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name
+            and node.targets[0].id in names and type(node.value) is ast.Call}
+
+
+_MUTABLE_DISPLAYS = (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set, ast.SetComp)
+
+
+def _mutable_displays(statements: list[ast.stmt]) -> set[str]:
+    """The names a plain assignment binds to a list, dict or set display or comprehension (`arrs =
+    [t.cpu() for t in batch]`): an item stored later (`arrs[i] = a.numpy()`), or the container
+    handed to code that may change it, leaves its elements unknown (a tuple cannot change)."""
+    return {statement.targets[0].id for statement in statements
+            if type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name
+            and type(statement.value) in _MUTABLE_DISPLAYS}
+
+
+def _runs_later(statement: ast.stmt) -> bool:
+    """A statement holding a generator expression or a lambda: their bodies run when consumed
+    or called, not where the statement stands (`gen = (net for _ in r)`, then `net = ...`)."""
+    return any(type(node) in (ast.GeneratorExp, ast.Lambda) for node in ast.walk(statement))
 
 
 def _marked_changed(value: ast.expr | None, returned: Descriptor, changed: set[str]) -> Descriptor:
@@ -1356,10 +1420,11 @@ def _describe_dict(display: ast.Dict, key: str | None, local_names: frozenset[st
 def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt], key: str,
                 local_names: frozenset[str], function: ast.AST, reaching: dict[int, dict[str, Descriptor]]) -> set[str]:
     """`hits = []`, then `hits.append(k * 100.0)` in a loop: the local holds a list of what its
-    display and the `append`/`insert`/`extend([...])` calls put in, places unknown (as the file's
-    own oracle judges it); a name added at a line `reaching` knows it there (see
-    _reaching_values) by that value. A list changed any other way (`hits[0] = x`,
-    `hits.extend(other)`) is left as its display says. Returns the names of the lists grown."""
+    display and the `append`/`insert`/`extend([...])` calls and item stores (`hits[i] = x`) put
+    in, places unknown (as the file's own oracle judges it); a name added at a line `reaching`
+    knows it there (see _reaching_values) by that value. A list changed any other way
+    (`hits.extend(other)`, `del hits[0]`) is left to `_changed_in_place`. Returns the names of
+    the lists grown."""
     lists = {name for name, values in locals_.items()
              if len(values) == 1 and values[0] is not None and values[0][0] in ("list", "each")}
     if not lists:
@@ -1384,20 +1449,24 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
     return lists & added.keys()
 
 
-def _handed_on(function: ast.AST, names: set[str], changed_here: bool = False, kept_by: set[int] = frozenset()) -> set[str]:
+def _handed_on(function: ast.AST, names: set[str], changed_here: bool = False, kept_by: set[int] = frozenset(),
+               rebinding: set[tuple[int, str]] = frozenset(), handing: bool = True) -> set[str]:
     """The names that may be changed out of sight: passed to a call (`add_records(items, raw)`),
     aliased (`rows = items`), or read by a nested function, lambda or comprehension. Growing
     through `items.append(...)`, looking up `items[i]`, iterating and returning are not; with
     `changed_here`, an item stored or deleted (`items[0] = x`) and a method that puts in or takes
-    out (`items.pop()`) count too. One walk of every node, each with its parent and whether it
-    lies in a nested scope."""
+    out (`items.pop()`) count too. `rebinding`: (id of a call, name) where the call's result is
+    bound to the name it is passed (see _rebinding_calls). `handing` False: passing or aliasing
+    does not count (only a nested scope's use, and with `changed_here` the changes). One walk of
+    every node, each with its parent and whether it lies in a nested scope."""
     found = set()
     pending: list[tuple[ast.AST, ast.AST | None, bool]] = [(function, None, False)]
     while pending:
         node, parent, nested = pending.pop()
         if type(node) is ast.Name:
             if node.id in names and type(node.ctx) is ast.Load and (
-                    nested or not (_kept_in_place(node, parent) or id(parent) in kept_by)
+                    nested or (handing and not (_kept_in_place(node, parent) or id(parent) in kept_by
+                                                or (id(parent), node.id) in rebinding))
                     or (changed_here and _changed_through(node, parent))):
                 found.add(node.id)
             continue
@@ -1450,7 +1519,11 @@ def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: fr
         targets = statement.targets if isinstance(statement, (ast.Assign, ast.Delete)) else [statement.target]
         for target in targets:
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in lists:
-                yield target.value.id, None
+                if type(statement) is ast.Assign and len(targets) == 1 and type(target.slice) is not ast.Slice:
+                    # `masks[i] = Variable(masks[i].data)`: one more value its elements may hold
+                    yield target.value.id, [_describe(statement.value, key, local_names)]
+                else:
+                    yield target.value.id, None
         return
     if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
         return
@@ -1670,7 +1743,7 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                 # `points, label = points.float().cuda(), label.long().cuda()`: each name at its
                 # element, read at the values that reach the statement
                 value = _describe(statement.value, key, local_names)
-                if before and value is not None:
+                if before and value is not None and not _runs_later(statement):
                     chained = _with_last_values(value, key, before)
                     value = chained if _size_within(chained, _CHAIN_SIZE) else value
                 for name, element in _target_bindings(statement.targets[0], value, ()):
@@ -1694,7 +1767,7 @@ def _loop_targets(statement: ast.stmt, key: str, local_names: frozenset[str], re
     return found or None
 
 
-def _read_at_reaching_values(locals_: dict[str, list[Descriptor]], made_at: dict[str, list[tuple[int, int]]],
+def _read_at_reaching_values(locals_: dict[str, list[Descriptor]], made_at: dict[str, list[tuple[int, ast.stmt]]],
                              reaching: dict[int, dict[str, Descriptor]], key: str) -> None:
     """Each local's value that reads a name bound more than once, read where the statement stands:
     `checkpoint = torch.load(checkpoint)`, then `decoder = checkpoint["decoder"]` holds what was
@@ -1703,10 +1776,10 @@ def _read_at_reaching_values(locals_: dict[str, list[Descriptor]], made_at: dict
     local's values by induction (`_rebound_local_kind`)."""
     for name, places in made_at.items():
         values = locals_[name]
-        for position, line in places:
-            last = reaching.get(line)
+        for position, statement in places:
+            last = reaching.get(statement.lineno)
             value = values[position]
-            if last and value is not None and (len(last) > 1 or name not in last):
+            if last and value is not None and (len(last) > 1 or name not in last) and not _runs_later(statement):
                 read = _with_last_values(value, key, {other: v for other, v in last.items() if other != name})
                 if read is not value and read != value and _size_within(read, _CHAIN_SIZE):
                     values[position] = read
