@@ -102,7 +102,9 @@ class LossAccumulatedWithGraph(Rule):
     after it (an unroll over a horizon inside one step: `value_loss += ...` and
     `priority_loss += ...`, then `value_loss.backward()`; the iterations' graphs live together
     until that backward by design); anything under
-    `torch.no_grad()`/`torch.inference_mode()` or in a function decorated with them; values
+    `torch.no_grad()`/`torch.inference_mode()` or in a function decorated with them, and values
+    computed there and added after the block (`with torch.no_grad(): batch_loss = criterion(out,
+    y)`, then `losses.append(batch_loss * n)`); values
     already `.item()`ed, `.detach()`ed or `float(...)`ed; plain numbers; an accumulator reset
     on every way through the loop body to the accumulation (a reset only under a condition of its
     own, such as the end of a gradient-accumulation window, is not one); and values of unknown
@@ -234,6 +236,9 @@ class LossAccumulatedWithGraph(Rule):
         SETUP + "total = 0\nwith torch.inference_mode():\n    for x, y in batches:\n        total += criterion(model(x), y)\n",
         SETUP + "@torch.no_grad()\ndef evaluate(batches):\n    total = 0\n    for x, y in batches:\n"
         "        total += criterion(model(x), y)\n    return total\n",
+        # computed with grad off, added after the block
+        SETUP + "losses = []\nfor x, y in batches:\n    with torch.no_grad():\n        batch_loss = criterion(model(x), y)\n"
+        "    losses.append(batch_loss * len(y))\n",
         # already detached or converted
         SETUP + "total = 0\nfor x, y in batches:\n    loss = criterion(model(x), y)\n    loss.backward()\n"
         "    total += loss.item()\n",

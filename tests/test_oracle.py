@@ -428,6 +428,30 @@ FROM_USE = {
     "built-elements-of-unknown": (HEAD + "heads = nn.ModuleList(make(d) for d in dims)\nfor h in heads:\n"
                                   "    probe(h[-1])\n", None),
     "children-of-unknown": ("def f(doc):\n    for c in doc.root.children():\n        probe(c)\n", None),
+    # a torch distribution's parameters and moments are tensors
+    "distribution-loc": (HEAD + "import torch.distributions as D\nd = D.MultivariateNormal(torch.zeros(2), torch.eye(2))\n"
+                         "probe(d.loc)\n", "tensor"),
+    "distribution-mean": (HEAD + "from torch.distributions import Normal\nprobe(Normal(0.0, 1.0).mean)\n", "tensor"),
+    # look-alikes: what is not a tensor, or a distribution class of the file's own
+    "distribution-event-shape": (HEAD + "import torch.distributions as D\nd = D.Normal(torch.zeros(2), 1.0)\n"
+                                 "probe(d.event_shape)\n", None),
+    "distribution-of-the-file": (HEAD + "class Normal:\n    def __init__(self):\n        self.loc = [0.0]\nprobe(Normal().loc)\n",
+                                 None),
+    # a value bound while autograd is off carries no graph where it is used after
+    "bound-under-no-grad": (HEAD + "def f(model, x):\n    with torch.no_grad():\n        loss = nn.MSELoss()(model(x), x)\n"
+                            "    probe(loss)\n", "tensor"),
+    "bound-in-a-no-grad-function": (HEAD + "@torch.no_grad()\ndef f(model, x):\n    loss = nn.MSELoss()(model(x), x)\n"
+                                    "    probe(loss)\n", "tensor"),
+    # (`torch` only through a star import the index cannot read: its `no_grad` keeps no graph in)
+    "bound-under-no-grad-of-unseen-torch": ("import torch.nn as nn\nfrom utils import *\ncrit = nn.MSELoss()\ndef f(model, x):\n"
+                                            "    with torch.no_grad():\n        loss = crit(model(x), x)\n    probe(loss)\n", "tensor"),
+    # look-alikes: bound before the block, or where grad is enabled again
+    "bound-before-no-grad": (HEAD + "def f(model, x):\n    loss = nn.MSELoss()(model(x), x)\n    with torch.no_grad():\n"
+                             "        probe(loss)\n", "tensor+graph"),
+    "bound-under-enable-grad-in-no-grad": (HEAD + "def f(model, x):\n    with torch.no_grad():\n        with torch.enable_grad():\n"
+                                           "            loss = nn.MSELoss()(model(x), x)\n    probe(loss)\n", "tensor+graph"),
+    "bound-in-a-no-grad-function-under-enable-grad": (HEAD + "@torch.no_grad()\ndef f(model, x):\n    with torch.enable_grad():\n"
+                                                      "        loss = nn.MSELoss()(model(x), x)\n    probe(loss)\n", "tensor+graph"),
     # a model `torch.load` gave in one branch, a class of the file in the other: the class's tuple
     # output, each tensor a guess (the loaded one may be another model)
     "loaded-or-built-tuple-output": (HEAD + "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
@@ -491,8 +515,11 @@ FROM_USE = {
                          "def f():\n    probe(c)\n", None),
     "moved-but-declared-global": (HEAD + "c = Split(4)\nc = c.cuda()\nparams = list(c.parameters())\n"
                                   "def g():\n    global c\n    c = Other()\ndef f():\n    probe(c)\n", None),
-    "named-list-elements": (HEAD + "layers = [nn.Linear(4, n) for n in sizes]\nheads = nn.ModuleList(layers)\n"
-                            "probe(heads[0](x))\n", "tensor+graph"),
+    "named-list-elements": (HEAD + "def f(sizes, x):\n    layers = [nn.Linear(4, n) for n in sizes]\n"
+                            "    heads = nn.ModuleList(layers)\n    probe(heads[0](x))\n", "tensor+graph"),
+    # (a module-level list: another function may append to it after the ModuleList is built)
+    "named-list-at-module-level": (HEAD + "layers = [nn.Linear(4, n) for n in sizes]\nheads = nn.ModuleList(layers)\n"
+                                   "probe(heads[0](x))\n", "object"),
     # look-alikes: the named list may hold something else when the ModuleList is built (then an
     # element is a module of no known class, whose output is opaque)
     "named-list-appended": (HEAD + "layers = [nn.Linear(4, n) for n in sizes]\nlayers.append(Head())\n"

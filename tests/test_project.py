@@ -3265,3 +3265,146 @@ def test_a_total_accumulating_a_guessed_sum_gets_no_fix(cli, tmp_path):
     before = (tmp_path / "fit.py").read_text()
     cli("check", "--no-cache", "--select", "TL003", "--fix", "fit.py")
     assert (tmp_path / "fit.py").read_text() == before
+
+
+@pytest.mark.parametrize(("between", "expected"), [
+    pytest.param("", [("TL001", 7)], id="the-list-reaching-the-call"),
+    # look-alikes: code that may change the list runs between its display and the call
+    pytest.param("        shuffle(targets)\n", [], id="handed-to-a-helper-first"),
+    pytest.param("        targets[0] = targets[0].numpy()\n", [], id="an-item-replaced-first"),
+])
+def test_a_forward_input_a_rebound_list_display_reaches(cli, tmp_path, between, expected):
+    """`targets = [Variable(anno.cuda()) for anno in targets]`, then `criterion(out, targets)`:
+    the loss module's `forward` is given the display's tensors (its `targets[idx][:, :-1].data`),
+    unless something that may change the list runs between."""
+    (tmp_path / "crit.py").write_text(
+        "import torch.nn as nn\n\n\nclass Crit(nn.Module):\n    def forward(self, preds, targets):\n"
+        "        t = targets[0]\n        return t[:, :-1].data\n")
+    (tmp_path / "train.py").write_text(
+        "from torch.autograd import Variable\nfrom crit import Crit\n\ncriterion = Crit()\n\n\n"
+        "def train(net, batches):\n    for images, targets in batches:\n"
+        "        targets = [Variable(anno.cuda()) for anno in targets]\n" + between +
+        "        loss = criterion(net(images), targets)\n        loss.backward()\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+@pytest.mark.parametrize(("between", "expected"), [
+    pytest.param("", [("TL001", 6)], id="returned-in-a-tuple"),
+    # look-alikes: the list may hold something else by the time it is returned
+    pytest.param("        record(saved)\n", [], id="handed-to-a-helper"),
+    pytest.param("        saved.append(self.describe())\n", [], id="something-unknown-appended"),
+    pytest.param("        saved[0] = out.shape\n", [], id="an-item-replaced"),
+])
+def test_a_grown_list_returned_in_a_tuple(cli, tmp_path, between, expected):
+    """`saved_for_loss = []`, `saved_for_loss.append(out)` per stage, `return (out1, out2),
+    saved_for_loss` in a module's forward: the caller's `saved_for_loss[-1]` is a tensor."""
+    (tmp_path / "net.py").write_text(
+        "import torch.nn as nn\n\n\nclass Pose(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.a = nn.Conv2d(3, 3, 1)\n\n    def forward(self, x):\n        saved = []\n        out = self.a(x)\n"
+        "        saved.append(out)\n" + between + "        return (out, out), saved\n")
+    (tmp_path / "train.py").write_text(
+        "from net import Pose\n\n\ndef main(model: Pose, img):\n    _, saved = model(img)\n    print(saved[-1].data)\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    pytest.param("    loss = bce + kl\n    loss /= float(x.size(0))\n    return loss, bce, kl\n", [("TL001", 3)],
+                 id="divided-in-place"),
+    pytest.param("    loss = bce * 1.0\n    loss[0] = kl\n    loss *= 2\n    return loss, bce, kl\n", [("TL001", 3)],
+                 id="an-item-stored-then-scaled"),
+    # look-alikes: the in-place operation leaves something else, or the start is not known
+    pytest.param("    loss = start(bce)\n    loss /= 2\n    return loss, bce, kl\n", [], id="started-unknown"),
+    pytest.param("    loss = [bce]\n    loss += [kl]\n    return loss, bce, kl\n", [], id="a-list-extended"),
+])
+def test_a_returned_name_changed_in_place_in_another_module(cli, tmp_path, body, expected):
+    """`loss = bce + beta * kl`, `loss /= float(n)`, `return loss, bce, kl` in another module:
+    the caller's `loss` is a tensor (the in-place operation beside a name handed on was unread)."""
+    (tmp_path / "lossmod.py").write_text(
+        "import torch\nimport torch.nn as nn\n\n\ndef loss_fn(out, x):\n    bce = nn.BCELoss()(out, x)\n"
+        "    kl = torch.sum(out)\n" + body)
+    (tmp_path / "train.py").write_text(
+        "from lossmod import loss_fn\ndef run(out, x):\n    loss, rec, kl = loss_fn(out, x)\n    print(loss.data)\n")
+    assert [(code, line - 1) for code, line in _findings(cli, "--select", "TL001", "train.py")] == expected
+
+
+REVIEW_UTIL = (
+    "import torch\nimport torch.nn as nn\n\nnet = nn.Linear(4, 1)\ncrit = nn.MSELoss()\n\n\n"
+    "@torch.no_grad()\ndef eval_losses(data):\n    for x, y in data:\n        yield crit(net(x), y)\n\n\n"
+    "def eval_losses2(data):\n    for x, y in data:\n        with torch.no_grad():\n            loss = crit(net(x), y)\n        yield loss\n\n\n"
+    "def train_losses(data):\n    for x, y in data:\n        yield crit(net(x), y)\n\n\n"
+    "def l2_nograd(model):\n    l2 = 0\n    with torch.no_grad():\n        for p in model.parameters():\n            l2 += p.norm()\n"
+    "    return l2\n\n\ndef norm_nograd(model):\n    with torch.no_grad():\n        n = model.weight.norm()\n    return n\n\n\n"
+    "def norm(model):\n    n = model.weight.norm()\n    return n\n"
+)
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    pytest.param("train_losses(data)", [("TL003", 7)], id="a-generator-with-grad"),
+    pytest.param("norm(net) for _ in data", [("TL003", 7)], id="a-function-with-grad"),
+    # look-alikes: what the generator or function gives is made with autograd off
+    pytest.param("eval_losses(data)", [], id="a-generator-decorated-no-grad"),
+    pytest.param("eval_losses2(data)", [], id="a-generator-yielding-from-a-no-grad-block"),
+    pytest.param("l2_nograd(net) for _ in data", [], id="a-sum-made-under-no-grad"),
+    pytest.param("norm_nograd(net) for _ in data", [], id="a-value-made-under-no-grad"),
+])
+def test_what_another_module_makes_with_autograd_off_carries_no_graph(cli, tmp_path, source, expected):
+    """A hostile review's look-alikes: values yielded or returned from `no_grad` code are added
+    to a total without keeping any graph."""
+    (tmp_path / "util.py").write_text(REVIEW_UTIL)
+    (tmp_path / "main.py").write_text(
+        "import torch\nfrom util import eval_losses, eval_losses2, train_losses, l2_nograd, norm_nograd, norm, net\n\n"
+        f"data = [(torch.randn(2, 4), torch.randn(2, 1)) for _ in range(3)]\ntotal = 0\nfor loss in ({source}):\n"
+        "    total += loss\nprint(total)\n")
+    assert _findings(cli, "--select", "TL003", "main.py") == expected
+
+
+@pytest.mark.parametrize(("make", "use", "expected"), [
+    pytest.param("        h = Holder()\n        return h\n", "print(h.w.data)", [("TL001", 7)], id="as-the-class-made-it"),
+    # look-alikes: the attribute may hold something else by the time it is read
+    pytest.param("        h = Holder()\n        h.w = bytearray(b'ab')\n        return h\n", "print(h.w.data)", [],
+                 id="replaced-by-the-method"),
+    pytest.param("        h = Holder()\n        setattr(h, 'w', bytearray(b'ab'))\n        return h\n", "print(h.w.data)", [],
+                 id="setattr-in-the-method"),
+    pytest.param("        h = Holder()\n        configure(h)\n        return h\n", "print(h.w.data)", [],
+                 id="handed-to-code-that-may-set-it"),
+    pytest.param("        return Holder()\n", "h.w = memoryview(b'abc')\nprint(h.w.data)", [], id="replaced-by-the-caller"),
+])
+def test_an_instance_returned_by_a_method_holds_what_its_class_assigns(cli, tmp_path, make, use, expected):
+    """A hostile review's look-alikes for `return Holder()`: the method, or the caller, may set
+    the instance's attribute to something else."""
+    (tmp_path / "holder.py").write_text(
+        "import torch\n\n\nclass Holder:\n    def __init__(self):\n        self.w = torch.zeros(3, requires_grad=True)\n\n\n"
+        "class Factory:\n    def make(self):\n" + make)
+    (tmp_path / "main.py").write_text(f"from holder import Factory\n\nf = Factory()\nh = f.make()\n\n\n{use}\n")
+    assert _findings(cli, "--select", "TL001", "main.py") == [
+        (code, line + use.count("\n")) for code, line in expected]
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    pytest.param("    out, hc = lstm(x, hc)\n", [("TL001", 10)], id="an-lstm"),
+    # look-alikes: a layer that hands back what it is given, or a pre-hook that may change it
+    pytest.param("    alias = nn.Identity()(hc)\n    alias[0] = [1]\n", [], id="an-identity"),
+    pytest.param("    out, hc = lstm(x, hc)\n    lstm.register_forward_pre_hook(hook)\n", [], id="a-pre-hook"),
+])
+def test_a_tuple_passed_to_a_torch_layer(cli, tmp_path, body, expected):
+    """`out, hc = lstm(x, hc)` keeps the layer's (h, c); not through a layer that hands back the
+    list it is given (`nn.Identity`), nor where a forward pre-hook may change what it is given."""
+    (tmp_path / "m.py").write_text(
+        "import torch\nimport torch.nn as nn\n\nlstm = nn.LSTM(4, 4)\n\n\ndef step(x, hook):\n"
+        "    hc = [torch.zeros(1, 1, 4), torch.zeros(1, 1, 4)]\n" + body + "    print(hc[0].data)\n")
+    assert _findings(cli, "--select", "TL001", "m.py") == [(code, line + body.count("\n") - 1) for code, line in expected]
+
+
+def test_an_alias_imported_again_at_the_top_level_is_that_module_only(cli, tmp_path):
+    """`from approaches import a as approach`, later `from approaches import b as approach` at the
+    top level: calls after run only b's class (a's gets no call site)."""
+    (tmp_path / "approaches").mkdir()
+    (tmp_path / "approaches" / "__init__.py").write_text("")
+    for name, call in (("a", "self.model.forward(x)"), ("b", "self.model(x)")):
+        (tmp_path / "approaches" / f"{name}.py").write_text(
+            f"class Appr(object):\n    def __init__(self, model):\n        self.model = model\n\n    def step(self, x):\n"
+            f"        return {call}\n")
+    (tmp_path / "run.py").write_text(
+        "import torch.nn as nn\nfrom approaches import a as approach\n\nprint(approach.__name__)\n\n"
+        "from approaches import b as approach\n\n\ndef main():\n    return approach.Appr(nn.Linear(2, 2))\n")
+    assert _findings(cli, "--select", "TL005", ".") == []

@@ -58,6 +58,8 @@ class AttributeKinds:
                 own = self.project.class_attribute_kind(receiver.cls, attribute)
             if own is not None:
                 outside = self.project.stored_from_outside(attribute)
+                # (stores through the name itself count whatever their kind: `h = make(); h.w = memoryview(b)`)
+                outside += self._stored_through_name(expr.value, attribute, scope)
                 return merge([own, *outside]) if outside else own
             if receiver.cls is not None and self._looked_up_otherwise(receiver.cls, attribute):
                 return None  # `@property def weight(self)`: not a layer's parameter
@@ -70,6 +72,26 @@ class AttributeKinds:
             # applied without asking.
             return layer_tensor
         return attribute_kind(receiver, attribute)
+
+    def _stored_through_name(self, receiver: cst.CSTNode, attribute: str, scope: Scope) -> list[Kind | None]:
+        """What the scope assigns to `<receiver>.<attribute>` where the receiver is a plain name
+        (`h.w = memoryview(b)`, `setattr(h, "w", v)`: `setattr` of any value is unknown)."""
+        if not isinstance(receiver, cst.Name):
+            return []
+        name, found = receiver.value, []
+
+        def stores(target: cst.CSTNode) -> bool:
+            return (isinstance(target, cst.Attribute) and target.attr.value == attribute
+                    and isinstance(target.value, cst.Name) and target.value.value == name)
+        for node in descendants(scope.node):
+            if isinstance(node, cst.Assign) and any(stores(target.target) for target in node.targets):
+                found.append(self._kind(node.value, scope) if len(node.targets) == 1 else None)
+            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and stores(node.target):
+                found.append(self._kind(node.value, scope) if isinstance(node, cst.AnnAssign) and node.value else None)
+            elif (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "setattr"
+                  and node.args and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == name):
+                found.append(None)
+        return found
 
     def _unchanged_nested_class(self, owner: cst.ClassDef, attribute: str) -> cst.ClassDef | None:
         """The class `owner`'s body defines under `attribute`, undecorated and bound nowhere else in

@@ -723,7 +723,17 @@ def attribute_kind(receiver: Kind | None, attribute: str) -> Kind | None:
         return MODEL_OUTPUT_FIELD
     if receiver.base == OBJECT and attribute == "param_groups" and is_optimizer_class(receiver.origin or ""):
         return OPTIMIZER_PARAM_GROUPS
+    if receiver.base == OBJECT and (receiver.origin or "").startswith("torch.distributions.") and attribute in DISTRIBUTION_TENSOR_ATTRIBUTES:
+        return tensor(False)  # `base_dist.loc`: the tensor it was built from, or one computed from them
     return None
+
+
+# What a torch.distributions distribution holds or computes as tensors (its parameters, and the
+# moments of the distribution); whether they carry a graph depends on what built it (taken without).
+DISTRIBUTION_TENSOR_ATTRIBUTES = frozenset({
+    "loc", "scale", "covariance_matrix", "scale_tril", "precision_matrix", "mean", "variance", "stddev", "mode",
+    "probs", "logits", "concentration", "concentration0", "concentration1", "rate", "low", "high", "df",
+})
 
 
 # A torch optimizer's `param_groups`: a list of dicts whose "params" is a list of parameters

@@ -31,7 +31,11 @@ _READING_CALLS = frozenset({"len", "enumerate", "zip", "sorted", "reversed", "it
 
 # torch's modules that run other modules when called (of any class): what those do with an argument
 # is not known.
-_RUNNING_OTHER_MODULES = MODULE_CONTAINERS.keys() | MODULE_WRAPPERS | SEQUENTIAL_CONTAINERS | {"torch.nn.Module"}
+_RUNNING_OTHER_MODULES = MODULE_CONTAINERS.keys() | MODULE_WRAPPERS | SEQUENTIAL_CONTAINERS | {"torch.nn.Module"} | {
+    # (and those that hand back what they are given: `alias = ident(feats)`, then `alias[0] = v`)
+    "torch.nn.Identity", "torch.nn.modules.linear.Identity"}
+# Hook registrations through which code may change what a module is given.
+_ARGUMENT_HOOKS = frozenset({"register_forward_pre_hook", "register_module_forward_pre_hook"})
 
 
 class LocalContainers:
@@ -89,6 +93,8 @@ class LocalContainers:
         given (not a container or wrapper of modules, which runs modules of any class)."""
         if not isinstance(call.func, (cst.Name, cst.Attribute, cst.Subscript)):
             return False
+        if self.project.registers_hooks(_ARGUMENT_HOOKS):
+            return False  # a pre-hook may change what the layer is given
         callee = self._kind(call.func, scope)
         return (callee is not None and callee.base == MODULE and callee.cls is None and isinstance(callee.origin, str)
                 and is_torch_module_class(callee.origin) and callee.origin not in _RUNNING_OTHER_MODULES)

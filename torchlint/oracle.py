@@ -392,7 +392,41 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         return value
 
     def _binding_kind(self, binding: Binding) -> Kind | None:
-        return self._memoised(self._binding_kinds, binding, CYCLE, lambda: self._evaluate_binding(binding))
+        return self._memoised(self._binding_kinds, binding, CYCLE, lambda: self._without_graph_where_off(binding))
+
+    def _without_graph_where_off(self, binding: Binding) -> Kind | None:
+        """A value bound while autograd is off (in a `with torch.no_grad():` block of its scope, or
+        a function decorated so) carries no graph, wherever it is used after (`with
+        torch.no_grad(): batch_loss = criterion(out, y)`, then `losses.append(batch_loss)`)."""
+        kind = self._evaluate_binding(binding)
+        if kind is not None and kind.graph and self._bound_with_grad_off(binding):
+            return _without_graph(kind)
+        return kind
+
+    def _bound_with_grad_off(self, binding: Binding) -> bool:
+        if binding.how != "value" or binding.value is None or ("no_grad" not in self.text and "inference_mode" not in self.text):
+            return False
+        scope = binding.scope.node
+        path = self.scopes.parents.path_to(scope, binding.value) or []
+        for node in reversed(path):  # (the innermost context decides, as the context's grad_disabled)
+            if isinstance(node, cst.With):
+                if any(self.may_enable_grad(item.item) for item in node.items):
+                    return False  # `with torch.enable_grad():` inside a `no_grad` block
+                if any(self._may_disable_grad(item.item) for item in node.items):
+                    return True
+        decorators = [d.decorator for d in scope.decorators] if isinstance(scope, cst.FunctionDef) else []
+        return not any(map(self.may_enable_grad, decorators)) and any(map(self._may_disable_grad, decorators))
+
+    def _may_disable_grad(self, expr: cst.CSTNode) -> bool:
+        """`disables_grad`, or `torch.no_grad()` where the file's imports cannot say what `torch`
+        is (it comes through a `from utils import *` of a module not in the project): taken so
+        where that only keeps a graph from being read into a value."""
+        if self.disables_grad(expr):
+            return True
+        target = expr.func if isinstance(expr, cst.Call) else expr
+        written = dotted_name(target) or ""
+        return (written in ("torch.no_grad", "torch.inference_mode") and self.imports.qualify(target) is None
+                and (not isinstance(expr, cst.Call) or not expr.args))
 
     def _evaluate_binding(self, binding: Binding) -> Kind | None:
         if binding.how == "value":
@@ -791,8 +825,11 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
                 kind = _without_graph(kind)  # computed under no_grad: no graph leaves the function
             kinds.append(kind)
         kind = merge(kinds)
-        return kind if kind is not None and (kind.base in (TENSOR, MODULE, CONTAINER) or is_batch_loader(kind)
-                                             or _instance_of_known_class(kind)) else None
+        if kind is not None and _instance_of_known_class(kind):
+            # `h = Holder(); return h`: what its class assigns, unless the function may set the
+            # instance's attributes itself (`h.w = v`, `setattr(h, ...)`) or hand it to code that may
+            return kind if not _may_set_attributes_of(method, returns) else None
+        return kind if kind is not None and (kind.base in (TENSOR, MODULE, CONTAINER) or is_batch_loader(kind)) else None
 
     def _handed_back(self, value: cst.CSTNode, path: tuple[int, ...], scope: Scope) -> Kind | None:
         """`model, optimizer = amp.initialize(model, optimizer)`, `model, opt, loader =
@@ -1538,6 +1575,14 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return None
         if not isinstance(call.args[0].value, cst.Name):
             return None
+        name = call.args[0].value.value
+        bindings = self.scopes.lookup(name, scope) or []
+        # (a list of a function's own, that nothing puts into or hands on: not a module-level list
+        # another function may append to, `register(Odd())`, after the ModuleList is built)
+        if (not bindings or any(binding.scope is not scope for binding in bindings) or isinstance(scope.node, cst.Module)
+                or name in scope.declared_global | scope.declared_nonlocal or self._mutated(name, scope)
+                or self._maybe_changed_out_of_sight(name, scope, bindings)):
+            return None
         given = self._kind(call.args[0].value, scope)
         if given is None or given.base != CONTAINER or given.mapping or given.element is None:
             return None
@@ -1641,6 +1686,23 @@ GRAD_ENABLING_CONTEXTS = frozenset(
 )
 # What nn.Module.state_dict() gives: names mapped to detached tensors (parameters and buffers).
 STATE_DICT = Kind(CONTAINER, element=tensor(False), mapping=True)
+
+
+def _may_set_attributes_of(function: cst.FunctionDef, returns: list[cst.BaseExpression | None]) -> bool:
+    """The function stores an attribute of a name it returns (`h.w = v`), passes one to `setattr`
+    or to any other call, or stores an attribute through any other local than its `self`."""
+    returned = {value.value for value in returns if isinstance(value, cst.Name)}
+    own_self = function.params.params[0].name.value if function.params.params else None
+    for node in descendants(function.body, outside_nested_scopes):
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+            target = node.target
+            if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value != own_self:
+                return True
+        if isinstance(node, cst.Call) and any(isinstance(arg.value, cst.Name) and arg.value.value in returned for arg in node.args):
+            return True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "setattr":
+            return True
+    return False
 
 
 def _instance_of_known_class(kind: Kind) -> bool:

@@ -404,6 +404,9 @@ class ProjectIndex(Callers):
             return dict_display_kind(list(d[1][1:]), [self.kind(path, value) for value in d[2]])
         if tag == "either":
             return merge([self.kind(path, d[1]), self.kind(path, d[2])])
+        if tag == "no graph":  # made with autograd off
+            kind = self.kind(path, d[1])
+            return replace(kind, graph=False) if kind is not None and kind is not CYCLE and kind.graph else kind
         if tag == "instance":
             return self._instance_kind(path, d[1])
         if tag == "item":
@@ -485,16 +488,18 @@ class ProjectIndex(Callers):
         `x += v` among them, a tensor when every other value is one (`err = criterion(a, y)`,
         then `err += ...`; `self.step = torch.zeros(1)`, then `self.step += 1`), and a list
         extended stays a list (as the file's own oracle judges them)."""
-        assigned = [value for value in values if value is None or value[0] != "aug"]
+        augmented = [_augmentation(value) for value in values]
+        assigned = [value for value, aug in zip(values, augmented) if aug is None]
         held = merge(self.kind(path, value) for value in assigned) if assigned else None
         if len(assigned) == len(values):
             return held
-        added = [self.kind(path, value[1]) for value in values if value not in assigned]
+        added = [self.kind(path, aug[1]) for aug in augmented if aug is not None]
         if assigned and all(_is_number(value) for value in assigned) and added and all(is_kind(kind, TENSOR) for kind in added):
             # `l2 = 0`, then only `l2 += torch.norm(p)` in a loop: a tensor, but a guess: where the
             # additions are in a loop or under a condition the sum may still be the number (a fix
-            # on it would break)
-            return Kind(TENSOR, graph=any(kind.graph for kind in added), origin=GUESSED_TENSOR_OR_NUMBER)
+            # on it would break); taken without a graph (the sum may be made under `no_grad`,
+            # which the index does not read)
+            return Kind(TENSOR, origin=GUESSED_TENSOR_OR_NUMBER)
         return augmented_kind(held, added)
 
     def _as_method(self, path: str, callee: Descriptor) -> Descriptor:
@@ -992,7 +997,7 @@ class ProjectIndex(Callers):
             return None
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
         if kind is not None and kind.base == OBJECT and isinstance(kind.cls, ProjectClass):
-            return kind  # an instance of a class of the project (`return PPO(policy_net)`)
+            return kind  # an instance of a class of the project (`return PPO(policy_net)`; see return_kind)
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
 
     def iterated_instance(self, kind: Kind | None) -> Kind | None:
@@ -1195,7 +1200,10 @@ class ProjectIndex(Callers):
         kinds = [self.kind(function.path, value) for value in summary.returns]
         if any(kind is NONE for kind in kinds):
             return None
-        return merge(kinds)
+        kind = merge(kinds)
+        if kind is not None and kind.base == OBJECT and isinstance(kind.cls, ProjectClass) and not _builds_untouched(summary):
+            return None  # `h = Holder(); h.w = bytearray(...); return h`: not what the class assigns
+        return kind
 
     def yielded_kind(self, function: ProjectFunction) -> Kind | None:
         """What iterating a call of a generator function (or method) of the project gives, when
@@ -1207,7 +1215,10 @@ class ProjectIndex(Callers):
         if any(value is None or value == ("none",) for value in summary.yields):
             return None
         self.consulted.add(function.path)
-        return merge(self.kind(function.path, value) for value in summary.yields)
+        kinds = [self.kind(function.path, value) for value in summary.yields]
+        if any(d in GRAD_DISABLING_DECORATORS for d in summary.decorators):
+            kinds = [replace(kind, graph=False) if kind is not None and kind.graph else kind for kind in kinds]
+        return merge(kinds)
 
     def method_yields(self, cls: ProjectClass, method: str) -> Kind | None:
         """`yielded_kind` of a method the class defines itself, no project subclass defining it
@@ -1311,6 +1322,24 @@ class _WithOwn(Mapping):
 
     def __len__(self) -> int:
         return len(self._base) + (self._path not in self._base)
+
+
+def _builds_untouched(function: FunctionSummary) -> bool:
+    """The function assigns no local's attributes (`h.w = v`, `setattr(h, "w", v)`) and hands no
+    returned local on (a callee might): an instance it returns holds what its class assigns."""
+    return not function.changed and not any(value is not None and value[0] == "changed" for value in function.returns)
+
+
+def _augmentation(value: Descriptor) -> tuple | None:
+    """`("aug", v)` of an `x op= v`, also where the local is marked changed (`loss /= n` beside
+    `loss = bce + kl`, with `kl` handed on) or made with autograd off; None for any other value."""
+    off = False
+    while value is not None and value[0] in ("changed", "no graph"):
+        off = off or value[0] == "no graph"
+        value = value[1]
+    if value is None or value[0] != "aug":
+        return None
+    return ("aug", ("no graph", value[1])) if off else value  # (`l2 += p.norm()` under `no_grad`)
 
 
 def _is_number(value: Descriptor) -> bool:

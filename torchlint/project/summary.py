@@ -286,10 +286,13 @@ class _Summarizer:
         self.called: set[str] = set()
         self.attribute_names: set[str] = set()
 
-    def _imported(self, local: str, target: tuple[int, str, str | None]) -> None:
-        """A module-level import binding `local` (see ModuleSummary.alternatives)."""
+    def _imported(self, local: str, target: tuple[int, str, str | None], in_a_block: bool) -> None:
+        """A module-level import binding `local` (see ModuleSummary.alternatives): one in a block
+        (an `if`, a `try`) is one more that may hold; one at the top level replaces all before it."""
         before = self.summary.imports.get(local)
-        if before is not None and before != target:
+        if not in_a_block:
+            self.summary.alternatives.pop(local, None)
+        elif before is not None and before != target:
             self.summary.alternatives[local] = (*self.summary.alternatives.get(local, (before,)), target)
         self.summary.imports[local] = target
 
@@ -299,14 +302,16 @@ class _Summarizer:
             _mark_sequential_lists(tree)
         stars = []
         module_statements = list(_statements(tree.body))
+        top_level = {id(statement) for statement in tree.body}
         for statement in module_statements:
+            in_a_block = id(statement) not in top_level
             if isinstance(statement, ast.Import):
                 for alias in statement.names:
                     if alias.asname:
-                        self._imported(alias.asname, (0, alias.name, None))
+                        self._imported(alias.asname, (0, alias.name, None), in_a_block)
                     else:
                         head = alias.name.split(".")[0]
-                        self._imported(head, (0, head, None))
+                        self._imported(head, (0, head, None), in_a_block)
                         if "." in alias.name:
                             self._dotted_imports.add(alias.name)  # `import pkg.models`
             elif isinstance(statement, ast.ImportFrom):
@@ -315,7 +320,7 @@ class _Summarizer:
                         stars.append((statement.level, statement.module or ""))
                     else:
                         local = alias.asname or alias.name
-                        self._imported(local, (statement.level, statement.module or "", alias.name))
+                        self._imported(local, (statement.level, statement.module or "", alias.name), in_a_block)
                         if alias.asname and alias.asname != alias.name:
                             self.escapes.add(alias.name)  # `import Steps as S`: handed on under another name
         self.summary.stars = tuple(stars)
@@ -506,8 +511,11 @@ class _Summarizer:
         for index, param in enumerate(params):
             locals_.setdefault(param, []).append(("param", key, index))
         made_at: dict[str, list[tuple[int, ast.stmt]]] = {}  # each value's place, and the plain statement binding it
+        grad_off = _grad_off_statements(node.body) if any(type(s) is ast.With and _turns_grad_off(s) for s in statements) else ()
         for statement in statements:
             for name, value in _bindings(statement, key, local_names, walrus=self.walrus):
+                if id(statement) in grad_off and value is not None:
+                    value = ("no graph", value)  # made with autograd off (`with torch.no_grad(): l3 = w.norm()`)
                 locals_.setdefault(name, []).append(value)
                 if not isinstance(statement, _COMPOUND):
                     made_at.setdefault(name, []).append((len(locals_[name]) - 1, statement))
@@ -517,11 +525,7 @@ class _Summarizer:
         reaching: dict[int, dict[str, Descriptor]] = {}
         displays = _mutable_displays(statements)
         if rebound and self._reaching_known:
-            # (a list the function changes, `ms = [Net()]`, then `ms[0] = ms[0].state_dict()`:
-            # what the display put in may be gone where it is read)
-            changing = displays & rebound
-            changing = _handed_on(node, changing, changed_here=True) if changing else set()
-            reaching = _reaching_values(node.body, key, local_names, rebound - changing, self.walrus)
+            reaching = _reaching_values(node.body, key, local_names, rebound, self.walrus)
             for line, values in reaching.items():
                 self._reaching[(key, line)] = values
             _read_at_reaching_values(locals_, made_at, reaching, key)
@@ -534,18 +538,18 @@ class _Summarizer:
             for i, d in enumerate(positional_defaults)
         }
         returns = []  # (none for an `async def`: its call gives a coroutine)
-        last = _last_top_level_values(node.body, key, local_names)
+        last = _last_top_level_values(node.body, key, local_names, grown)
         dicts = _returned_dicts(node, statements, locals_, local_names)
         # (the returned names, and the names a returned dict display holds: `{"feats": feats}`, then
         # `feats[0] = packed`; grown lists are read already)
         held = {value.id for display in dicts.values() for value in display.values
                 if type(value) is ast.Name and value.id in local_names}
         changed = _changed_in_place(node, (_returned_locals(statements, local_names) | held) - grown,
-                                    {id(display) for display in dicts.values()})
+                                    {id(display) for display in dicts.values()} | _returned_tuples(statements))
         # a display's items stored or taken out (`arrs[i] = a.numpy()`), not grown: what it holds
         # is not what it was made with (handing it on changes nothing for that very call)
         stored = displays - grown - changed
-        changed |= _handed_on(node, stored, changed_here=True, handing=False) if stored else set()
+        changed |= _items_changed(statements, stored) if stored else set()
         for statement in statements if isinstance(node, ast.FunctionDef) else ():
             if isinstance(statement, ast.Return):
                 if id(statement) in dicts:
@@ -1044,7 +1048,11 @@ class _Summarizer:
         if node.value is None:
             return ("none",)
         relabel = self._relabelling(key)
-        return relabel(_describe(node.value, key, local_names))
+        described = relabel(_describe(node.value, key, local_names))
+        first, last = self._spans.get(key, (0, -1))
+        if any("no_grad" in line or "inference_mode" in line for line in self._source_lines()[max(first - 1, 0):last]):
+            return ("no graph", described)  # (the generator may yield with autograd off: taken so)
+        return described
 
     def _scope_of(self, node: ast.AST) -> tuple[str | None, frozenset[str]]:
         """The innermost function summarised around a line: (its key, its local names). A table by
@@ -1388,6 +1396,38 @@ def _mutable_displays(statements: list[ast.stmt]) -> set[str]:
             and type(statement.value) in _MUTABLE_DISPLAYS}
 
 
+def _returned_tuples(statements: list[ast.stmt]) -> set[int]:
+    """The ids of the tuple and list displays a `return` gives (nested ones too): a name in one
+    (`return (out, aux), saved_for_loss`) is returned, not handed on."""
+    found = set()
+    pending = [statement.value for statement in statements if type(statement) is ast.Return]
+    while pending:
+        value = pending.pop()
+        if type(value) in (ast.Tuple, ast.List):
+            found.add(id(value))
+            pending.extend(value.elts)
+    return found
+
+
+def _items_changed(statements: list[ast.stmt], names: set[str]) -> set[str]:
+    """The names among `names` whose items the function's own statements store, delete or take
+    out (`arrs[i] = a.numpy()`, `del d[k]`, `d.update(other)`, `x = q.pop()`): read at statement
+    level, by the forms those take (a change inside a nested scope or deep in an expression is not
+    looked for)."""
+    found = set()
+    for statement in statements:
+        kind = type(statement)
+        targets = statement.targets if kind in (ast.Assign, ast.Delete) else [statement.target] if kind in (ast.AugAssign, ast.AnnAssign) else ()
+        for target in targets:
+            if type(target) is ast.Subscript and type(target.value) is ast.Name and target.value.id in names:
+                found.add(target.value.id)
+        value = getattr(statement, "value", None)
+        if type(value) is ast.Call and type(value.func) is ast.Attribute and type(value.func.value) is ast.Name:
+            if value.func.value.id in names and value.func.attr in CONTAINER_MUTATING_METHODS:
+                found.add(value.func.value.id)
+    return found
+
+
 def _runs_later(statement: ast.stmt) -> bool:
     """A statement holding a generator expression or a lambda: their bodies run when consumed
     or called, not where the statement stands (`gen = (net for _ in r)`, then `net = ...`)."""
@@ -1429,7 +1469,7 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
              if len(values) == 1 and values[0] is not None and values[0][0] in ("list", "each")}
     if not lists:
         return set()
-    lists -= _handed_on(function, lists)
+    lists -= _handed_on(function, lists, kept_by=_returned_tuples(statements))
     if not lists:
         return set()
     added: dict[str, list[Descriptor]] = {}
@@ -1450,23 +1490,21 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
 
 
 def _handed_on(function: ast.AST, names: set[str], changed_here: bool = False, kept_by: set[int] = frozenset(),
-               rebinding: set[tuple[int, str]] = frozenset(), handing: bool = True) -> set[str]:
+               rebinding: set[tuple[int, str]] = frozenset()) -> set[str]:
     """The names that may be changed out of sight: passed to a call (`add_records(items, raw)`),
     aliased (`rows = items`), or read by a nested function, lambda or comprehension. Growing
     through `items.append(...)`, looking up `items[i]`, iterating and returning are not; with
     `changed_here`, an item stored or deleted (`items[0] = x`) and a method that puts in or takes
     out (`items.pop()`) count too. `rebinding`: (id of a call, name) where the call's result is
-    bound to the name it is passed (see _rebinding_calls). `handing` False: passing or aliasing
-    does not count (only a nested scope's use, and with `changed_here` the changes). One walk of
-    every node, each with its parent and whether it lies in a nested scope."""
+    bound to the name it is passed (see _rebinding_calls). One walk of every node, each with its
+    parent and whether it lies in a nested scope."""
     found = set()
     pending: list[tuple[ast.AST, ast.AST | None, bool]] = [(function, None, False)]
     while pending:
         node, parent, nested = pending.pop()
         if type(node) is ast.Name:
             if node.id in names and type(node.ctx) is ast.Load and (
-                    nested or (handing and not (_kept_in_place(node, parent) or id(parent) in kept_by
-                                                or (id(parent), node.id) in rebinding))
+                    nested or not (_kept_in_place(node, parent) or id(parent) in kept_by or (id(parent), node.id) in rebinding)
                     or (changed_here and _changed_through(node, parent))):
                 found.add(node.id)
             continue
@@ -1591,15 +1629,18 @@ _COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, 
              ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozenset[str]) -> dict[int, Descriptor]:
+def _last_top_level_values(body: list[ast.stmt], key: str, local_names: frozenset[str],
+                           grown: set[str] = frozenset()) -> dict[int, Descriptor]:
     """For a `return name` in the function's own body (not in a block, but for the body of a
     `try` or `with` standing in it: `try: ...; return output, hidden` `except: log(...)`), what
     the name was last bound to by a plain assignment before it, when no statement between them
     may rebind it: `x = self.conv(x); x = self.fc(x); return x` returns the `fc` call (id of the
-    return -> descriptor)."""
+    return -> descriptor). A list the function grows (`grown`: `saved = []`, then
+    `saved.append(out)`) is returned as the local, which holds what was added too."""
     returns = list(_sequential_returns(body))
     returned = {name.id for s in returns for name in _returned_names(s.value)}
     returned |= {name for s in returns for name in _names_read_by_call(s.value)}
+    returned -= grown
     if not returned:
         return {}  # most functions: nothing to work out
     found: dict[int, Descriptor] = {}
@@ -1646,13 +1687,14 @@ def _sequential_returns(body: list[ast.stmt]):
 
 
 def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], returned: set[str],
-                          found: dict[int, Descriptor], key: str, local_names: frozenset[str]) -> None:
+                          found: dict[int, Descriptor], key: str, local_names: frozenset[str], grad_off: bool = False) -> None:
     for statement in body:
         if isinstance(statement, (ast.Try, ast.With)):
             # its body continues the block (with what was bound before it, but what `as` binds);
             # after it, what it binds may or may not have been bound (an exception): unknown, as below
             before = {name: value for name, value in last.items() if not _stores_in_items(statement, name)}
-            _last_values_in_block(statement.body, before, returned, found, key, local_names)
+            _last_values_in_block(statement.body, before, returned, found, key, local_names,
+                                  grad_off or _turns_grad_off(statement))
         if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
             if last.get(statement.value.id) is not None:
                 found[id(statement)] = last[statement.value.id]
@@ -1673,7 +1715,9 @@ def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], ret
             # the description stays small (a forward of a hundred `x = layer(x)` keeps the last few)
             described = _describe(statement.value, key, local_names)
             chained = _with_last_values(described, key, last)
-            last[statement.targets[0].id] = chained if _size_within(chained, _CHAIN_SIZE) else described
+            value = chained if _size_within(chained, _CHAIN_SIZE) else described
+            # (made with autograd off: `with torch.no_grad(): l3 = model.weight.norm()`)
+            last[statement.targets[0].id] = ("no graph", value) if grad_off and value is not None else value
         elif isinstance(statement, ast.If) and any(_stores(statement, name) for name in returned):
             # `if arch == "a": arch = A() elif ...: arch = B() else: raise ...`: every branch binds;
             # `x = self.conv(x)`, `if self.bn is not None: x = self.bn(x)`: either value
@@ -1697,6 +1741,39 @@ def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], ret
 _LEAVES = ("leaves",)  # a block that never runs to its end (it raises, returns, breaks or continues)
 
 
+def _grad_off_statements(body: list[ast.stmt], off: bool = False) -> set[int]:
+    """The ids of the simple statements of a function's blocks that run in a `with
+    torch.no_grad():` block of it (not in an `enable_grad()` block inside one)."""
+    found = set()
+    for statement in body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        inner = off
+        if isinstance(statement, ast.With):
+            if _turns_grad_off(statement):
+                inner = True
+            elif any((_dotted(item.context_expr.func if type(item.context_expr) is ast.Call else item.context_expr) or "")
+                     .rsplit(".", 1)[-1] in ("enable_grad", "set_grad_enabled") for item in statement.items):
+                inner = False
+        if not isinstance(statement, _COMPOUND):
+            if off:
+                found.add(id(statement))
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            found |= _grad_off_statements(getattr(statement, field, None) or [], inner if field == "body" else off)
+        for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
+            found |= _grad_off_statements(clause.body, off)
+    return found
+
+
+def _turns_grad_off(statement: ast.stmt) -> bool:
+    """`with torch.no_grad():`, `with torch.inference_mode():` (as written, given no argument)."""
+    return isinstance(statement, ast.With) and any(
+        type(item.context_expr) is ast.Call and not item.context_expr.args and not item.context_expr.keywords
+        and (_dotted(item.context_expr.func) or "").rsplit(".", 1)[-1] in ("no_grad", "inference_mode")
+        for item in statement.items)
+
+
 def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str], rebound: frozenset[str],
                      walrus: bool) -> dict[int, dict[str, Descriptor]]:
     """For the simple statements of a function's blocks (a line each), what a name bound more
@@ -1717,12 +1794,15 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                              _loop_targets(statement, key, local_names, rebound) if field == "body" else None)
                     for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
                         scan(clause.body)
-                for name in [name for name in last if _binds(statement, name)]:
+                bound = _bound_names(statement) if last else ()
+                for name in [name for name in last if name in bound]:
                     after_loop = _either_after_loop(statement, name, last, key, local_names)
                     if after_loop is not None:
                         last[name] = after_loop  # `x = self.lin(x)`, `for conv in self.convs: x = conv(x)`
                     else:
                         del last[name]
+                for name in _displays_changed(statement, last):
+                    del last[name]
                 coerced = _coerced_name(statement)  # `if not isinstance(v, Variable): v = Variable(v)`
                 if coerced in rebound:
                     value = _value_after_if(statement, coerced, key, local_names)
@@ -1735,17 +1815,18 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                         shared.add(line)
                     found[line] = dict(last)
             before = dict(last)
-            for name in [name for name in last if _binds(statement, name)]:
-                del last[name]
+            bound = _bound_names(statement) if last else ()
+            for name in [name for name in last if name in bound] + _displays_changed(statement, last):
+                last.pop(name, None)
             if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and (
                     isinstance(statement.targets[0], (ast.Tuple, ast.List)) or (
                     isinstance(statement.targets[0], ast.Name) and statement.targets[0].id in rebound)):
                 # `points, label = points.float().cuda(), label.long().cuda()`: each name at its
                 # element, read at the values that reach the statement
                 value = _describe(statement.value, key, local_names)
-                if before and value is not None and not _runs_later(statement):
+                if before and value is not None:
                     chained = _with_last_values(value, key, before)
-                    value = chained if _size_within(chained, _CHAIN_SIZE) else value
+                    value = chained if chained != value and _size_within(chained, _CHAIN_SIZE) and not _runs_later(statement) else value
                 for name, element in _target_bindings(statement.targets[0], value, ()):
                     if name in rebound and element is not None:
                         last[name] = element
@@ -1779,9 +1860,9 @@ def _read_at_reaching_values(locals_: dict[str, list[Descriptor]], made_at: dict
         for position, statement in places:
             last = reaching.get(statement.lineno)
             value = values[position]
-            if last and value is not None and (len(last) > 1 or name not in last) and not _runs_later(statement):
+            if last and value is not None and (len(last) > 1 or name not in last):
                 read = _with_last_values(value, key, {other: v for other, v in last.items() if other != name})
-                if read is not value and read != value and _size_within(read, _CHAIN_SIZE):
+                if read is not value and read != value and _size_within(read, _CHAIN_SIZE) and not _runs_later(statement):
                     values[position] = read
 
 
@@ -1835,6 +1916,25 @@ def _coerced_name(statement: ast.stmt) -> str | None:
         return None
     args = test.operand.args
     return args[0].id if args and isinstance(args[0], ast.Name) else None
+
+
+def _displays_changed(statement: ast.stmt, last: dict[str, Descriptor]) -> list[str]:
+    """The names whose value in `last` is a list, dict or comprehension display that the statement
+    may change: an item stored (`ms[0] = ms[0].state_dict()`), a method that puts in or takes out,
+    or the container handed to a call or aliased. The statement itself reads what the display
+    made (`loss = criterion(out, targets)`); the ones after it may not."""
+    displays = {name for name, value in last.items() if value is not None and value[0] in ("list", "each", "dict")}
+    return sorted(_handed_on(statement, displays, changed_here=True)) if displays else []
+
+
+def _bound_names(statement: ast.stmt) -> set[str]:
+    """Every name `_binds` says the statement may bind (one walk for all of them)."""
+    names = {node.id for node in _walk(statement) if type(node) is ast.Name and type(node.ctx) is ast.Store}
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        names.add(statement.name)
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        names.update(alias.asname or alias.name.split(".")[0] for alias in statement.names)
+    return names
 
 
 def _binds(statement: ast.stmt, name: str) -> bool:
