@@ -1108,12 +1108,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             callee = self._kind(func, scope)
             if callee is None or callee.base != FUNCTION:
                 return None
-            function = callee.cls
-            if isinstance(function, cst.FunctionDef):
-                if not any(statement is function for statement in self.module.body):
-                    return None
-                function = ProjectFunction(self._project_path, function.name.value, function.name.value)
-            return self.project.yielded_kind(function) if isinstance(function, ProjectFunction) else None
+            function = self._as_project_function(callee.cls)
+            return self.project.yielded_kind(function) if function is not None else None
         if isinstance(func, cst.Attribute):
             receiver = self._kind(func.value, scope)
             if receiver is None or receiver.base not in (MODULE, OBJECT):
@@ -1211,15 +1207,20 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return known
         return None
 
-    def _passed_back(self, call: cst.Call, function, scope: Scope, at) -> Kind | None:
-        """A call of a plain function (of this file's top level, or another module's) that returns
-        one of its parameters as it was passed: the kind of what this call passes there."""
+    def _as_project_function(self, function) -> ProjectFunction | None:
+        """A function of another module, or one of this file's top level as the index knows it
+        (its summary of this very text); None for any other (a nested function, a method)."""
         if isinstance(function, cst.FunctionDef):
             if not any(statement is function for statement in self.module.body):
                 return None
-            name = function.name.value
-            function = ProjectFunction(self._project_path, name, name)
-        if not isinstance(function, ProjectFunction) or any(arg.star for arg in call.args):
+            return ProjectFunction(self._project_path, function.name.value, function.name.value)
+        return function if isinstance(function, ProjectFunction) else None
+
+    def _passed_back(self, call: cst.Call, function, scope: Scope, at) -> Kind | None:
+        """A call of a plain function (of this file's top level, or another module's) that returns
+        one of its parameters as it was passed: the kind of what this call passes there."""
+        function = self._as_project_function(function)
+        if function is None or any(arg.star for arg in call.args):
             return None
         returned = self.project.returned_parameter(function)
         passed = argument(call, returned[0], returned[1]) if returned is not None else None
