@@ -3408,3 +3408,24 @@ def test_an_alias_imported_again_at_the_top_level_is_that_module_only(cli, tmp_p
         "import torch.nn as nn\nfrom approaches import a as approach\n\nprint(approach.__name__)\n\n"
         "from approaches import b as approach\n\n\ndef main():\n    return approach.Appr(nn.Linear(2, 2))\n")
     assert _findings(cli, "--select", "TL005", ".") == []
+
+
+@pytest.mark.parametrize(("branches", "expected"), [
+    pytest.param("        if cuda:\n            targets = [Variable(a.cuda()) for a in targets]\n"
+                 "        else:\n            targets = [Variable(a) for a in targets]\n", [("TL001", 7)], id="both-branches"),
+    # look-alikes: a branch that leaves the batch's own value, or binds something else
+    pytest.param("        if cuda:\n            targets = [Variable(a.cuda()) for a in targets]\n", [], id="one-branch"),
+    pytest.param("        if cuda:\n            targets = [Variable(a.cuda()) for a in targets]\n"
+                 "        else:\n            targets = load(targets)\n", [], id="the-other-unknown"),
+])
+def test_a_forward_input_bound_in_each_branch_before_the_call(cli, tmp_path, branches, expected):
+    """PytorchSSD: `if args.cuda: targets = [Variable(anno.cuda()) ...]` `else: targets =
+    [Variable(anno) ...]`, then `criterion(out, priors, targets)`: either display reaches."""
+    (tmp_path / "crit.py").write_text(
+        "import torch.nn as nn\n\n\nclass Crit(nn.Module):\n    def forward(self, preds, targets):\n"
+        "        t = targets[0]\n        return t[:, :-1].data\n")
+    (tmp_path / "train.py").write_text(
+        "from torch.autograd import Variable\nfrom crit import Crit\n\ncriterion = Crit()\n\n\n"
+        "def train(net, batches, cuda):\n    for images, targets in batches:\n" + branches +
+        "        loss = criterion(net(images), targets)\n        loss.backward()\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected

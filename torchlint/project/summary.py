@@ -42,7 +42,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 50  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 51  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -1794,13 +1794,20 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                              _loop_targets(statement, key, local_names, rebound) if field == "body" else None)
                     for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
                         scan(clause.body)
-                bound = _bound_names(statement) if last else ()
+                bound = _bound_names(statement) if last or isinstance(statement, ast.If) else ()
                 for name in [name for name in last if name in bound]:
                     after_loop = _either_after_loop(statement, name, last, key, local_names)
                     if after_loop is not None:
                         last[name] = after_loop  # `x = self.lin(x)`, `for conv in self.convs: x = conv(x)`
                     else:
                         del last[name]
+                if isinstance(statement, ast.If) and statement.orelse:
+                    # `if cuda: targets = [a.cuda() for a in targets]`, `else: targets = [...]`: either
+                    # branch's last plain assignment, read at what reaches it there
+                    for name in sorted(bound & rebound):
+                        either = [_last_assigned(branch, name, key, local_names, found) for branch in (statement.body, statement.orelse)]
+                        if None not in either and _size_within(("either", *either), _CHAIN_SIZE):
+                            last[name] = ("either", *either)
                 for name in _displays_changed(statement, last):
                     del last[name]
                 coerced = _coerced_name(statement)  # `if not isinstance(v, Variable): v = Variable(v)`
@@ -1916,6 +1923,27 @@ def _coerced_name(statement: ast.stmt) -> str | None:
         return None
     args = test.operand.args
     return args[0].id if args and isinstance(args[0], ast.Name) else None
+
+
+def _last_assigned(block: list[ast.stmt], name: str, key: str, local_names: frozenset[str],
+                   found: dict[int, dict[str, Descriptor]]) -> Descriptor:
+    """What `name` holds at the end of a branch whose last statement binding it is a plain
+    assignment standing in the branch itself (read at the values reaching it); None otherwise
+    (a branch that leaves, or binds it some other way or deeper)."""
+    for statement in reversed(block):
+        if isinstance(statement, (ast.Raise, ast.Return, ast.Continue, ast.Break)):
+            return None
+        if not _binds(statement, name):
+            continue
+        if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id == name):
+            value = _describe(statement.value, key, local_names)
+            reaching = found.get(statement.lineno)
+            if value is not None and reaching and not _runs_later(statement):
+                value = _with_last_values(value, key, {other: v for other, v in reaching.items() if other != name})
+            return value
+        return None
+    return None
 
 
 def _displays_changed(statement: ast.stmt, last: dict[str, Descriptor]) -> list[str]:
