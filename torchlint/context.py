@@ -145,16 +145,7 @@ class FileContext:
         A nested function's body runs later, outside the block around its definition, so the
         search stops at the innermost function.
         """
-        for node in reversed(self.stack[:-1]):
-            if isinstance(node, cst.With):
-                if any(self.oracle.may_enable_grad(item.item) for item in node.items):
-                    return False  # `with torch.enable_grad():` inside a `no_grad` function
-                if any(self.oracle.disables_grad(item.item) for item in node.items):
-                    return True
-            if isinstance(node, (cst.FunctionDef, cst.Lambda)):
-                decorators = [d.decorator for d in node.decorators] if isinstance(node, cst.FunctionDef) else []
-                return not any(map(self.oracle.may_enable_grad, decorators)) and any(map(self.oracle.disables_grad, decorators))
-        return False
+        return self.oracle.grad_disabled_along(self.stack[:-1])
 
     def local_name(self, qualified: str, at_module_level: bool = False) -> str | None:
         """The name bound to `qualified` by an import visible where the current node stands (or,

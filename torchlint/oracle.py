@@ -407,15 +407,26 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if binding.how != "value" or binding.value is None or ("no_grad" not in self.text and "inference_mode" not in self.text):
             return False
         scope = binding.scope.node
-        path = self.scopes.parents.path_to(scope, binding.value) or []
-        for node in reversed(path):  # (the innermost context decides, as the context's grad_disabled)
+        path = self.scopes.parents.path_to(scope, binding.value) or [scope]
+        return self.grad_disabled_along(path, self._may_disable_grad)
+
+    def grad_disabled_along(self, nodes: Sequence[cst.CSTNode], disables=None) -> bool:
+        """Whether code below `nodes` (its ancestors, outermost first) runs with autograd off: in a
+        `with torch.no_grad()`/`inference_mode()` block, or a function decorated with either, and
+        no `enable_grad()`/`set_grad_enabled(...)` closer in. A nested function's body runs later,
+        outside the block around its definition, so the search stops at the innermost function.
+        `disables`: what counts as turning autograd off (`disables_grad` by default)."""
+        disables = disables or self.disables_grad
+        for node in reversed(nodes):
             if isinstance(node, cst.With):
                 if any(self.may_enable_grad(item.item) for item in node.items):
-                    return False  # `with torch.enable_grad():` inside a `no_grad` block
-                if any(self._may_disable_grad(item.item) for item in node.items):
+                    return False  # `with torch.enable_grad():` inside a `no_grad` function
+                if any(disables(item.item) for item in node.items):
                     return True
-        decorators = [d.decorator for d in scope.decorators] if isinstance(scope, cst.FunctionDef) else []
-        return not any(map(self.may_enable_grad, decorators)) and any(map(self._may_disable_grad, decorators))
+            if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+                decorators = [d.decorator for d in node.decorators] if isinstance(node, cst.FunctionDef) else []
+                return not any(map(self.may_enable_grad, decorators)) and any(map(disables, decorators))
+        return False
 
     def _may_disable_grad(self, expr: cst.CSTNode) -> bool:
         """`disables_grad`, or `torch.no_grad()` where the file's imports cannot say what `torch`
