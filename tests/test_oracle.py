@@ -452,6 +452,11 @@ FROM_USE = {
                                            "            loss = nn.MSELoss()(model(x), x)\n    probe(loss)\n", "tensor+graph"),
     "bound-in-a-no-grad-function-under-enable-grad": (HEAD + "@torch.no_grad()\ndef f(model, x):\n    with torch.enable_grad():\n"
                                                       "        loss = nn.MSELoss()(model(x), x)\n    probe(loss)\n", "tensor+graph"),
+    # look-alikes: a tensor made before, only named again under no_grad, keeps its graph
+    "named-again-under-no-grad": (HEAD + "def f(model, x):\n    out = nn.MSELoss()(model(x), x)\n    with torch.no_grad():\n"
+                                  "        loss = out\n    probe(loss)\n", "tensor+graph"),
+    "chosen-under-no-grad": (HEAD + "def f(model, x, c):\n    out = nn.MSELoss()(model(x), x)\n    with torch.no_grad():\n"
+                             "        loss = out if c else out * 1\n    probe(loss)\n", "tensor+graph"),
     # a model `torch.load` gave in one branch, a class of the file in the other: the class's tuple
     # output, each tensor a guess (the loaded one may be another model)
     "loaded-or-built-tuple-output": (HEAD + "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
@@ -1085,7 +1090,12 @@ GROWN = HEAD + "parts = []\nfor _ in range(3):\n    parts.append(nn.Linear(2, 2)
         pytest.param(GROWN + "parts.append(make())\nprobe(parts[0])\n", None, id="unknown-appended"),
         pytest.param(GROWN + "parts[0] = 3\nprobe(parts[0])\n", None, id="item-replaced"),
         pytest.param(GROWN + "parts.extend(more)\nprobe(parts[0])\n", None, id="unknown-extension"),
+        pytest.param(HEAD + "parts = list()\nparts.append(nn.ReLU())\nprobe(parts[0])\n", "module", id="an-empty-list-call"),
         pytest.param(HEAD + "parts = list(more)\nparts.append(nn.ReLU())\nprobe(parts[0])\n", None, id="not-a-display"),
+        pytest.param(HEAD + "list = lambda: [3]\nparts = list()\nparts.append(nn.ReLU())\nprobe(parts[0])\n", None,
+                     id="a-list-of-the-file's-own"),
+        pytest.param(HEAD + "parts = list()\nparts.append(nn.ReLU())\nparts.append(3)\nprobe(parts[0])\n", None,
+                     id="an-empty-list-call-grown-by-a-number"),
         pytest.param(HEAD + "parts = []\nparts.append(parts)\nprobe(parts[0])\n", None, id="appends-itself"),
         # a Sequential of a grown list of tensors, or given a mapping: no output known
         pytest.param(HEAD + "ts = []\nts.append(torch.ones(1))\nprobe(nn.Sequential(*ts)(x))\n", "object",
@@ -2219,3 +2229,87 @@ def test_a_dict_comprehension_maps_keys_to_what_its_value_is(source, expected):
     loaders): a mapping of what each value is, judged with the loop's variables bound."""
     head = HEAD + "from torch.utils.data import DataLoader\nnet = nn.Linear(2, 2)\n"
     assert kinds(head + source) == [expected]
+
+
+DRAWN_LOADERS = HEAD + ("from itertools import cycle\nfrom torch.utils.data import DataLoader, TensorDataset\n"
+                  "ds = TensorDataset(torch.zeros(4, 3), torch.zeros(4))\nlabelled = DataLoader(ds, batch_size=2)\n"
+                  "unlabelled = DataLoader(ds, batch_size=2)\nnames = ['a', 'b']\n")
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(DRAWN_LOADERS + "it = iter(labelled)\nx, y = next(it)\nprobe(y)\n", "tensor", id="next-of-iter"),
+        pytest.param(DRAWN_LOADERS + "it = iter(zip(cycle(labelled), unlabelled))\n(x, y), (u, _) = next(it)\nprobe(y)\nprobe(u)\n",
+                     ["tensor", "tensor"], id="next-of-zipped-cycled-loaders"),
+        pytest.param(DRAWN_LOADERS + "it = enumerate(labelled)\n_, batch = it.__next__()\nx, y = batch\nprobe(x)\n", "tensor",
+                     id="dunder-next-of-enumerate"),
+        pytest.param(DRAWN_LOADERS + "pairs = list(zip(names, labelled))\nprobe(pairs[0][1][0])\n", "tensor", id="list-of-zip"),
+        # look-alikes: a default may come back, a callable is called, a position holds no tensor
+        pytest.param(DRAWN_LOADERS + "it = iter(labelled)\nbatch = next(it, None)\nprobe(batch)\n", None, id="next-with-a-default"),
+        pytest.param(DRAWN_LOADERS + "it = iter(read, b'')\nprobe(next(it))\n", None, id="iter-of-a-callable"),
+        pytest.param(DRAWN_LOADERS + "it = iter(zip(names, labelled))\nname, batch = next(it)\nprobe(name)\n", None,
+                     id="a-zipped-list-of-strings"),
+        pytest.param(DRAWN_LOADERS + "it = enumerate(labelled)\ni, batch = next(it)\nprobe(i)\n", None, id="the-enumerated-index"),
+        pytest.param(DRAWN_LOADERS + "it = iter(rows)\nprobe(next(it))\n", None, id="an-unknown-iterable"),
+        pytest.param(DRAWN_LOADERS + "def zip(*a):\n    return a\nit = iter(zip(labelled, unlabelled))\nprobe(next(it)[0])\n", None,
+                     id="a-zip-of-the-file's-own"),
+    ],
+)
+def test_batches_drawn_with_next(source, expected):
+    """CCT's `dataloader = iter(zip(cycle(self.supervised_loader), self.unsupervised_loader))`
+    then `(input_l, target_l), (input_ul, target_ul) = next(dataloader)`."""
+    assert kinds(source) == (expected if isinstance(expected, list) else [expected])
+
+
+AUTOGRAD_FUNCTION = HEAD + "from torch.autograd import Function\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(AUTOGRAD_FUNCTION + "class Scale(Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n"
+                     "    @staticmethod\n    def backward(ctx, grad_output):\n        probe(grad_output)\n", "tensor",
+                     id="the-gradient"),
+        pytest.param(AUTOGRAD_FUNCTION + "class Reduce(torch.autograd.Function):\n    @staticmethod\n"
+                     "    def backward(ctx, *grads):\n        probe(grads[0])\n", "tensor", id="star-gradients"),
+        # look-alikes: the context, a forward's inputs, a backward of another class
+        pytest.param(AUTOGRAD_FUNCTION + "class Scale(Function):\n    @staticmethod\n    def backward(ctx, g):\n        probe(ctx)\n",
+                     None, id="the-context"),
+        pytest.param(AUTOGRAD_FUNCTION + "class Scale(Function):\n    @staticmethod\n    def forward(ctx, x):\n        probe(x)\n",
+                     None, id="a-forward-input"),
+        pytest.param(HEAD + "class Function:\n    pass\nclass Step(Function):\n    @staticmethod\n"
+                     "    def backward(ctx, g):\n        probe(g)\n", None, id="a-function-class-of-its-own"),
+        pytest.param(HEAD + "class Net(nn.Module):\n    def backward(self, g):\n        probe(g)\n", None, id="a-module's-backward"),
+    ],
+)
+def test_the_gradients_an_autograd_function_is_given(source, expected):
+    assert kinds(source) == [expected]
+
+
+APPLIED = AUTOGRAD_FUNCTION + (
+    "class Hinge(Function):\n    @staticmethod\n    def forward(ctx, pred):\n        loss = torch.zeros(1)\n"
+    "        loss += pred.sum()\n        return loss\n    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+    "class Pair(Function):\n    @staticmethod\n    def forward(ctx, a):\n        return torch.zeros(1), torch.ones(1)\n"
+    "class Stats(Function):\n    @staticmethod\n    def forward(ctx, a):\n        return {'n': torch.zeros(1)}\n"
+    "class Table:\n    @staticmethod\n    def forward(ctx, a):\n        return torch.zeros(1)\n"
+    "    @classmethod\n    def apply(cls, a):\n        return [a]\n"
+    "w = nn.Parameter(torch.zeros(3))\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(APPLIED + "probe(Hinge.apply(w))\n", "tensor+graph", id="a-loss-of-a-parameter"),
+        pytest.param(APPLIED + "probe(Hinge.apply(torch.zeros(3)))\n", "tensor", id="a-loss-of-plain-data"),
+        pytest.param(APPLIED + "a, b = Pair.apply(w)\nprobe(b)\n", "tensor+graph", id="a-tuple-of-tensors"),
+        # look-alikes: a dict returned, a class of its own with `apply`, called on its class or an instance
+        pytest.param(APPLIED + "probe(Stats.apply(w))\n", None, id="a-dict"),
+        pytest.param(APPLIED + "probe(Table.apply(w))\n", None, id="not-an-autograd-function"),
+        pytest.param(APPLIED + "t = Table()\nprobe(t.apply(w))\n", None, id="an-instance's-apply"),
+    ],
+)
+def test_what_an_autograd_function_applied_gives(source, expected):
+    """SSN's `OHEMHingeLoss.apply(pos_prob, labels, ...)`: the loss its `forward` builds."""
+    assert kinds(source) == [expected]

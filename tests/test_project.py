@@ -1318,7 +1318,12 @@ TWO_HEADS = (
         pytest.param("det = det.cuda()\n    det = torch.nn.DataParallel(det)", [("TL002", 7), ("TL001", 11)],
                      id="wrapped-on-one-branch"),
         pytest.param("det = torch.compile(det)", [], id="compiled-on-one-branch"),
-        pytest.param("det = nn.Linear(3, 3)", [], id="another-module-on-one-branch"),
+        # a module of another class whose output is a tensor: `score` is a tensor either way (a
+        # row of it, or the first of the pair)
+        pytest.param("det = nn.Linear(3, 3)", [("TL001", 11)], id="another-module-returning-a-tensor-on-one-branch"),
+        # look-alikes: what the other module returns is not known, or holds no tensor first
+        pytest.param("det = torch.jit.load('m.pt')", [], id="a-loaded-module-on-one-branch"),
+        pytest.param("det = nn.LSTM(3, 3)", [], id="an-lstm-on-one-branch"),
     ],
 )
 def test_a_module_wrapped_on_one_branch_keeps_its_outputs(cli, tmp_path, rebinding, expected):
@@ -2821,6 +2826,7 @@ BATCH_LOOP = (
 @pytest.mark.parametrize(("loop", "expected"), [
     pytest.param("    for i, (x, y) in enumerate(loader):\n        utils.psnr(x, y)\n", [("TL001", 2)], id="enumerate"),
     pytest.param("    for (x, y), m in zip(loader, masks):\n        utils.psnr(x, y)\n", [("TL001", 2)], id="zip-first"),
+    pytest.param("    for m, (x, y) in zip(masks, loader):\n        utils.psnr(x, y)\n", [("TL001", 2)], id="zip-later-iterable"),
     pytest.param("    for batch in tqdm(loader):\n        x, y = batch\n        utils.psnr(x, y)\n", [("TL001", 2)],
                  id="progress-bar"),
     pytest.param("    for i, batch in enumerate(loader):\n        x, y = [t.cuda() for t in batch]\n        utils.psnr(x, y)\n",
@@ -2828,7 +2834,7 @@ BATCH_LOOP = (
     pytest.param("    loaders = {p: DataLoader(ds, batch_size=4) for p in ('train', 'val')}\n"
                  "    for x, y in loaders[phase]:\n        utils.psnr(x, y)\n", [("TL001", 2)], id="loaders-by-phase"),
     # look-alikes: what the loop does not show stays unknown
-    pytest.param("    for m, (x, y) in zip(masks, loader):\n        utils.psnr(x, y)\n", [], id="zip-later-iterable"),
+    pytest.param("    for (x, y), b in zip(masks, loader):\n        utils.psnr(x, y)\n", [], id="zip-unknown-first-iterable"),
     pytest.param("    for i, (x, y) in enumerate(loader):\n        utils.psnr(y, i)\n", [], id="enumerate-counter"),
     pytest.param("    for i, batch in enumerate(loader):\n        x, y = [float(t) for t in batch]\n        utils.psnr(x, y)\n",
                  [], id="comprehension-of-numbers"),
@@ -3429,3 +3435,237 @@ def test_a_forward_input_bound_in_each_branch_before_the_call(cli, tmp_path, bra
         "def train(net, batches, cuda):\n    for images, targets in batches:\n" + branches +
         "        loss = criterion(net(images), targets)\n        loss.backward()\n")
     assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+INHERITED_BASE = '''import torch.nn as nn
+
+
+class Base(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+    def head(self, h):
+        return h * 2
+
+
+class Plain(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.body(x)
+
+
+class Packer(nn.Module):
+    def forward(self, x):
+        return nn.utils.rnn.pack_sequence([x])
+
+
+class Calling(nn.Module):
+    def __call__(self, x):
+        return x.tolist()
+
+    def forward(self, x):
+        return x
+'''
+
+
+@pytest.mark.parametrize(("subclass", "expected"), [
+    pytest.param("class Small(Base):\n    pass\n", [("TL001", 6)], id="no-code-of-its-own"),
+    pytest.param("class Small(Base):\n    def __init__(self):\n        super().__init__()\n        self.tag = 'small'\n",
+                 [("TL001", 6)], id="an-init-setting-other-attributes"),
+    pytest.param("class Mid(Base):\n    pass\n\n\nclass Small(Mid):\n    pass\n", [("TL001", 6)], id="two-levels"),
+    pytest.param("class Small(Base):\n    def forward(self, x):\n        return self.body(x) + 1\n", [("TL001", 6)],
+                 id="its-own-forward-reading-the-base-attribute"),
+    # look-alikes: the subclass changes what the base's forward computes, or calling it runs other code
+    pytest.param("class Small(Plain):\n    pass\n", [("TL001", 6)], id="a-plain-base"),
+    pytest.param("class Small(Plain):\n    def __init__(self):\n        super().__init__()\n"
+                 "        self.body = Packer()\n", [], id="replacing-an-attribute-the-base-reads"),
+    pytest.param("class Small(Base):\n    def head(self, h):\n        return h.tolist()\n", [],
+                 id="overriding-a-method-the-base-calls"),
+    pytest.param("class Small(Base):\n    def __call__(self, x):\n        return [x]\n", [], id="its-own-call"),
+    pytest.param("class Small(Calling):\n    pass\n", [], id="a-base-defining-call"),
+    pytest.param("class Small(Calling):\n    def forward(self, x):\n        return x * 2\n", [],
+                 id="its-forward-under-a-base-defining-call"),
+    pytest.param("class Small(Base, dict):\n    pass\n", [], id="two-bases"),
+    pytest.param("class Small(Base):\n    pass\n\n\nSmall.forward = lambda self, x: [x]\n", [], id="forward-assigned-on-it"),
+])
+@pytest.mark.parametrize("where", ["models", "train"])
+def test_a_subclass_runs_its_project_base_forward(cli, tmp_path, subclass, expected, where):
+    """`class ResNet18(ResNet)` with no `forward` of its own: calling it runs the base's, which
+    holds where the subclass changes nothing the base's code reads (defined beside the base's
+    module, or in the linted file itself)."""
+    (tmp_path / "base.py").write_text(INHERITED_BASE)
+    header = "import torch.nn as nn\nfrom base import Base, Calling, Packer, Plain\n\n\n"
+    if where == "models":
+        (tmp_path / "models.py").write_text(header + subclass)
+        (tmp_path / "train.py").write_text("import torch\nfrom models import Small\n\n\nout = Small()(torch.randn(2, 4))\nprint(out.data)\n")
+    else:
+        (tmp_path / "train.py").write_text("import torch\n" + header + subclass + "\n\nout = Small()(torch.randn(2, 4))\nprint(out.data)\n")
+    found = _findings(cli, "--select", "TL001", "train.py")
+    line = (tmp_path / "train.py").read_text().splitlines().index("print(out.data)") + 1
+    assert found == [(code, line) for code, _ in expected]
+
+
+@pytest.mark.parametrize(("subclass", "expected"), [
+    pytest.param("class Small(Plain):\n    pass\n", True, id="no-code-of-its-own"),
+    # look-alike: the subclass's assignment is merged into what the base's forward reads (its
+    # PackedSequence has a `.data` of its own)
+    pytest.param("class Small(Plain):\n    def __init__(self):\n        super().__init__()\n"
+                 "        self.body = Packer()\n", False, id="replacing-an-attribute-the-base-reads"),
+])
+def test_a_subclass_runs_its_base_forward_in_one_file(cli, tmp_path, subclass, expected):
+    (tmp_path / "train.py").write_text("import torch\n" + INHERITED_BASE + "\n\n" + subclass +
+                                        "\n\nout = Small()(torch.randn(2, 4))\nprint(out.data)\n")
+    assert bool(_findings(cli, "--select", "TL001", "train.py")) is expected
+
+
+CHOSEN_MODELS = '''import torch
+import torch.nn as nn
+
+
+class Flow(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(2, 2)
+
+    def forward(self, x):
+        return self.l(x), x.sum()
+
+
+class Coupling(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(2, 2)
+
+    def forward(self, x):
+        return torch.tanh(self.l(x)), x.mean()
+
+
+class Listing(nn.Module):
+    def forward(self, x):
+        return [x.tolist()], 0
+
+
+class Opaque(nn.Module):
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, x):
+        return self.inner(x)
+'''
+
+
+@pytest.mark.parametrize(("other", "expected"), [
+    pytest.param("Coupling()", [("TL001", 15)], id="both-return-a-tensor-first"),
+    # look-alikes: one choice returns something else there, or nothing known
+    pytest.param("Listing()", [], id="one-returns-a-list-first"),
+    pytest.param("Opaque(make())", [], id="one-returns-what-its-inner-module-does"),
+])
+def test_a_model_chosen_among_classes_gives_what_their_outputs_agree_on(cli, tmp_path, other, expected):
+    """maf.py: `model` is one of several flow classes picked by `if args.model == ...`; `u, _ =
+    model(data)` then `u.data`."""
+    (tmp_path / "flows.py").write_text(CHOSEN_MODELS)
+    (tmp_path / "main.py").write_text(
+        "import sys\nimport torch\nfrom flows import Flow, Coupling, Listing, Opaque\n\n\ndef make():\n    return sys.modules\n\n\n"
+        f"model = Flow() if sys.argv[1] == 'flow' else {other}\n\n\ndef show(x):\n    u, _ = model(x)\n"
+        "    print(u.data)\n\n\nshow(torch.zeros(3, 2))\n")
+    assert _findings(cli, "--select", "TL001", "main.py") == expected
+
+
+@pytest.mark.parametrize(("draw", "expected"), [
+    pytest.param("    it = iter(loader)\n    x, y = next(it)\n", [("TL001", 6)], id="next-of-iter"),
+    pytest.param("    it = enumerate(loader)\n    _, (x, y) = it.__next__()\n", [("TL001", 6)], id="dunder-next-of-enumerate"),
+    pytest.param("    it = iter(zip(cycle(loader), names))\n    (x, y), _ = next(it)\n", [("TL001", 6)], id="next-of-zip"),
+    # look-alikes: what reaches the helper is no batch element
+    pytest.param("    it = iter(loader)\n    x = next(it, None)\n", [], id="next-with-a-default"),
+    pytest.param("    it = iter(zip(names, loader))\n    x, _ = next(it)\n", [], id="a-zipped-string"),
+    pytest.param("    it = enumerate(loader)\n    x, _ = next(it)\n", [], id="the-enumerated-index"),
+])
+def test_a_batch_drawn_with_next_and_handed_to_a_helper(cli, tmp_path, draw, expected):
+    """ADVENT's `_, batch = trainloader_iter.__next__()`, CCT's `next(dataloader)`: the batch's
+    tensors are what a helper of another module is given."""
+    (tmp_path / "show.py").write_text("import torch\n\n\ndef show(x):\n    print(x)\n    return x.data\n")
+    (tmp_path / "train.py").write_text(
+        "from itertools import cycle\nimport torch\nfrom torch.utils.data import DataLoader, TensorDataset\nfrom show import show\n\n"
+        "names = ['a', 'b']\n\n\ndef epoch(loader):\n" + draw + "    show(x)\n\n\n"
+        "epoch(DataLoader(TensorDataset(torch.zeros(4, 3), torch.zeros(4)), batch_size=2))\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+@pytest.mark.parametrize(("returned", "expected"), [
+    pytest.param("torch.zeros(1) + pred.sum()", [("TL001", 8)], id="a-tensor"),
+    # look-alike: the forward gives a number
+    pytest.param("float(pred.sum())", [], id="a-number"),
+])
+def test_a_loss_module_returning_an_applied_autograd_function(cli, tmp_path, returned, expected):
+    """SSN: `CompletenessLoss.forward` returns `OHEMHingeLoss.apply(...) / n`, and the training
+    script reads `loss.data` of what the criterion (imported) gives."""
+    (tmp_path / "ops.py").write_text(
+        "import torch\n\n\nclass Hinge(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, pred):\n"
+        f"        return {returned}\n\n\nclass HingeLoss(torch.nn.Module):\n    def forward(self, pred):\n"
+        "        return Hinge.apply(pred) / 2.0\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom ops import HingeLoss\n\ncriterion = HingeLoss()\nw = torch.nn.Parameter(torch.zeros(3))\n\n"
+        "loss = criterion(w)\nprint(loss.data)\n")
+    assert _findings(cli, "--select", "TL001", "train.py") == expected
+
+
+CONSUME = "def consume(items):\n    out = []\n    for item in items:\n        out.append(item.data)\n    return out\n"
+RECORD_HEAD = ("import torch\nfrom consume import consume\n\n\nclass Record:\n    def __init__(self, data):\n"
+               "        self.data = data\n\n\ndef run(batch, use_cuda, extra):\n")
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    pytest.param("    feats = [t.float() for t in batch]\n    feats = [t * 2 for t in feats]\n", [("TL001", 4)],
+                 id="a-rebuilt-list-of-tensors"),
+    pytest.param("    if use_cuda:\n        feats = [t.cuda() for t in batch]\n    else:\n        feats = [t.float() for t in batch]\n",
+                 [("TL001", 4)], id="either-branch's-list"),
+    # look-alikes (a hostile review's): something else is put into the list before it is handed on
+    pytest.param("    if use_cuda:\n        feats = [t.cuda() for t in batch]\n    else:\n        feats = [t.float() for t in batch]\n"
+                 "    feats[0] = Record([1, 2, 3])\n", [], id="either-branch's-list-then-an-item-stored"),
+    pytest.param("    if use_cuda:\n        feats = [t.cuda() for t in batch]\n    else:\n        feats = [t.float() for t in batch]\n"
+                 "    feats.insert(0, Record([1, 2, 3]))\n", [], id="either-branch's-list-then-an-item-inserted"),
+    pytest.param("    def tag():\n        feats[0] = Record([1, 2, 3])\n    feats = [t.float() for t in batch]\n"
+                 "    feats = [t * 2 for t in feats]\n    tag()\n", [], id="a-closure-storing-an-item"),
+    pytest.param("    feats = [t.float() for t in batch]\n\n    def tag():\n        feats[0] = Record([1, 2, 3])\n    tag()\n", [],
+                 id="a-closure-storing-into-a-list-built-once"),
+    pytest.param("    feats = [t.float() for t in batch]\n    [feats.append(Record(e)) for e in extra]\n", [],
+                 id="appended-in-a-comprehension"),
+    pytest.param("    feats = None\n    t = [x.float() for x in batch]\n    t = [x * 2 for x in t]\n    feats = t\n"
+                 "    t[0] = Record([1, 2, 3])\n", [], id="changed-through-another-name"),
+])
+def test_a_list_handed_on_holds_what_was_put_in_last(cli, tmp_path, body, expected):
+    (tmp_path / "consume.py").write_text(CONSUME)
+    (tmp_path / "main.py").write_text(RECORD_HEAD + body + "    return consume(feats)\n\n\n"
+                                      "print(run([torch.ones(2), torch.ones(2)], False, [[1], [2]]))\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+@pytest.mark.parametrize(("steps", "expected"), [
+    pytest.param("def losses(loader):\n    # (an EMA update elsewhere runs under no_grad; this loss does not)\n"
+                 "    for x, y in loader:\n        loss = criterion(model(x), y)\n        yield loss\n",
+                 [("TL003", 6)], id="a-generator-naming-no-grad-in-a-comment"),
+    pytest.param("def losses(loader):\n    for x, y in loader:\n        out = criterion(model(x), y)\n"
+                 "        with torch.no_grad():\n            loss = out\n        yield loss\n",
+                 [("TL003", 6)], id="a-loss-named-again-under-no-grad"),
+    pytest.param("def losses(loader):\n    for x, y in loader:\n        with torch.no_grad():\n"
+                 "            with torch.enable_grad():\n                loss = criterion(model(x), y)\n        yield loss\n",
+                 [("TL003", 6)], id="enable-grad-inside-no-grad"),
+    # look-alike: made with autograd off
+    pytest.param("def losses(loader):\n    for x, y in loader:\n        with torch.no_grad():\n"
+                 "            loss = criterion(model(x), y)\n            yield loss\n", [], id="yielded-under-no-grad"),
+])
+def test_what_a_generator_yields_keeps_its_graph_unless_made_with_autograd_off(cli, tmp_path, steps, expected):
+    (tmp_path / "steps.py").write_text("import torch\nimport torch.nn as nn\nmodel = nn.Linear(4, 1)\n"
+                                       "criterion = nn.MSELoss()\n\n\n" + steps)
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom steps import losses\nloader = [(torch.randn(2, 4), torch.randn(2, 1)) for _ in range(3)]\n"
+        "total = 0\nfor loss in losses(loader):\n    total += loss\nprint(total)\n")
+    assert _findings(cli, "--select", "TL003", "train.py") == expected

@@ -289,7 +289,7 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
     return Kind(
         first.base,
         graph=all(kind.graph for kind in found),
-        output=first.output if all(kind.output == first.output for kind in found) else None,
+        output=first.output if all(kind.output == first.output for kind in found) else _merged_outputs(found),
         # (a guess merged with a sure tensor stays a guess: the fix must still be withheld)
         origin=first.origin if all(kind.origin == first.origin for kind in found) else _merged_origin(found),
         cls=first.cls if all(kind.cls == first.cls for kind in found) else None,  # (ProjectClass: by value)
@@ -299,6 +299,14 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         keys=first.keys if all(kind.keys == first.keys for kind in found) else None,
         evidence=next((kind.evidence for kind in found if kind.evidence), None),
     )
+
+
+def _merged_outputs(kinds: list[Kind]) -> Kind | None:
+    """Modules of different classes (`model = MAF(...)` in one branch, `model = RealNVP(...)` in
+    another): calling one gives what their outputs agree on, where every output is known."""
+    if any(kind.output is None for kind in kinds):
+        return None
+    return merge([kind.output for kind in kinds])
 
 
 def _output_beside_loaded(output: Kind | None) -> Kind | None:
@@ -631,6 +639,10 @@ def method_call_kind(receiver: Kind | None, method: str, without_arguments: bool
         return None
     if receiver.base == CONTAINER and receiver.mapping and method == "values":
         return Kind(CONTAINER, element=receiver.element)
+    if receiver.base == CONTAINER and receiver.mapping and method == "items" and receiver.element is not None:
+        return Kind(CONTAINER, element=Kind(CONTAINER, positions=(None, receiver.element)))  # `sorted(d.items())`
+    if method == "__next__":
+        return iterated_kind(receiver)  # `enumerate(loader).__next__()`: (an iterator is read as what it iterates)
     if receiver.base == OBJECT and receiver.origin == PACKED_SEQUENCE and method in SELF_RETURNING_METHODS:
         return receiver  # `pack_padded_sequence(...).to(device)`: still a PackedSequence
     if receiver.base == OBJECT and (receiver.origin or "").startswith("torch.distributions.") and method in DISTRIBUTION_TENSORS:
@@ -772,6 +784,40 @@ def summed_kind(iterable: Kind | None) -> Kind | None:
     return derived_tensor(element.graph, [element]) if element is not None and element.base == TENSOR else None
 
 
+def applied_kind(returned: Kind | None, graph: bool) -> Kind | None:
+    """What `Function.apply(...)` of a custom autograd function gives, from what its `forward`
+    returns (a tensor, or a tuple of them): the tensors carry a graph where an input did (the
+    forward itself runs with autograd off)."""
+    if is_kind(returned, TENSOR):
+        return replace(returned, graph=graph)
+    if returned is not None and returned.base == CONTAINER and not returned.mapping and returned.positions is not None:
+        positions = tuple(replace(kind, graph=graph) if is_kind(kind, TENSOR) else kind for kind in returned.positions)
+        return replace(returned, positions=positions)
+    return None
+
+
+def zipped_kind(iterables: list[Kind | None]) -> Kind | None:
+    """What `zip(a, b, ...)` is: an iterable of tuples of what each iterable yields, at its place
+    (so `it = iter(zip(cycle(labelled), unlabelled))` then `(x, y), (u, _) = next(it)` reads
+    each loader's batch)."""
+    elements = tuple(iterated_kind(iterable) for iterable in iterables)
+    if not elements or all(element is None for element in elements):
+        return None
+    return Kind(CONTAINER, element=Kind(CONTAINER, positions=elements))
+
+
+def enumerated_kind(iterable: Kind | None) -> Kind | None:
+    """What `enumerate(a)` is: an iterable of (number, element) pairs."""
+    element = iterated_kind(iterable)
+    return Kind(CONTAINER, element=Kind(CONTAINER, positions=(None, element))) if element is not None else None
+
+
+def cycled_kind(iterable: Kind | None) -> Kind | None:
+    """What `itertools.cycle(a)` is: an iterable of what `a` yields, again and again."""
+    element = iterated_kind(iterable)
+    return Kind(CONTAINER, element=element) if element is not None else None
+
+
 def iterated_kind(iterable: Kind | None) -> Kind | None:
     """What iterating a value of this kind yields, when known."""
     return element_kind(iterable, None, ()) if iterable is not None else None
@@ -791,7 +837,8 @@ def element_kind(receiver: Kind | None, method: str | None, path: tuple[int, ...
         return PAIR_KIND_OF_ITERATOR.get(method) if path == (1,) else None
     if method is None:
         if receiver.base in (MODULE, CONTAINER) and receiver.element is not None and not receiver.mapping:
-            return receiver.element if path == () else None
+            # (`for k, v in sorted(d.items())`: each pair unpacked)
+            return receiver.element if path == () else unpacked_kind(receiver.element, path) if receiver.base == CONTAINER else None
         if receiver.base == TENSOR and path == ():
             return derived_tensor(receiver.graph, [receiver])  # `for row in weights`: its slices
         if receiver.base == OBJECT and receiver.origin in DATA_LOADERS and receiver.element is not None:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import libcst as cst
 
 from torchlint.analysis import dotted_name
-from torchlint.kinds import CONTAINER, MODULE, Kind
+from torchlint.kinds import CONTAINER, MODULE, TENSOR, Kind, merge
 from torchlint.kinds import CONTAINER_MUTATING_METHODS, container_of
 from torchlint.project.summary import NAMESPACE_READERS
 from torchlint.scopes import Binding, Scope, reaching
@@ -23,8 +23,9 @@ from torchlint.walk import descendants
 # What puts another element into a list or dict: its elements' kind is then not the one built.
 _MUTATIONS = CONTAINER_MUTATING_METHODS | {ITEM_STORED}
 _LIST_GROWTH = frozenset({"append", "extend", "insert"})
-# Calls that read a list they are given without keeping or changing it.
-_READING_CALLS = frozenset({"len", "enumerate", "zip", "sorted", "reversed", "iter", "list", "tuple", "sum", "print",
+# Calls that read a list they are given without keeping or changing it (`next` advances an
+# iterator, leaving what it yields as it was).
+_READING_CALLS = frozenset({"len", "enumerate", "zip", "sorted", "reversed", "iter", "next", "list", "tuple", "sum", "print",
                             "torch.stack", "torch.cat", "min", "max", "any", "all", "isinstance", "type", "id", "hash",
                             "repr", "str", "bool", "hasattr", "set", "frozenset", "format"})
 
@@ -41,13 +42,47 @@ _ARGUMENT_HOOKS = frozenset({"register_forward_pre_hook", "register_module_forwa
 class LocalContainers:
     """Mixin of TypeOracle: the contents of a scope's own lists and dicts."""
 
+    def _empty_list_call(self, value: cst.CSTNode | None, scope: Scope, builtin: str = "list") -> bool:
+        """`list()` (or `dict()`): an empty one, as `[]` is (where the name is the builtin)."""
+        return (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Name)
+                and value.func.value == builtin and not self.scopes.lookup(builtin, scope))
+
+    def _filled_dict(self, name: str, scope: Scope, bindings: list[Binding]) -> Kind | None:
+        """A dict the scope builds (`{}`, a display, `dict()`) and only fills by plain item stores,
+        under any key (`grad[name] = p.grad`, `d["l"] = loss`): a mapping of what every value
+        given or stored agrees on, when a tensor. Not where it is handed on, changed by a
+        method (`update`, `pop`, `setdefault`) or stored into otherwise (`d[k] += 1`, `del d[k]`)."""
+        displays = [self.bound_value(binding) for binding in bindings]
+        if not displays or any(binding.scope is not scope for binding in bindings) or not all(
+                (isinstance(value, cst.Dict) and all(isinstance(e, cst.DictElement) for e in value.elements))
+                or self._empty_list_call(value, scope, "dict") for value in displays):
+            return None
+        if handed_on(name, scope.node, self._torch_call):
+            return None
+        stored, plain = [], set()
+        for marks, path in scope.uses.get(name, ()):
+            if not marks & _MUTATIONS:
+                continue
+            value = _plain_item_store(path)
+            if value is None:
+                return None
+            plain.add(id(path[-1].target))
+            stored.append(self._kind(value, scope, (*path, value)))
+        if not stored or any(id(sub) not in plain for sub in _subscripts_stored(name, scope.node)):
+            return None
+        given = [self._kind(element.value, scope) for value in displays if isinstance(value, cst.Dict)
+                 for element in value.elements]
+        element = merge(given + stored)
+        # (tensors only: a dict of modules is read where it is saved, store by store: see items_added_before)
+        return Kind(CONTAINER, element=element, mapping=True) if element is not None and element.base == TENSOR else None
+
     def _grown_list(self, name: str, scope: Scope, bindings: list[Binding]) -> Kind | None:
         """A list the scope builds and only grows by `append`, `insert` and `extend` of displays:
         a container of what every element given or added agrees on (modules, tensors)."""
         displays = [self.bound_value(binding) for binding in bindings]
         if not displays or any(binding.scope is not scope for binding in bindings) or not all(
-                isinstance(value, cst.List) and not any(isinstance(e, cst.StarredElement) for e in value.elements)
-                for value in displays):
+                (isinstance(value, cst.List) and not any(isinstance(e, cst.StarredElement) for e in value.elements))
+                or self._empty_list_call(value, scope) for value in displays):
             return None
         if handed_on(name, scope.node, self._torch_call):
             # `add_records(items, raw)`, `rows = items`, a closure: grown out of sight (torch's
@@ -64,7 +99,8 @@ class LocalContainers:
                 added += [self._kind(value, scope, (*path, value)) for value in values]
         if not added:
             return None
-        given = [self._kind(element.value, scope) for value in displays for element in value.elements]
+        given = [self._kind(element.value, scope) for value in displays if isinstance(value, cst.List)
+                 for element in value.elements]
         grown = container_of(given + added)  # (its positions are not the display's: only the element counts)
         return Kind(CONTAINER, element=grown.element) if grown is not None and grown.element is not None else None
 
@@ -296,6 +332,16 @@ def _item_store(path: Sequence[cst.CSTNode]) -> tuple[str, cst.BaseExpression] |
     index = target.target.slice[0].slice
     key = literal_key(index.value) if isinstance(index, cst.Index) else None
     return None if key is None else (key, statement.value)
+
+
+def _plain_item_store(path: Sequence[cst.CSTNode]) -> cst.BaseExpression | None:
+    """The value of `d[key] = value` (one target, any key) as the use `path` ends at its target."""
+    target, statement = path[-1], path[-2] if len(path) > 1 else None
+    if not (isinstance(target, cst.AssignTarget) and isinstance(statement, cst.Assign) and len(statement.targets) == 1
+            and isinstance(target.target, cst.Subscript) and len(target.target.slice) == 1
+            and isinstance(target.target.slice[0].slice, cst.Index)):
+        return None
+    return statement.value
 
 
 def literal_key(expr: cst.BaseExpression | None) -> str | None:

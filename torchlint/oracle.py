@@ -30,10 +30,11 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     keyword_names, layer_tensor_kind, unbatched, library_call_kind, merge, method_call_kind, positional_count, public,
     container_of, dict_display_kind, subscript_kind, summed_kind, tensor, torch_class_instance, unpacked_kind, with_evidence, given_back_kind, PROGRESS_BARS,
+    zipped_kind, enumerated_kind, cycled_kind, applied_kind,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex
 from torchlint.torch_api import (
-    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, GRAD_DISABLING_CONTEXTS, MODULE_BASE_CLASSES, SEQUENCE_PACKING, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
+    AUTOGRAD_FUNCTIONS, DATA_LOADERS, ELEMENTWISE_WITH_OTHER, GRAD_DISABLING_CONTEXTS, MODULE_BASE_CLASSES, SEQUENCE_PACKING, LAZY_PARAMETER_MAKERS, MODULE_CONTAINERS, MODULE_WRAPPERS, PARAMETER_CLASSES, PARAMETER_CONTAINERS,
     SEQUENTIAL_CONTAINERS, is_torch_module_class, looks_like_pretrained_model_class,
 )
 from torchlint.scopes import (
@@ -81,7 +82,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         self._in_progress: set[object] = set()
         self._binding_kinds: dict[Binding, Kind | None] = {}
         self._method_outputs: dict[cst.FunctionDef, Kind | None] = {}
-        self._grown_lists: dict[tuple[Scope, str], Kind | None] = {}
+        self._grown_lists: dict[tuple, Kind | None] = {}  # (scope, name), and (scope, name, "dict")
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
         self._registered: dict[str, tuple[str, tuple[Kind | None, ...]]] | None = None
         self._defined_methods: frozenset[str] | None = None
@@ -329,6 +330,9 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             grown = self._memoised(self._grown_lists, (scope, name), None, lambda: self._grown_list(name, scope, every))
             if grown is not None:
                 return grown  # `layers = []`, then `layers.append(nn.Linear(...))` in a loop
+            filled = self._memoised(self._grown_lists, (scope, name, "dict"), None, lambda: self._filled_dict(name, scope, every))
+            if filled is not None:
+                return filled  # `grads = {}`, then `grads[name] = p.grad` in a loop
             if merged is not None and (merged.element is not None or merged.positions is not None):
                 return Kind(CONTAINER, mapping=merged.mapping)  # `params["extra"] = stats`: any element may be another
         if (merged is not None and merged.base == CONTAINER and (merged.element is not None or merged.positions is not None)
@@ -406,6 +410,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
     def _bound_with_grad_off(self, binding: Binding) -> bool:
         if binding.how != "value" or binding.value is None or ("no_grad" not in self.text and "inference_mode" not in self.text):
             return False
+        if not _computes(binding.value):
+            return False  # `with torch.no_grad(): loss = out`: the same tensor, its graph kept
         scope = binding.scope.node
         path = self.scopes.parents.path_to(scope, binding.value) or [scope]
         return self.grad_disabled_along(path, self._may_disable_grad)
@@ -574,6 +580,9 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return self._self_kind(owner)
         if not isinstance(function, cst.FunctionDef):
             return None
+        gradient = self._incoming_gradient(function, param)
+        if gradient is not None:
+            return gradient
         positional = [*function.params.posonly_params, *function.params.params]
         index = next((i for i, p in enumerate(positional) if p is param), None)
         if index is None:
@@ -588,6 +597,18 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if key is None:
             return self._enclosing_call_site_kind(function, param, index, scope)
         return self.project.call_site_kind(self._project_path, key, index)
+
+    def _incoming_gradient(self, function: cst.FunctionDef, param: cst.Param) -> Kind | None:
+        """`def backward(ctx, grad_output)` (or `*grad_outputs`) of a `torch.autograd.Function`:
+        autograd passes the gradients of the forward's outputs, tensors (not the context)."""
+        if function.name.value != "backward" or is_first_param(function, param):
+            return None
+        owner = self.classes.method_owner.get(function)
+        if owner is None or not any(self.imports.qualify(base.value) in AUTOGRAD_FUNCTIONS for base in owner.bases):
+            return None
+        if param is function.params.star_arg:
+            return Kind(CONTAINER, element=tensor(False))
+        return tensor(False) if any(param is p for p in function.params.params) else None
 
     def _enclosing_call_site_kind(self, function: cst.FunctionDef, param: cst.Param, index: int,
                                   scope: Scope) -> Kind | None:
@@ -769,10 +790,35 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         defines `__call__` (calling an instance runs that instead)."""
         if self.may_override(cls, "__call__"):
             return None  # (it or a base defines one, a base is not seen, a decorator or an assignment may change it)
+        if self._attribute_bindings(cls, "forward") or self.project.assigned_on(
+                self.project.project_class(self._project_path, cls.name.value), "forward"):
+            return None  # (`self.forward = self.packed` in a method, `Net.forward = f`: calls run that)
         forward = method_named(cls, "forward")
-        if forward is None or self._attribute_bindings(cls, "forward"):
-            return None  # (`self.forward = self.packed` in a method: calls run that)
+        if forward is None:
+            return self._inherited_forward_output(cls)
         return self.project.module_output(self._method_returns(forward))
+
+    def _inherited_forward_output(self, cls: cst.ClassDef) -> Kind | None:
+        """A class without a `forward` of its own runs its one base's (`class ResNet18(ResNet)`).
+        A base of the file reads `self` as any of its subclasses may be (what they assign merged
+        in), so what it returns holds here; a base of the project is read as for an instance of
+        itself, so only where this class assigns no attribute and defines no method (but
+        `__init__`) that the base's family has."""
+        if len(cls.bases) != 1 or cls.bases[0].keyword is not None:
+            return None
+        qualified, definitions = self._written_base(cls.bases[0])
+        if definitions:
+            kind = self._local_instance_kind(definitions[0]) if len(definitions) == 1 else None
+            return kind.output if kind is not None and kind.base == MODULE else None
+        base = self._imported_kind(qualified)
+        if base is None or base.base != CLASS or not isinstance(base.cls, ProjectClass):
+            return None
+        summary = self.project.summaries.get(self._project_path)
+        own = summary.classes.get(cls.name.value) if summary is not None and len(self.classes.by_name.get(cls.name.value, ())) == 1 else None
+        if own is None or self.project.shadows_family(base.cls, own.attributes.keys(), own.methods.keys() - {"__init__"}):
+            return None
+        instance = self.project.instance_kind(base.cls)
+        return instance.output if instance is not None and instance.base == MODULE else None
 
     def _defines_call(self, cls: cst.ClassDef, seen: set[str]) -> bool:
         return self._defines_any(cls, ("__call__",), seen)
@@ -1001,8 +1047,13 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             qualified = self.imports.qualify(base.value)
             if qualified is not None and is_torch_module_class(qualified) and qualified.startswith("torch."):
                 continue
+            if qualified is not None:
+                imported = self._imported_kind(qualified)
+                if imported is None or not isinstance(imported.cls, ProjectClass) or self.project.may_override(imported.cls, method):
+                    return True  # a base the project cannot see into, or one that defines it
+                continue
             local = self.classes.by_name.get(dotted_name(base.value) or "")
-            if qualified is not None or not local or len(local) != 1 or self.may_override(local[0], method, seen):
+            if not local or len(local) != 1 or self.may_override(local[0], method, seen):
                 return True  # a base this file cannot see into
         return False
 
@@ -1143,9 +1194,16 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         namespace = self._project_namespace(call, scope)
         if namespace is not None:
             return self.project.namespace_class(namespace)  # `arch = getattr(models, name)`
+        if isinstance(func, cst.Attribute) and func.attr.value == "apply":
+            applied = self._applied_function_kind(call, scope)
+            if applied is not None:
+                return applied
         qualified = self.imports.qualify(func)
         if qualified == "itertools.chain":
             return self._chained_kind(call, scope)
+        if qualified == "itertools.cycle" or (isinstance(func, cst.Name) and func.value in ("zip", "enumerate")
+                                              and self.scopes.lookup(func.value, scope) is None):
+            return self._pairing_kind(qualified or func.value, call, scope)
         if (qualified == "collections.OrderedDict" or (isinstance(func, cst.Name) and func.value == "dict"
                                                        and self.scopes.lookup("dict", scope) is None)):
             return self._dict_of_pairs(call, scope)
@@ -1319,6 +1377,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
         if self.scopes.lookup(name, scope) is not None or len(positional) != len(call.args) or not positional:
             return None
+        if name in ("iter", "next") and len(positional) != 1:
+            return None  # `next(it, default)` may give the default; `iter(read, b"")` calls `read`
         if name == "filter" and len(positional) != 2:
             return None
         iterable = self._kind(positional[1] if name == "filter" else positional[0], scope)
@@ -1433,6 +1493,36 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if self.text and re.search(rf"setattr\([^,()]+,\s*['\"]{re.escape(attribute)}['\"]", self.text):
             return True
         return self.project.stores_attribute(attribute)
+
+    def _applied_function_kind(self, call: cst.Call, scope: Scope) -> Kind | None:
+        """`Hinge.apply(pred, labels)` of a `torch.autograd.Function` of the file or the project:
+        what its `forward` returns, carrying a graph where a tensor given does."""
+        owner = self._kind(call.func.value, scope)
+        if owner is None or owner.base != CLASS:
+            return None
+        if isinstance(owner.cls, cst.ClassDef):
+            forward = method_named(owner.cls, "forward")
+            if forward is None or not any(self.imports.qualify(base.value) in AUTOGRAD_FUNCTIONS for base in owner.cls.bases):
+                return None
+            returned = self._method_returns(forward)
+        elif isinstance(owner.cls, ProjectClass):
+            returned = self.project.applied_forward(owner.cls)
+        else:
+            return None
+        given = [self._kind(arg.value, scope) for arg in call.args if not arg.star]
+        return applied_kind(returned, any(is_kind(kind, TENSOR) and kind.graph for kind in given))
+
+    def _pairing_kind(self, name: str, call: cst.Call, scope: Scope) -> Kind | None:
+        """`zip(a, b)`, `enumerate(a)`, `itertools.cycle(a)` given only positional iterables (not
+        `enumerate(a, start)` read wrongly: its second argument is a number)."""
+        if not call.args or any(arg.keyword is not None or arg.star for arg in call.args):
+            return None
+        parts = [self._kind(arg.value, scope) for arg in call.args]
+        if name == "zip":
+            return zipped_kind(parts)
+        if len(parts) != 1:
+            return None
+        return enumerated_kind(parts[0]) if name == "enumerate" else cycled_kind(parts[0])
 
     def _chained_kind(self, call: cst.Call, scope: Scope) -> Kind | None:
         """`itertools.chain(a.parameters(), a.buffers())`: an iterable of what its iterables hold,
@@ -1734,6 +1824,18 @@ def _without_graph(kind: Kind | None) -> Kind | None:
 
 _PARAMETER_ITEM = Kind(TENSOR, graph=True, origin=GUESSED_STORED_ITEM)  # of a ParameterList/Dict
 _REFLECTING_BUILTINS = frozenset({"locals", "vars", "eval", "exec", "globals"})
+
+
+def _computes(value: cst.BaseExpression) -> bool:
+    """Whether an assigned value makes a new object (a call, arithmetic, an index), rather than
+    naming one that exists (`loss = out`, `best = a if c else b`, `pair = (a, b)`)."""
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        return False
+    if isinstance(value, cst.IfExp):
+        return _computes(value.body) and _computes(value.orelse)
+    if isinstance(value, (cst.Tuple, cst.List)):
+        return all(isinstance(element, cst.Element) and _computes(element.value) for element in value.elements)
+    return True
 
 
 def _assigned_names(statement: cst.Assign | cst.AnnAssign) -> set[str]:

@@ -225,6 +225,10 @@ MODULE_WRAPPERS = frozenset(
 )
 
 
+# torch's base classes of custom autograd functions (whose `backward` is given the gradients).
+AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function",
+                                "torch.autograd.function.InplaceFunction"})
+
 # Bases known not to make a class an nn.Module (a class with only these bases is a known non-module).
 KNOWN_NON_MODULE_BASES = frozenset(
     {

@@ -19,6 +19,7 @@ from torchlint.kinds import (
     CHOICE_DEPTH, CLASS, is_kind, CONTAINER, CYCLE, FUNCTION, GUESSED_TENSOR_OR_NUMBER, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
     element_kind, guessed_method_result, library_call_kind, merge, given_back_kind, Wrapper, HANDING_BACK_WRAPPERS, PROGRESS_BARS, module_call_result, method_call_kind, output_of_forward, subscript_kind,
     TENSOR_ITERATORS, container_of, dict_display_kind, unbatched, summed_kind, tensor, torch_class_instance, unpacked_kind,
+    cycled_kind, enumerated_kind, iterated_kind, zipped_kind, applied_kind,
 )
 from torchlint.outline import Outline
 from torchlint.project.callers import (
@@ -30,7 +31,7 @@ from torchlint.project.summary import (
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
 from torchlint.torch_api import (
-    DATA_LOADERS, ELEMENTWISE_WITH_OTHER, KNOWN_NON_MODULE_BASES, SELF_RETURNING_METHODS, MODELLED_LIBRARIES, MODULE_ATTRIBUTE_NAMES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
+    AUTOGRAD_FUNCTIONS, DATA_LOADERS, ELEMENTWISE_WITH_OTHER, KNOWN_NON_MODULE_BASES, SELF_RETURNING_METHODS, MODELLED_LIBRARIES, MODULE_ATTRIBUTE_NAMES, SEQUENTIAL_CONTAINERS, is_module_base, is_torch_module_class,
 )
 
 
@@ -39,6 +40,10 @@ _MAX_DEPTH = 40
 _MAX_WRAPPED_VALUES = 32
 # A key of a cached result's dependencies: every module's content, as it was (see dependencies).
 _PROJECT_STATE = "\0project"
+
+
+# The builtins that iterate what they are given (see ProjectIndex._iterating_builtin_kind).
+_ITERATING_BUILTINS = frozenset({"iter", "next", "enumerate", "zip"})
 
 
 class ProjectIndex(Callers):
@@ -524,8 +529,12 @@ class ProjectIndex(Callers):
         callee = self._as_method(path, callee)
         if callee == ("ref", "sum") and self.resolve(path, "sum") is None:
             return summed_kind(self.kind(path, first))  # the builtin: `sum(losses)`
+        if callee is not None and callee[0] == "ref" and callee[1] in _ITERATING_BUILTINS and self.resolve(path, callee[1]) is None:
+            return self._iterating_builtin_kind(path, callee[1], first, keywords, last)
         if callee is not None and callee[0] == "ref":
             symbol = self.resolve(path, callee[1])
+            if symbol is not None and symbol.what == "external" and symbol.qualified == "itertools.cycle":
+                return cycled_kind(self.kind(path, first)) if not keywords else None
             if symbol is not None and symbol.what == "external":
                 graph = False
                 inner = self.kind(path, first)
@@ -554,6 +563,11 @@ class ProjectIndex(Callers):
             receiver = self.kind(path, callee[1])
             if callee[2] == "from_pretrained" and receiver is not None and receiver.base == CLASS:
                 return self.call_result(receiver)
+            if callee[2] == "apply" and receiver is not None and receiver.base == CLASS and isinstance(receiver.cls, ProjectClass):
+                applied = self.applied_forward(receiver.cls)
+                if applied is not None:  # `Hinge.apply(pred, ...)`
+                    given = self.kind(path, first)
+                    return applied_kind(applied, is_kind(given, TENSOR) and given.graph)
             if receiver is not None and isinstance(receiver.cls, ProjectClass) and receiver.base in (MODULE, OBJECT):
                 held = self.class_attribute_kind(receiver.cls, callee[2])
                 if held is not None and held.base == MODULE:
@@ -625,6 +639,21 @@ class ProjectIndex(Callers):
         if callee.base == MODULE:
             return module_call_result(callee)
         return None
+
+    def _iterating_builtin_kind(self, path: str, name: str, first: Descriptor, keywords, last: Descriptor) -> Kind | None:
+        """`iter(loader)`, `next(it)`, `enumerate(loader)`, `zip(a, b)` (the builtins): what the
+        file's oracle reads them as (an iterator is read as what it iterates)."""
+        if first is None or keywords or last == ("default",):
+            return None
+        if name == "zip":
+            parts = last[1] if last is not None and last[0] == "args" else (first,)
+            return zipped_kind([self.kind(path, part) for part in parts])
+        if last is not None:
+            return None  # (`enumerate(loader, 1)` is read as described: its start is a number, dropped)
+        iterable = self.kind(path, first)
+        if name == "next":
+            return iterated_kind(iterable)
+        return enumerated_kind(iterable) if name == "enumerate" else iterable if iterated_kind(iterable) is not None else None
 
     def _may_be_replaced(self, function: ProjectFunction) -> bool:
         """A module-level function code may replace: its name assigned through an object anywhere
@@ -912,7 +941,9 @@ class ProjectIndex(Callers):
         if self.may_override(cls, "__call__"):
             return None
         key = self.summaries[cls.path].classes[cls.name].methods.get("forward")
-        function = self._function(cls.path, key) if key else None
+        if key is None:
+            return self._inherited_forward_output(cls)
+        function = self._function(cls.path, key)
         if function is None or not function.returns or not all(d in RESULT_KEEPING_DECORATORS for d in function.decorators):
             return None  # (a decorator may give back something else)
         family = {cls} | self._project_ancestors(cls)
@@ -921,6 +952,34 @@ class ProjectIndex(Callers):
             return None  # `Net.forward = f`, `setattr(Net, "forward", f)`, `self.forward = self.packed`
         kind = self._memoised(("forward", cls), lambda: merge(self.kind(cls.path, r) for r in function.returns))
         return self.module_output(kind)
+
+    def _inherited_forward_output(self, cls: ProjectClass) -> Kind | None:
+        """A class without a `forward` of its own runs its base's (`class ResNet18(ResNet)` whose
+        `__init__` only passes other arguments up): what the base's returns, read as for an
+        instance of the base, so only where the class changes nothing that reading sees: it
+        assigns no attribute the base's family assigns, defines no method the family defines
+        (but `__init__`), and nothing assigns a `forward` on it."""
+        base = self.single_project_base(cls)
+        own = self.summaries[cls.path].classes[cls.name]
+        if base is None or "forward" in own.attributes or self.assigned_on(cls, "forward"):
+            return None
+        if self.shadows_family(base, own.attributes.keys(), own.methods.keys() - {"__init__"}):
+            return None
+        instance = self.instance_kind(base)
+        return instance.output if instance is not None and instance.base == MODULE else None
+
+    def shadows_family(self, cls: ProjectClass, attributes: Iterable[str], methods: Iterable[str]) -> bool:
+        """Whether a subclass assigning `attributes` and defining `methods` changes what code of
+        `cls` or its project ancestors reads through `self`: one of them assigns or defines it."""
+        attributes, methods = set(attributes), set(methods)
+        for member in {cls} | self._project_ancestors(cls):
+            summary = self.summaries.get(member.path)
+            if summary is None or member.name not in summary.classes:
+                return True
+            own = summary.classes[member.name]
+            if attributes & own.attributes.keys() or (attributes | methods) & own.methods.keys():
+                return True
+        return False
 
     def module_output(self, returned: Kind | None) -> Kind | None:
         """What calling a module gives, from what its `forward` returns (kinds.output_of_forward);
@@ -999,6 +1058,15 @@ class ProjectIndex(Callers):
         if kind is not None and kind.base == OBJECT and isinstance(kind.cls, ProjectClass):
             return kind  # an instance of a class of the project (`return PPO(policy_net)`; see return_kind)
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
+
+    def applied_forward(self, cls: ProjectClass) -> Kind | None:
+        """What the `forward` of a project class deriving from `torch.autograd.Function` returns
+        (see kinds.applied_kind for what `apply` gives from it)."""
+        bases = self._resolved_bases(cls)
+        if not bases or not any(symbol is not None and symbol.what == "external" and symbol.qualified in AUTOGRAD_FUNCTIONS
+                                for _, symbol in bases):
+            return None
+        return self.method_result(cls, "forward")
 
     def iterated_instance(self, kind: Kind | None) -> Kind | None:
         """What iterating an instance of a project class gives when the class is its own iterator:
@@ -1177,13 +1245,30 @@ class ProjectIndex(Callers):
         summary = self.summaries[cls.path]
         return method in summary.classes[cls.name].attributes or f"{cls.name}.{method}" in summary.escapes
 
-    def class_attribute_kind(self, cls: ProjectClass, attribute: str) -> Kind | None:
+    def class_attribute_kind(self, cls: ProjectClass, attribute: str, seen: frozenset = frozenset()) -> Kind | None:
         summary = self.summaries.get(cls.path)
         values = summary.classes[cls.name].attributes.get(attribute, ()) if summary and cls.name in summary.classes else ()
         if not values:
-            return None
+            return self._inherited_attribute_kind(cls, attribute, seen | {cls})
         return self._memoised(("attribute", cls, attribute),
                               lambda: self._local_kind(cls.path, tuple(value for _, value in values)))
+
+    def _inherited_attribute_kind(self, cls: ProjectClass, attribute: str, seen: frozenset) -> Kind | None:
+        """An attribute the class never assigns is its base's (`self.conv` set in the base's
+        `__init__`), where the class has one base, of the project, and no code of its own that
+        looks the attribute up (a property or method of that name, `__getattr__`)."""
+        base = self.single_project_base(cls)
+        if base is None or base in seen or self.defines_any(cls, (attribute, "__getattr__", "__getattribute__")):
+            return None
+        return self.class_attribute_kind(base, attribute, seen)
+
+    def single_project_base(self, cls: ProjectClass) -> ProjectClass | None:
+        """The one base of `cls`, when it is a class of the project (`class ResNet18(ResNet)`)."""
+        bases = self._resolved_bases(cls)
+        if bases is None or len(bases) != 1:
+            return None
+        symbol = bases[0][1]
+        return self.project_class(symbol.path, symbol.name) if symbol is not None and symbol.what == "class" else None
 
     # ---- functions ------------------------------------------------------------------------------
     def _function(self, path: str, key: str | None) -> FunctionSummary | None:

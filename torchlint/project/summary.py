@@ -6,7 +6,9 @@ A value is described by a small tuple (a descriptor):
     ("local", fn, "name")            a local variable of the function keyed `fn`
     ("param", fn, index)             the positional parameter `index` of function `fn`
     ("call", callee, first_arg, kw, last_arg)  the result of a call (`kw`: the keyword names passed;
-                                     `last_arg`: a `Sequential(...)`'s last argument, of two or more)
+                                     `last_arg`: a `Sequential(...)`'s last argument, of two or more;
+                                     ("default",) for `getattr`/`next`/`iter` given a fallback;
+                                     ("args", (each...)) for `zip` of two or more)
     ("arith", (operands...))         arithmetic: a tensor when an operand is one
     ("compare", (left, right))       an element-wise comparison: booleans, a tensor when a side is one
     ("aug", value)                   `name += value` (a function's locals), `self.name += value` (attributes)
@@ -42,7 +44,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 51  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 52  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -252,6 +254,7 @@ class _Summarizer:
         self.escapes: set[str] = set()
         self.applied: list[str] = []
         self._spans: dict[str, tuple[int, int]] = {}
+        self._grad_off_lines: dict[str, set[int]] = {}  # a function's lines that run in its `no_grad` blocks
         self._local_names: dict[str, frozenset[str]] = {}  # function key -> its local names (not its `global`s)
         self._bases_named: set[int] = set()  # ids of the names in module-level classes' bases
         self._lines: list[str] | None = None
@@ -512,6 +515,11 @@ class _Summarizer:
             locals_.setdefault(param, []).append(("param", key, index))
         made_at: dict[str, list[tuple[int, ast.stmt]]] = {}  # each value's place, and the plain statement binding it
         grad_off = _grad_off_statements(node.body) if any(type(s) is ast.With and _turns_grad_off(s) for s in statements) else ()
+        if grad_off:
+            self._grad_off_lines[key] = {line for statement in statements if id(statement) in grad_off
+                                         for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)}
+            # (what such a statement names without making it, `loss = out`, keeps its graph)
+            grad_off = {id(statement) for statement in statements if id(statement) in grad_off and _computes(statement)}
         for statement in statements:
             for name, value in _bindings(statement, key, local_names, walrus=self.walrus):
                 if id(statement) in grad_off and value is not None:
@@ -525,7 +533,9 @@ class _Summarizer:
         reaching: dict[int, dict[str, Descriptor]] = {}
         displays = _mutable_displays(statements)
         if rebound and self._reaching_known:
-            reaching = _reaching_values(node.body, key, local_names, rebound, self.walrus)
+            nested = any(type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) for statement in statements) or (
+                "lambda" in self._function_text(node))
+            reaching = _reaching_values(node.body, key, local_names, rebound, self.walrus, nested)
             for line, values in reaching.items():
                 self._reaching[(key, line)] = values
             _read_at_reaching_values(locals_, made_at, reaching, key)
@@ -549,7 +559,9 @@ class _Summarizer:
         # a display's items stored or taken out (`arrs[i] = a.numpy()`), not grown: what it holds
         # is not what it was made with (handing it on changes nothing for that very call)
         stored = displays - grown - changed
-        changed |= _items_changed(statements, stored) if stored else set()
+        if stored:
+            changed |= _items_changed(statements, stored)
+            changed |= _items_changed_in_text(self._function_text(node), stored - changed)
         for statement in statements if isinstance(node, ast.FunctionDef) else ():
             if isinstance(statement, ast.Return):
                 if id(statement) in dicts:
@@ -1049,9 +1061,8 @@ class _Summarizer:
             return ("none",)
         relabel = self._relabelling(key)
         described = relabel(_describe(node.value, key, local_names))
-        first, last = self._spans.get(key, (0, -1))
-        if any("no_grad" in line or "inference_mode" in line for line in self._source_lines()[max(first - 1, 0):last]):
-            return ("no graph", described)  # (the generator may yield with autograd off: taken so)
+        if node.lineno in self._grad_off_lines.get(key, ()):
+            return ("no graph", described)  # yielded in a `with torch.no_grad():` block
         return described
 
     def _scope_of(self, node: ast.AST) -> tuple[str | None, frozenset[str]]:
@@ -1069,6 +1080,10 @@ class _Summarizer:
             self._scopes_by_line = table
         table = self._scopes_by_line
         return table[node.lineno] if 0 <= node.lineno < len(table) else (None, frozenset())
+
+    def _function_text(self, node: ast.AST) -> str:
+        """The lines of a function's source."""
+        return "\n".join(self._source_lines()[node.lineno - 1 : node.end_lineno or node.lineno])
 
     def _source_lines(self) -> list[str]:
         if self._lines is None:
@@ -1428,6 +1443,33 @@ def _items_changed(statements: list[ast.stmt], names: set[str]) -> set[str]:
     return found
 
 
+def _items_changed_in_text(text: str, names: set[str]) -> set[str]:
+    """The names among `names` whose items the function's text may store, delete or take out
+    anywhere, a nested function or comprehension included (`def tag(): feats[0] = r`, `[feats.append(r)
+    for r in extra]`), which `_items_changed` does not look into: read by the forms those take
+    in the text (a comment or string that looks like one only costs a finding)."""
+    return {name for name in names if name in text and _ITEM_CHANGE_TEXT.get(name).search(text)}
+
+
+class _ItemChangePatterns(dict):
+    """`name` -> the compiled pattern of the forms changing its items, made on first use."""
+
+    def get(self, name: str) -> re.Pattern:  # type: ignore[override]
+        pattern = dict.get(self, name)
+        if pattern is None:
+            word = re.escape(name)
+            methods = "|".join(sorted(CONTAINER_MUTATING_METHODS))
+            pattern = re.compile(
+                rf"\b{word}\s*\.\s*(?:{methods})\b"            # `feats.append(r)`
+                rf"|\b{word}\s*\[.*\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"  # `feats[0] = r`, `feats[i] += 1`
+                rf"|\bdel\b[^\n]*\b{word}\s*\[")                # `del feats[0]`
+            self[name] = pattern
+        return pattern
+
+
+_ITEM_CHANGE_TEXT = _ItemChangePatterns()
+
+
 def _runs_later(statement: ast.stmt) -> bool:
     """A statement holding a generator expression or a lambda: their bodies run when consumed
     or called, not where the statement stands (`gen = (net for _ in r)`, then `net = ...`)."""
@@ -1694,7 +1736,7 @@ def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], ret
             # after it, what it binds may or may not have been bound (an exception): unknown, as below
             before = {name: value for name, value in last.items() if not _stores_in_items(statement, name)}
             _last_values_in_block(statement.body, before, returned, found, key, local_names,
-                                  grad_off or _turns_grad_off(statement))
+                                  (grad_off or _turns_grad_off(statement)) and not _turns_grad_on(statement))
         if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
             if last.get(statement.value.id) is not None:
                 found[id(statement)] = last[statement.value.id]
@@ -1717,7 +1759,7 @@ def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], ret
             chained = _with_last_values(described, key, last)
             value = chained if _size_within(chained, _CHAIN_SIZE) else described
             # (made with autograd off: `with torch.no_grad(): l3 = model.weight.norm()`)
-            last[statement.targets[0].id] = ("no graph", value) if grad_off and value is not None else value
+            last[statement.targets[0].id] = ("no graph", value) if grad_off and value is not None and _computes(statement) else value
         elif isinstance(statement, ast.If) and any(_stores(statement, name) for name in returned):
             # `if arch == "a": arch = A() elif ...: arch = B() else: raise ...`: every branch binds;
             # `x = self.conv(x)`, `if self.bn is not None: x = self.bn(x)`: either value
@@ -1752,8 +1794,7 @@ def _grad_off_statements(body: list[ast.stmt], off: bool = False) -> set[int]:
         if isinstance(statement, ast.With):
             if _turns_grad_off(statement):
                 inner = True
-            elif any((_dotted(item.context_expr.func if type(item.context_expr) is ast.Call else item.context_expr) or "")
-                     .rsplit(".", 1)[-1] in ("enable_grad", "set_grad_enabled") for item in statement.items):
+            elif _turns_grad_on(statement):
                 inner = False
         if not isinstance(statement, _COMPOUND):
             if off:
@@ -1766,6 +1807,34 @@ def _grad_off_statements(body: list[ast.stmt], off: bool = False) -> set[int]:
     return found
 
 
+def _computes(statement: ast.stmt) -> bool:
+    """Whether a statement's assigned value makes a new object (a call, arithmetic, an index)
+    rather than naming one that exists (`loss = out`, `best = a if c else b`); `x += y` makes one."""
+    if type(statement) is ast.AugAssign:
+        return True
+    if type(statement) not in (ast.Assign, ast.AnnAssign) or statement.value is None:
+        return False
+    return _makes_new(statement.value)
+
+
+def _makes_new(value: ast.expr) -> bool:
+    kind = type(value)
+    if kind in (ast.Name, ast.Attribute):
+        return False
+    if kind is ast.IfExp:
+        return _makes_new(value.body) and _makes_new(value.orelse)
+    if kind in (ast.Tuple, ast.List):
+        return all(type(e) is not ast.Starred and _makes_new(e) for e in value.elts)
+    return True
+
+
+def _turns_grad_on(statement: ast.stmt) -> bool:
+    """`with torch.enable_grad():`, or `set_grad_enabled(...)` (with whatever argument)."""
+    return isinstance(statement, ast.With) and any(
+        (_dotted(item.context_expr.func if type(item.context_expr) is ast.Call else item.context_expr) or "")
+        .rsplit(".", 1)[-1] in ("enable_grad", "set_grad_enabled") for item in statement.items)
+
+
 def _turns_grad_off(statement: ast.stmt) -> bool:
     """`with torch.no_grad():`, `with torch.inference_mode():` (as written, given no argument)."""
     return isinstance(statement, ast.With) and any(
@@ -1775,14 +1844,21 @@ def _turns_grad_off(statement: ast.stmt) -> bool:
 
 
 def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str], rebound: frozenset[str],
-                     walrus: bool) -> dict[int, dict[str, Descriptor]]:
+                     walrus: bool, nested: bool = True) -> dict[int, dict[str, Descriptor]]:
     """For the simple statements of a function's blocks (a line each), what a name bound more
     than once holds there when a plain assignment earlier in the same block gave it its value
     and nothing between may have rebound it: `x = model(x)`, `x = F.softmax(x)`, then `pick(x)`
     passes the softmax. The same block runs in order on every pass of a loop around it, so a
-    value found there is the one that reaches. Lines holding two statements are left out."""
+    value found there is the one that reaches. Lines holding two statements are left out.
+    `nested`: the function may hold a nested function, class or lambda."""
     found: dict[int, dict[str, Descriptor]] = {}
     shared: set[int] = set()
+    # names a nested function or lambda reads: a call of it may change a display they hold at any
+    # statement (`def tag(): feats[0] = r`, then `tag()`), so no display they hold reaches on
+    in_closures = _read_in_nested_scopes(body) & rebound if nested else set()
+
+    def keeps(name: str, value: Descriptor) -> bool:
+        return name in rebound and value is not None and not (name in in_closures and _holds_display(value))
 
     def scan(block: list[ast.stmt], seed: dict[str, Descriptor] | None = None) -> None:
         last: dict[str, Descriptor] = dict(seed) if seed else {}
@@ -1801,15 +1877,16 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                         last[name] = after_loop  # `x = self.lin(x)`, `for conv in self.convs: x = conv(x)`
                     else:
                         del last[name]
-                if isinstance(statement, ast.If) and statement.orelse:
-                    # `if cuda: targets = [a.cuda() for a in targets]`, `else: targets = [...]`: either
-                    # branch's last plain assignment, read at what reaches it there
-                    for name in sorted(bound & rebound):
-                        either = [_last_assigned(branch, name, key, local_names, found) for branch in (statement.body, statement.orelse)]
-                        if None not in either and _size_within(("either", *either), _CHAIN_SIZE):
-                            last[name] = ("either", *either)
                 for name in _displays_changed(statement, last):
                     del last[name]
+                if isinstance(statement, ast.If) and statement.orelse:
+                    # `if cuda: targets = [a.cuda() for a in targets]`, `else: targets = [...]`: either
+                    # branch's last plain assignment, read at what reaches it there (after the
+                    # statement's own changes to what reached it: these are its values)
+                    for name in sorted(bound & rebound):
+                        either = [_last_assigned(branch, name, key, local_names, found) for branch in (statement.body, statement.orelse)]
+                        if None not in either and _size_within(("either", *either), _CHAIN_SIZE) and keeps(name, ("either", *either)):
+                            last[name] = ("either", *either)
                 coerced = _coerced_name(statement)  # `if not isinstance(v, Variable): v = Variable(v)`
                 if coerced in rebound:
                     value = _value_after_if(statement, coerced, key, local_names)
@@ -1835,12 +1912,23 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                     chained = _with_last_values(value, key, before)
                     value = chained if chained != value and _size_within(chained, _CHAIN_SIZE) and not _runs_later(statement) else value
                 for name, element in _target_bindings(statement.targets[0], value, ()):
-                    if name in rebound and element is not None:
+                    if keeps(name, element):
                         last[name] = element
 
     scan(body)
     for line in shared:
         del found[line]
+    return found
+
+
+def _read_in_nested_scopes(body: list[ast.stmt]) -> set[str]:
+    """The names read inside the functions, lambdas and classes nested in `body` (walked only
+    where there is one)."""
+    found = set()
+    for statement in body:
+        for node in ast.walk(statement):
+            if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
+                found.update(inner.id for inner in ast.walk(node) if type(inner) is ast.Name)
     return found
 
 
@@ -1930,11 +2018,15 @@ def _last_assigned(block: list[ast.stmt], name: str, key: str, local_names: froz
     """What `name` holds at the end of a branch whose last statement binding it is a plain
     assignment standing in the branch itself (read at the values reaching it); None otherwise
     (a branch that leaves, or binds it some other way or deeper)."""
+    after: list[ast.stmt] = []  # the branch's statements after the one binding it
     for statement in reversed(block):
         if isinstance(statement, (ast.Raise, ast.Return, ast.Continue, ast.Break)):
             return None
         if not _binds(statement, name):
+            after.append(statement)
             continue
+        if any(_handed_on(later, {name}, changed_here=True) for later in after):
+            return None  # `feats = [...]`, then `feats[0] = r` in the branch: not what was made
         if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
                 and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id == name):
             value = _describe(statement.value, key, local_names)
@@ -1951,8 +2043,17 @@ def _displays_changed(statement: ast.stmt, last: dict[str, Descriptor]) -> list[
     may change: an item stored (`ms[0] = ms[0].state_dict()`), a method that puts in or takes out,
     or the container handed to a call or aliased. The statement itself reads what the display
     made (`loss = criterion(out, targets)`); the ones after it may not."""
-    displays = {name for name, value in last.items() if value is not None and value[0] in ("list", "each", "dict")}
+    displays = {name for name, value in last.items() if _holds_display(value)}
     return sorted(_handed_on(statement, displays, changed_here=True)) if displays else []
+
+
+def _holds_display(value: Descriptor) -> bool:
+    """A list, dict or comprehension display, or a choice (`either`) one of whose options is one."""
+    if value is None:
+        return False
+    if value[0] in ("list", "each", "dict"):
+        return True
+    return value[0] == "either" and any(_holds_display(option) for option in value[1:])
 
 
 def _bound_names(statement: ast.stmt) -> set[str]:
@@ -2018,14 +2119,23 @@ def _size_within(descriptor: Descriptor, limit: int) -> bool:
     return True
 
 
-def _with_last_values(descriptor: Descriptor, key: str, last: dict[str, Descriptor]) -> Descriptor:
-    """The descriptor with each of the function's locals read as its last value, where known."""
+def _with_last_values(descriptor: Descriptor, key: str, last: dict[str, Descriptor], kept: bool = True) -> Descriptor:
+    """The descriptor with each of the function's locals read as its last value, where known. A
+    display is not read where the value is that very object (`feats = t`, `pair = [t, u]`, `t if c
+    else u`: `kept`): a later change through the other name (`t[0] = r`) would not show there."""
     if not isinstance(descriptor, tuple):
         return descriptor
     if descriptor[:1] == ("local",) and len(descriptor) == 3 and descriptor[1] == key:
         value = last.get(descriptor[2])
-        return value if value is not None else descriptor
-    return tuple(_with_last_values(part, key, last) for part in descriptor)
+        return value if value is not None and not (kept and _holds_display(value)) else descriptor
+    tag = descriptor[0] if kept else None
+    if tag == "either":
+        return (tag, *(_with_last_values(part, key, last) for part in descriptor[1:]))
+    if tag == "list" and len(descriptor) == 2 and isinstance(descriptor[1], tuple):
+        return (tag, tuple(_with_last_values(part, key, last) for part in descriptor[1]))
+    if tag == "dict" and len(descriptor) == 3 and isinstance(descriptor[2], tuple):
+        return (tag, descriptor[1], tuple(_with_last_values(part, key, last) for part in descriptor[2]))
+    return tuple(_with_last_values(part, key, last, False) for part in descriptor)
 
 
 def _passes_back(function: ast.FunctionDef | ast.AsyncFunctionDef, params: tuple[str, ...],
@@ -2340,6 +2450,11 @@ def _describe(expr: ast.expr | None, key: str | None, local_names: frozenset[str
             last = _describe(expr.args[-1], key, local_names)
         elif len(expr.args) > 2 and type(expr.func) is ast.Name and expr.func.id == "getattr":
             last = ("default",)  # `getattr(models, name, fallback)`: not only the module's names
+        elif len(expr.args) > 1 and type(expr.func) is ast.Name and expr.func.id in ("next", "iter"):
+            last = ("default",)  # `next(it, None)`, `iter(read, b"")`: not only what `it` yields
+        elif len(expr.args) > 1 and type(expr.func) is ast.Name and expr.func.id == "zip" and not any(
+                isinstance(arg, ast.Starred) for arg in expr.args):
+            last = ("args", tuple(_describe(arg, key, local_names) for arg in expr.args))  # each iterable, at its place
         elif (item := getattr(expr, _LAST_ITEM, None)) is not None:  # `nn.Sequential(*model)` (see _mark_sequential_lists)
             last = _describe(item, key, local_names)
         elif (other := _other_extremum(expr)) is not None:
