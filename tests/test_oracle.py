@@ -2313,3 +2313,61 @@ APPLIED = AUTOGRAD_FUNCTION + (
 def test_what_an_autograd_function_applied_gives(source, expected):
     """SSN's `OHEMHingeLoss.apply(pos_prob, labels, ...)`: the loss its `forward` builds."""
     assert kinds(source) == [expected]
+
+
+FILLED = HEAD + "class Box:\n    def __init__(self, data):\n        self.data = data\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("    d = {}\n    d['l'] = nn.MSELoss()(model(x), x)\n    probe(d['l'])\n", "tensor+graph", id="one-store"),
+        pytest.param("    grads = {}\n    for name, p in model.named_parameters():\n        grads[name] = p.grad\n"
+                     "    for k, g in grads.items():\n        probe(g)\n", "tensor", id="stores-in-a-loop-read-by-items"),
+        pytest.param("    d = dict()\n    d[0] = model(x)\n    for k, v in sorted(d.items()):\n        probe(v)\n", "tensor+graph",
+                     id="an-empty-dict-call-read-sorted"),
+        # look-alikes: something else is stored, or the dict is changed or reached another way
+        pytest.param("    d = {}\n    d[0] = model(x)\n    d[1] = Box(1)\n    probe(d[0])\n", None, id="another-kind-stored"),
+        pytest.param("    d = {}\n    d[0] = model(x)\n    d.update(other)\n    probe(d[0])\n", None, id="updated"),
+        pytest.param("    d = {}\n    d[0] = model(x)\n    fill(d)\n    probe(d[0])\n", None, id="handed-to-a-helper"),
+        pytest.param("    d = {}\n    d[0] = model(x)\n    d[0] += 1\n    probe(d[0])\n", None, id="an-augmented-store"),
+        pytest.param("    d = {}\n    d[0] = model(x)\n    e = d if c else {}\n    e[0] = Box(1)\n    probe(d[0])\n", None,
+                     id="aliased-by-a-choice"),
+        pytest.param("    d = {}\n    d[0] = model(x)\n    e = (f := d)\n    e[0] = Box(1)\n    probe(d[0])\n", None,
+                     id="aliased-by-a-walrus"),
+        pytest.param("    d = {}\n    d[0] = model(x)\n    e = next(iter([]), d)\n    e[0] = Box(1)\n    probe(d[0])\n", None,
+                     id="aliased-by-next's-default"),
+        pytest.param("    d = {}\n    d[0] = model\n    probe(d[0])\n", None, id="a-dict-of-modules"),
+    ],
+)
+def test_a_dict_filled_by_item_stores(body, expected):
+    """SiamCAR's `grad = {}`, `grad[name] = param.grad` in a loop, then `for k, g in grad.items():
+    g.data...`: the dict holds what every store puts in (tensors only: a dict of modules is read
+    where it is saved, store by store)."""
+    source = FILLED + "def f(model, x, c, other):\n    model = nn.Linear(2, 2)\n" + body
+    assert kinds(source) == [expected]
+
+
+GRID = HEAD + "class Meter:\n    data = 0\nclass Grid(nn.Module):\n    def __init__(self, more):\n        super().__init__()\n"
+
+
+@pytest.mark.parametrize(
+    ("build", "expected"),
+    [
+        pytest.param("        coefs = []\n        for i in range(3):\n            coefs.append(nn.Parameter(torch.randn(2)))\n"
+                     "        self.line = nn.ParameterList(coefs)\n", "tensor+graph", id="a-grown-list-of-parameters"),
+        pytest.param("        comp = [nn.Parameter(torch.randn(2)) for _ in range(3)]\n        self.line = nn.ParameterList(comp)\n",
+                     "tensor+graph", id="a-comprehension-bound-first"),
+        # look-alikes: the list holds something else, or is filled out of sight
+        pytest.param("        coefs = []\n        coefs.append(nn.Parameter(torch.randn(2)))\n        coefs.append(Meter())\n"
+                     "        self.line = nn.ParameterList(coefs)\n", None, id="a-non-tensor-added"),
+        pytest.param("        coefs = []\n        more(coefs)\n        self.line = nn.ParameterList(coefs)\n", None,
+                     id="filled-by-a-helper"),
+        pytest.param("        coefs = more\n        self.line = nn.ParameterList(coefs)\n", None, id="a-parameter's-list"),
+    ],
+)
+def test_a_parameter_list_of_a_named_list(build, expected):
+    """TensoRF's `line_coef.append(torch.nn.Parameter(...))` in a loop, then
+    `torch.nn.ParameterList(line_coef)`: its items are parameters (a guess, as for any
+    ParameterList: later code may put anything in)."""
+    assert kinds(GRID + build + "    def shrink(self):\n        probe(self.line[0])\n") == [expected]

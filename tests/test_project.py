@@ -619,6 +619,9 @@ BLOCK = (
         (BLOCK.format(extra="", base="nn.Module"),
          "def run():\n    blk = Block()\n    blk = nn.DataParallel(blk)\n    return blk(torch.ones(2, 4), torch.ones(2))\n",
          [("TL001", 8)]),
+        (BLOCK.format(extra="", base="nn.Module"),
+         "def run():\n    blk = Block()\n    blk = nn.DataParallel(blk).cuda()\n    return blk(torch.ones(2, 4), torch.ones(2))\n",
+         [("TL001", 8)]),
         # one call passes something else, or nothing known; a library base, forward handed on as
         # a value, a subclass's own forward passing something else on, a subclass with a
         # `__call__` of its own, a DataParallel of another name: nothing said
@@ -633,6 +636,9 @@ BLOCK = (
          "blk = Deeper()\nblk(torch.ones(2, 4), torch.ones(2))\n", []),
         (BLOCK.format(extra="", base="nn.Module"),
          "def run(other):\n    blk = Block()\n    blk = nn.DataParallel(other)\n    return blk(torch.ones(2, 4), torch.ones(2))\n",
+         []),
+        (BLOCK.format(extra="", base="nn.Module"),
+         "def run(other):\n    blk = Block()\n    blk = nn.DataParallel(other).cuda()\n    return blk(torch.ones(2, 4), torch.ones(2))\n",
          []),
         (BLOCK.format(extra="from timm.layers import Mlp\n", base="Mlp"),
          "blk = Block()\nblk(torch.ones(2, 4), torch.ones(2))\n", []),
@@ -3494,6 +3500,13 @@ class Calling(nn.Module):
                  id="its-forward-under-a-base-defining-call"),
     pytest.param("class Small(Base, dict):\n    pass\n", [], id="two-bases"),
     pytest.param("class Small(Base):\n    pass\n\n\nSmall.forward = lambda self, x: [x]\n", [], id="forward-assigned-on-it"),
+    pytest.param("class Small(Plain):\n    def __init__(self):\n        super().__init__()\n        self.add_module('body', Packer())\n",
+                 [], id="a-module-added-by-name"),
+    pytest.param("class Small(Plain):\n    def __init__(self):\n        super().__init__()\n        setattr(self, 'body', Packer())\n",
+                 [], id="an-attribute-set-by-setattr"),
+    pytest.param("class Small(Plain):\n    body = Packer()\n", [], id="a-class-level-attribute"),
+    pytest.param("class Small(Plain):\n    @property\n    def body(self):\n        return Packer()\n", [], id="a-property"),
+    pytest.param("class Small(Plain, metaclass=type):\n    pass\n", [], id="a-metaclass"),
 ])
 @pytest.mark.parametrize("where", ["models", "train"])
 def test_a_subclass_runs_its_project_base_forward(cli, tmp_path, subclass, expected, where):
@@ -3669,3 +3682,22 @@ def test_what_a_generator_yields_keeps_its_graph_unless_made_with_autograd_off(c
         "import torch\nfrom steps import losses\nloader = [(torch.randn(2, 4), torch.randn(2, 1)) for _ in range(3)]\n"
         "total = 0\nfor loss in losses(loader):\n    total += loss\nprint(total)\n")
     assert _findings(cli, "--select", "TL003", "train.py") == expected
+
+
+@pytest.mark.parametrize(("read", "expected"), [
+    pytest.param("outputs['pred']", [("TL001", 7)], id="the-dict's-tensor"),
+    # look-alikes: a number under another key, a key the dict lacks
+    pytest.param("outputs['n']", [], id="the-dict's-number"),
+    pytest.param("outputs['other']", [], id="a-key-it-lacks"),
+])
+def test_a_dict_display_in_a_returned_tuple(cli, tmp_path, read, expected):
+    """CCT's `forward` returns `total_loss, curr_losses, {'sup_pred': output_l}`: the dict's
+    tensors at their keys, for the caller that unpacks it."""
+    (tmp_path / "models.py").write_text(
+        "import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.dec = nn.Conv2d(3, 2, 1)\n\n    def forward(self, x):\n        out = self.dec(x)\n"
+        "        return out.sum(), {'pred': out, 'n': 3}\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom models import Net\n\n\ndef train_step(model, x):\n    total, outputs = model(x)\n"
+        f"    print({read}.data)\n\n\ntrain_step(Net(), torch.zeros(1, 3, 4, 4))\n")
+    assert _findings(cli, "--select", "TL001", ".") == expected

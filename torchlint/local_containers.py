@@ -266,6 +266,8 @@ def _hand_offs(name: str, scope: cst.CSTNode, keeps: Callable[[cst.Call], bool])
         if isinstance(node, (cst.Assign, cst.AnnAssign)) and isinstance(node.value, cst.Name) and node.value.value == name and (
                 isinstance(node, cst.AnnAssign) or not all(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets)):
             return None  # (`x, y = batch` unpacks it: no alias)
+        if _gives_itself(node, name):
+            return None  # `e = d if c else {}`, `e = (f := d)`, `next(it, d)`: the container under another name
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)) and any(
                 isinstance(inner, cst.Name) and inner.value == name for inner in descendants(node)):
             if isinstance(node, (cst.FunctionDef, cst.Lambda)) or any(
@@ -274,6 +276,25 @@ def _hand_offs(name: str, scope: cst.CSTNode, keeps: Callable[[cst.Call], bool])
                     for inner in descendants(node)):
                 return None
     return calls
+
+
+def _gives_itself(node: cst.CSTNode, name: str) -> bool:
+    """An expression whose value may be the container `name` itself: a choice (`d if c else {}`,
+    `d or {}`), a walrus, or a reading builtin that returns an argument (`next(it, d)`, `max(d, e)`)."""
+    def named(expr: cst.CSTNode | None) -> bool:
+        return isinstance(expr, cst.Name) and expr.value == name
+    if isinstance(node, cst.IfExp):
+        return named(node.body) or named(node.orelse)
+    if isinstance(node, cst.BooleanOperation):
+        return named(node.left) or named(node.right)
+    if isinstance(node, cst.NamedExpr):
+        return named(node.value)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("next", "max", "min"):
+        given = [arg.value for arg in node.args if arg.keyword is None]
+        returnable = given[1:] if node.func.value == "next" else given if len(given) > 1 else []
+        return any(named(value) for value in returnable) or any(
+            arg.keyword is not None and arg.keyword.value == "default" and named(arg.value) for arg in node.args)
+    return False
 
 
 def _targets(node: cst.CSTNode) -> list[cst.CSTNode]:

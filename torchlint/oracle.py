@@ -802,10 +802,15 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         """A class without a `forward` of its own runs its one base's (`class ResNet18(ResNet)`).
         A base of the file reads `self` as any of its subclasses may be (what they assign merged
         in), so what it returns holds here; a base of the project is read as for an instance of
-        itself, so only where this class assigns no attribute and defines no method (but
-        `__init__`) that the base's family has."""
+        itself, so only where this class assigns no attribute that the base's family has; either
+        way only for a plain class (the index's ClassSummary.plain: at most an `__init__`, no other
+        way of setting attributes, no metaclass)."""
         if len(cls.bases) != 1 or cls.bases[0].keyword is not None:
             return None
+        summary = self.project.summaries.get(self._project_path)
+        own = summary.classes.get(cls.name.value) if summary is not None and len(self.classes.by_name.get(cls.name.value, ())) == 1 else None
+        if own is None or not own.plain:
+            return None  # (it may set what the base's code reads by other means than `self.x = v`)
         qualified, definitions = self._written_base(cls.bases[0])
         if definitions:
             kind = self._local_instance_kind(definitions[0]) if len(definitions) == 1 else None
@@ -813,9 +818,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         base = self._imported_kind(qualified)
         if base is None or base.base != CLASS or not isinstance(base.cls, ProjectClass):
             return None
-        summary = self.project.summaries.get(self._project_path)
-        own = summary.classes.get(cls.name.value) if summary is not None and len(self.classes.by_name.get(cls.name.value, ())) == 1 else None
-        if own is None or self.project.shadows_family(base.cls, own.attributes.keys(), own.methods.keys() - {"__init__"}):
+        if self.project.shadows_family(base.cls, own.attributes.keys(), own.methods.keys() - {"__init__"}):
             return None
         instance = self.project.instance_kind(base.cls)
         return instance.output if instance is not None and instance.base == MODULE else None
@@ -1303,7 +1306,14 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         choices = self._class_choices(func, scope, CHOICE_DEPTH)
         if choices is None or len(choices) < 2:
             return None
-        return merge(self._instance_of(choice, choice_scope) for choice, choice_scope in choices)
+        choosing = self.__dict__.setdefault("_choosing", set())
+        if id(func) in choosing:
+            return None  # `model = factory; model = model()`: a choice is this very call
+        choosing.add(id(func))
+        try:
+            return merge(self._instance_of(choice, choice_scope) for choice, choice_scope in choices)
+        finally:
+            choosing.discard(id(func))
 
     def _class_choices(self, expr: cst.CSTNode, scope: Scope, depth: int) -> list[tuple[cst.CSTNode, Scope]] | None:
         if depth == 0:
@@ -1643,6 +1653,12 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         elif isinstance(given, (cst.ListComp, cst.GeneratorExp)) and isinstance(given.elt, cst.Call):
             # `nn.ParameterList(nn.Parameter(torch.randn(d)) for d in dims)`
             return _PARAMETER_ITEM if self.imports.qualify(given.elt.func) in PARAMETER_CLASSES else None
+        elif isinstance(given, cst.Name):
+            # `coefs = []`, `coefs.append(nn.Parameter(...))` in a loop, then `ParameterList(coefs)`
+            # (it copies the list: what is added later is not in it)
+            held = self._kind(given, scope)
+            element = held.element if held is not None and held.base == CONTAINER and not held.mapping else None
+            return _PARAMETER_ITEM if element is not None and element.base == TENSOR else None
         else:
             return None
         kinds = [self._kind(value, scope) for value in values]

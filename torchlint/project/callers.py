@@ -307,8 +307,9 @@ class Callers:
         return bool(built_here) and all(value in built_here or self._wraps_itself(module, value, callee) for value in values)
 
     def _wraps_itself(self, module: str, value, callee: tuple) -> bool:
-        """`model = nn.DataParallel(model)`: the wrapper's call hands its inputs to the module it
-        wraps, which the name's other bindings say."""
+        """`model = nn.DataParallel(model)` (`.cuda()` and other moves chained on it too): the
+        wrapper's call hands its inputs to the module it wraps, which the name's other bindings say."""
+        value = _without_moves(value)
         if value is None or value[0] != "call" or value[1] is None or value[1][0] != "ref" or value[2] != callee:
             return False
         symbol = self.resolve(module, value[1][1])
@@ -326,9 +327,7 @@ class Callers:
 
     def _builds(self, module: str, value, built: frozenset[Symbol]) -> bool:
         """`Block(...)`, or one with device and mode moves chained on it (`Block().cuda()`)."""
-        while value is not None and value[0] == "call" and value[1] is not None and value[1][0] == "attr" \
-                and value[1][2] in SELF_RETURNING_METHODS:
-            value = value[1][1]
+        value = _without_moves(value)
         return (value is not None and value[0] == "call" and value[1] is not None and value[1][0] == "ref"
                 and self.resolve(module, value[1][1]) in built)
 
@@ -592,6 +591,14 @@ class Callers:
 
 # A key of `consulted` (beside module paths): the callers of the name that follows were asked.
 ASKED = "\0callers of "
+
+
+def _without_moves(value):
+    """`Block()` for `Block().cuda().train()`: the value the device and mode moves return."""
+    while value is not None and value[0] == "call" and value[1] is not None and value[1][0] == "attr" \
+            and value[1][2] in SELF_RETURNING_METHODS:
+        value = value[1][1]
+    return value
 
 
 def _may_bind(function: FunctionSummary, site: CallSite, offset: int) -> bool:

@@ -956,12 +956,12 @@ class ProjectIndex(Callers):
     def _inherited_forward_output(self, cls: ProjectClass) -> Kind | None:
         """A class without a `forward` of its own runs its base's (`class ResNet18(ResNet)` whose
         `__init__` only passes other arguments up): what the base's returns, read as for an
-        instance of the base, so only where the class changes nothing that reading sees: it
-        assigns no attribute the base's family assigns, defines no method the family defines
-        (but `__init__`), and nothing assigns a `forward` on it."""
+        instance of the base, so only where the class changes nothing that reading sees: it is
+        plain (see ClassSummary.plain), assigns no attribute the base's family assigns, and
+        nothing assigns a `forward` on it."""
         base = self.single_project_base(cls)
         own = self.summaries[cls.path].classes[cls.name]
-        if base is None or "forward" in own.attributes or self.assigned_on(cls, "forward"):
+        if base is None or not own.plain or "forward" in own.attributes or self.assigned_on(cls, "forward"):
             return None
         if self.shadows_family(base, own.attributes.keys(), own.methods.keys() - {"__init__"}):
             return None

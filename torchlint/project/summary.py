@@ -44,7 +44,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 52  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 54  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -104,6 +104,10 @@ class ClassSummary:
     line: int
     # each decorator's dotted name, with "()" after a decorator that is a call's result; "?" unread
     decorators: tuple[str, ...] = ()
+    # the class adds nothing a base's code could read differently: its body holds at most an
+    # `__init__` (and a docstring), no keyword among its bases (a metaclass), and its text never
+    # sets attributes by other means (`setattr`, `add_module`, `__dict__`, a property)
+    plain: bool = False
 
 
 @dataclass
@@ -494,7 +498,21 @@ class _Summarizer:
             attributes={name: tuple(values) for name, values in attributes.items()},
             line=node.lineno,
             decorators=tuple(_decorator_name(d) for d in node.decorator_list),
+            plain=self._plain_class(node),
         )
+
+    def _plain_class(self, node: ast.ClassDef) -> bool:
+        """See ClassSummary.plain."""
+        if node.keywords or node.decorator_list:
+            return False
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                continue
+            if isinstance(item, ast.Pass) or (isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)):
+                continue
+            return False
+        text = self._function_text(node)
+        return not any(word in text for word in _SETTING_OTHERWISE)
 
     def _function(self, node, key: str, owner: str | None) -> FunctionSummary:
         args = node.args
@@ -572,7 +590,7 @@ class _Summarizer:
                       and (reached := reaching.get(statement.lineno, {}).get(statement.value.id)) is not None):
                     returned = reached  # in a block: `batches = self._to_tensor(batches)`, then `return batches`
                 else:
-                    returned = _describe(statement.value, key, local_names) if statement.value else ("none",)
+                    returned = _describe_returned(statement.value, key, local_names) if statement.value else ("none",)
                 returns.append(_marked_changed(statement.value, returned, changed) if changed else returned)
         for name in changed & locals_.keys():  # (not a `*args` or `**kwargs`: no value is described for them)
             locals_[name] = [("changed", value) for value in locals_[name]]
@@ -1468,6 +1486,9 @@ class _ItemChangePatterns(dict):
 
 
 _ITEM_CHANGE_TEXT = _ItemChangePatterns()
+# Words in a class's text by which it may set what a base's code reads other than `self.x = v`.
+_SETTING_OTHERWISE = ("setattr", "add_module", "register_module", "register_buffer", "register_parameter",
+                      "__dict__", "property", "forward", "__call__")
 
 
 def _runs_later(statement: ast.stmt) -> bool:
@@ -1490,6 +1511,17 @@ def _string_keyed(display: ast.Dict) -> bool:
     """Every key a distinct string written in place (no `**other`)."""
     keys = [k.value if type(k) is ast.Constant and type(k.value) is str else None for k in display.keys]
     return bool(keys) and None not in keys and len(set(keys)) == len(keys)
+
+
+def _describe_returned(value: ast.expr, key: str | None, local_names: frozenset[str]) -> Descriptor:
+    """A returned value, a dict display with string keys in a returned tuple too (`return loss,
+    {"pred": out}`): made for the caller, it holds what it shows."""
+    if type(value) is ast.Dict and _string_keyed(value):
+        return _describe_dict(value, key, local_names)
+    if type(value) in (ast.Tuple, ast.List) and any(type(e) is ast.Dict for e in value.elts) and not any(
+            type(e) is ast.Starred for e in value.elts):
+        return ("list", tuple(_describe_returned(e, key, local_names) for e in value.elts))
+    return _describe(value, key, local_names)
 
 
 def _describe_dict(display: ast.Dict, key: str | None, local_names: frozenset[str]) -> Descriptor:
@@ -1743,7 +1775,7 @@ def _last_values_in_block(body: list[ast.stmt], last: dict[str, Descriptor], ret
         elif isinstance(statement, ast.Return) and _returned_names(statement.value):
             # `return output, hidden`: each name by its last value, the others as written
             elements = tuple(last.get(e.id) if isinstance(e, ast.Name) and last.get(e.id) is not None
-                             else _describe(e, key, local_names) for e in statement.value.elts)
+                             else _describe_returned(e, key, local_names) for e in statement.value.elts)
             found[id(statement)] = ("list", elements)
         elif isinstance(statement, ast.Return) and last and _names_read_by_call(statement.value):
             # `output = self.head(output); return output.view(-1)`: read at its last value
