@@ -3701,3 +3701,34 @@ def test_a_dict_display_in_a_returned_tuple(cli, tmp_path, read, expected):
         "import torch\nfrom models import Net\n\n\ndef train_step(model, x):\n    total, outputs = model(x)\n"
         f"    print({read}.data)\n\n\ntrain_step(Net(), torch.zeros(1, 3, 4, 4))\n")
     assert _findings(cli, "--select", "TL001", ".") == expected
+
+
+@pytest.mark.parametrize(("other", "name", "expected"), [
+    pytest.param("import torch.nn as nn\n\n\nclass Graph(nn.Module):\n    def forward(self, x):\n        return x\n",
+                 '"model.{}".format(opt.model)', [("TL005", 9)], id="every-graph-a-module"),
+    pytest.param("import torch.nn as nn\n\n\nclass Graph(nn.Module):\n    def forward(self, x):\n        return x\n",
+                 'f"model.{opt.model}"', [("TL005", 9)], id="an-f-string"),
+    pytest.param("def helper():\n    return 1\n", '"model." + opt.model', [("TL005", 9)], id="a-module-without-the-class"),
+    # look-alikes: one module's class is no module, or the name is not under one package
+    pytest.param("class Graph:\n    def forward(self, x):\n        return x\n", '"model.{}".format(opt.model)', [],
+                 id="a-graph-of-another-kind"),
+    pytest.param("def Graph(opt):\n    return None\n", '"model.{}".format(opt.model)', [], id="a-function-of-that-name"),
+    pytest.param("import torch.nn as nn\n\n\nclass Graph(nn.Module):\n    pass\n", '"{}.{}".format(opt.pkg, opt.model)', [],
+                 id="a-package-chosen-too"),
+])
+@pytest.mark.parametrize("init", [True, False], ids=["package", "namespace-package"])
+def test_a_class_of_a_module_picked_by_name_in_a_package(cli, tmp_path, other, name, expected, init):
+    """BARF: `graph = importlib.import_module("model.{}".format(opt.model))`, then `self.graph =
+    graph.Graph(opt).to(opt.device)` and `self.graph.forward(opt, var)` (TL005)."""
+    (tmp_path / "model").mkdir()
+    if init:
+        (tmp_path / "model" / "__init__.py").write_text("")
+    (tmp_path / "model" / "nerf.py").write_text(
+        "import torch.nn as nn\n\n\nclass Graph(nn.Module):\n    def __init__(self, opt):\n        super().__init__()\n\n"
+        "    def forward(self, x):\n        return x\n")
+    (tmp_path / "model" / "other.py").write_text(other)
+    (tmp_path / "train.py").write_text(
+        "import importlib\n\n\nclass Model:\n    def build(self, opt):\n"
+        f"        graph = importlib.import_module({name})\n        self.graph = graph.Graph(opt).to(opt.device)\n\n"
+        "        return self.graph.forward(opt.x)\n")
+    assert _findings(cli, "--select", "TL005", ".") == expected

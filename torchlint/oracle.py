@@ -1197,6 +1197,10 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         namespace = self._project_namespace(call, scope)
         if namespace is not None:
             return self.project.namespace_class(namespace)  # `arch = getattr(models, name)`
+        if isinstance(func, cst.Attribute):
+            package = self._imported_package(func.value, scope)
+            if package is not None:  # `importlib.import_module("model." + name).Graph(opt)`
+                return self.project.package_member_instance(self._project_path, package, func.attr.value)
         if isinstance(func, cst.Attribute) and func.attr.value == "apply":
             applied = self._applied_function_kind(call, scope)
             if applied is not None:
@@ -1573,6 +1577,20 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         symbol = self.project.resolve_qualified(self._project_path, qualified) if qualified else None
         return symbol.path if symbol is not None and symbol.what == "module" else None
 
+    def _imported_package(self, expr: cst.CSTNode, scope: Scope) -> str | None:
+        """The dotted name of the package whose module a call of `importlib.import_module` picks
+        by a name made at run time under that package (`"model.{}".format(opt.model)`,
+        `f"model.{name}"`, `"model." + name`), called in place or bound once to a local name."""
+        if isinstance(expr, cst.Name):
+            bindings = self.scopes.lookup(expr.value, scope) or []
+            if len(bindings) != 1 or bindings[0].how != "value" or bindings[0].path or bindings[0].scope is not scope:
+                return None
+            expr = bindings[0].value
+        if not (isinstance(expr, cst.Call) and len(expr.args) == 1 and expr.args[0].keyword is None
+                and not expr.args[0].star and self.imports.qualify(expr.func) == "importlib.import_module"):
+            return None
+        return _module_name_prefix(expr.args[0].value)
+
     def _library_call_kind(self, qualified: str, call: cst.Call, scope: Scope) -> Kind | None:
         inner = self._kind(call.args[0].value, scope) if call.args else None
         keywords = keyword_names(call)
@@ -1840,6 +1858,24 @@ def _without_graph(kind: Kind | None) -> Kind | None:
 
 _PARAMETER_ITEM = Kind(TENSOR, graph=True, origin=GUESSED_STORED_ITEM)  # of a ParameterList/Dict
 _REFLECTING_BUILTINS = frozenset({"locals", "vars", "eval", "exec", "globals"})
+
+
+def _module_name_prefix(name: cst.BaseExpression) -> str | None:
+    """"model" for a module name made as `"model.{}".format(x)`, `f"model.{x}"` or `"model." + x`."""
+    if isinstance(name, cst.Call) and isinstance(name.func, cst.Attribute) and name.func.attr.value == "format":
+        written = name.func.value
+        text = written.evaluated_value if isinstance(written, cst.SimpleString) else None
+        head = text.split("{", 1)[0] if isinstance(text, str) and text.count("{") == 1 and text.endswith("}") else None
+    elif isinstance(name, cst.FormattedString) and len(name.parts) == 2 and isinstance(name.parts[0], cst.FormattedStringText) \
+            and isinstance(name.parts[1], cst.FormattedStringExpression):
+        head = name.parts[0].value
+    elif isinstance(name, cst.BinaryOperation) and isinstance(name.operator, cst.Add) and isinstance(name.left, cst.SimpleString):
+        head = name.left.evaluated_value if isinstance(name.left.evaluated_value, str) else None
+    else:
+        return None
+    if not head or not head.endswith(".") or not all(part.isidentifier() for part in head[:-1].split(".")):
+        return None
+    return head[:-1]
 
 
 def _computes(value: cst.BaseExpression) -> bool:

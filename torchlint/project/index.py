@@ -729,6 +729,37 @@ class ProjectIndex(Callers):
         cannot see, leaves it unknown."""
         return self._memoised(("namespace", path), lambda: self._namespace_instance(path))
 
+    def package_member_instance(self, importer: str, package: str, name: str) -> Kind | None:
+        """What `importlib.import_module("model." + x).<name>(...)` builds in the module `importer`,
+        for the dotted package name `package`: a module (of no one class: no fix rests on it) when
+        every module of the project directly in that package that defines a class `name` makes a
+        module of it, and one does; their output when all agree. A module defining `name`
+        otherwise leaves it unknown."""
+        return self._memoised(("package member", importer, package, name),
+                              lambda: self._package_member_instance(importer, package, name))
+
+    def _package_member_instance(self, importer: str, package: str, name: str) -> Kind | None:
+        folder_name = package.rsplit(".", 1)[-1]
+        built: list[Kind] = []
+        for path in sorted(self.summaries):
+            candidate = Path(path)
+            if candidate.parent.name != folder_name or candidate.stem == "__init__":
+                continue
+            symbol = self.resolve_qualified(importer, f"{package}.{candidate.stem}")
+            if symbol is None or symbol.what != "module" or symbol.path != path:
+                continue  # (a folder of that name elsewhere)
+            summary = self.summaries[path]
+            if name not in summary.classes:
+                if name in summary.names or name in summary.functions or name in summary.imports:
+                    return None  # (bound some other way there)
+                continue
+            kind = self.instance_kind(self.project_class(path, name))
+            if kind is None or kind.base != MODULE:
+                return None
+            built.append(kind)
+        merged = merge(built) if built else None
+        return replace(merged, cls=None, origin=None) if merged is not None and merged.base == MODULE else None
+
     def namespace_class(self, path: str) -> Kind | None:
         """`models.__dict__[args.arch]` not called yet (`arch = models.__dict__[name]`, then
         `arch(**cfg)`): a class object of the namespace, whose call gives `namespace_instance`."""
