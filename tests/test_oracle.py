@@ -1091,6 +1091,12 @@ GROWN = HEAD + "parts = []\nfor _ in range(3):\n    parts.append(nn.Linear(2, 2)
         pytest.param(GROWN + "parts[0] = 3\nprobe(parts[0])\n", None, id="item-replaced"),
         pytest.param(GROWN + "parts.extend(more)\nprobe(parts[0])\n", None, id="unknown-extension"),
         pytest.param(HEAD + "parts = list()\nparts.append(nn.ReLU())\nprobe(parts[0])\n", "module", id="an-empty-list-call"),
+        pytest.param(HEAD + "def f(layers):\n    ps = []\n    for layer in nn.ModuleList([nn.Linear(2, 2)]):\n"
+                     "        ps += [layer.weight, layer.bias]\n    probe(ps[0])\n", "tensor+graph", id="grown-by-adding-a-display"),
+        pytest.param(HEAD + "def f(more):\n    ps = []\n    ps += [nn.Linear(2, 2).weight]\n    ps += more\n    probe(ps[0])\n", None,
+                     id="grown-by-adding-another-list"),
+        pytest.param(HEAD + "def f(more):\n    ps = []\n    ps += [nn.Linear(2, 2).weight]\n    ps += [3]\n    probe(ps[0])\n", None,
+                     id="grown-by-adding-a-number"),
         pytest.param(HEAD + "parts = list(more)\nparts.append(nn.ReLU())\nprobe(parts[0])\n", None, id="not-a-display"),
         pytest.param(HEAD + "list = lambda: [3]\nparts = list()\nparts.append(nn.ReLU())\nprobe(parts[0])\n", None,
                      id="a-list-of-the-file's-own"),

@@ -3732,3 +3732,23 @@ def test_a_class_of_a_module_picked_by_name_in_a_package(cli, tmp_path, other, n
         f"        graph = importlib.import_module({name})\n        self.graph = graph.Graph(opt).to(opt.device)\n\n"
         "        return self.graph.forward(opt.x)\n")
     assert _findings(cli, "--select", "TL005", ".") == expected
+
+
+@pytest.mark.parametrize(("added", "expected"), [
+    pytest.param("params += [layer.weight, layer.bias]", [("TL001", 6)], id="a-display-of-parameters"),
+    # look-alikes: what is added is not known, or holds no tensor
+    pytest.param("params += extra", [], id="another-list"),
+    pytest.param("params += [name]", [], id="names"),
+])
+def test_a_method_returning_a_list_grown_by_adding_displays(cli, tmp_path, added, expected):
+    """FedGen's `get_parameters_by_keyword`: `params += [layer.weight, layer.bias]` in a loop,
+    `return params`; the caller's `for p in ...: p.data = ...`."""
+    (tmp_path / "models.py").write_text(
+        "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.layers = nn.ModuleList([nn.Linear(4, 4), nn.Linear(4, 2)])\n        self.names = ['enc', 'dec']\n\n"
+        "    def by_keyword(self, keyword, extra):\n        params = []\n"
+        "        for name, layer in zip(self.names, self.layers):\n            if keyword in name:\n"
+        f"                {added}\n        return params\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom models import Net\n\nnet = Net()\nfor p in net.by_keyword('dec', []):\n    print(p.data)\n")
+    assert _findings(cli, "--select", "TL001", "train.py") == expected

@@ -79,6 +79,10 @@ class LocalContainers:
     def _grown_list(self, name: str, scope: Scope, bindings: list[Binding]) -> Kind | None:
         """A list the scope builds and only grows by `append`, `insert` and `extend` of displays:
         a container of what every element given or added agrees on (modules, tensors)."""
+        grown_by_addition = [binding.value.value for binding in bindings if binding.how == "augmented"]
+        if not all(_added_display(binding.value) for binding in bindings if binding.how == "augmented"):
+            return None
+        bindings = [binding for binding in bindings if binding.how != "augmented"]  # (`params += [w, b]`: grown)
         displays = [self.bound_value(binding) for binding in bindings]
         if not displays or any(binding.scope is not scope for binding in bindings) or not all(
                 (isinstance(value, cst.List) and not any(isinstance(e, cst.StarredElement) for e in value.elements))
@@ -88,7 +92,7 @@ class LocalContainers:
             # `add_records(items, raw)`, `rows = items`, a closure: grown out of sight (torch's
             # own functions keep what they are given: `torch.save(Gs, path)`, `nn.ModuleList(layers)`)
             return None
-        added = []
+        added = [self._kind(element.value, scope) for display in grown_by_addition for element in display.elements]
         for marks, path in scope.uses.get(name, ()):
             if marks & _MUTATIONS and not marks & _LIST_GROWTH:
                 return None  # `layers[0] = ...`, `layers.update(...)`: not only grown
@@ -353,6 +357,13 @@ def _item_store(path: Sequence[cst.CSTNode]) -> tuple[str, cst.BaseExpression] |
     index = target.target.slice[0].slice
     key = literal_key(index.value) if isinstance(index, cst.Index) else None
     return None if key is None else (key, statement.value)
+
+
+def _added_display(statement: cst.CSTNode) -> bool:
+    """`params += [layer.weight, layer.bias]`: a list or tuple display added to the name."""
+    return (isinstance(statement, cst.AugAssign) and isinstance(statement.operator, cst.AddAssign)
+            and isinstance(statement.value, (cst.List, cst.Tuple))
+            and not any(isinstance(e, cst.StarredElement) for e in statement.value.elements))
 
 
 def _plain_item_store(path: Sequence[cst.CSTNode]) -> cst.BaseExpression | None:

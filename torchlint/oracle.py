@@ -326,7 +326,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             merged = self._accumulated(every)  # (not where only the starting number reaches)
         if merged is None:
             merged = _after_starting_number(bindings, kinds)
-        if (merged is None or merged.base == CONTAINER) and self._mutated(name, scope):
+        if (merged is None or merged.base == CONTAINER) and (self._mutated(name, scope) or any(
+                binding.how == "augmented" for binding in every)):
             grown = self._memoised(self._grown_lists, (scope, name), None, lambda: self._grown_list(name, scope, every))
             if grown is not None:
                 return grown  # `layers = []`, then `layers.append(nn.Linear(...))` in a loop

@@ -44,7 +44,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 54  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 55  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -1540,7 +1540,8 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
     (`hits.extend(other)`, `del hits[0]`) is left to `_changed_in_place`. Returns the names of
     the lists grown."""
     lists = {name for name, values in locals_.items()
-             if len(values) == 1 and values[0] is not None and values[0][0] in ("list", "each")}
+             if values[0] is not None and values[0][0] in ("list", "each")
+             and all(_adds_a_display(value) for value in values[1:])}  # (`params += [w, b]`: grown)
     if not lists:
         return set()
     lists -= _handed_on(function, lists, kept_by=_returned_tuples(statements))
@@ -1627,6 +1628,11 @@ def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: fr
                  reaching: dict[str, Descriptor] | None = None):
     """(name, the values added, or None when the list changes otherwise) for the statement's
     changes to the lists named; a name added is read at the value `reaching` gives it."""
+    if (type(statement) is ast.AugAssign and type(statement.op) is ast.Add and type(statement.target) is ast.Name
+            and statement.target.id in lists and type(statement.value) in (ast.List, ast.Tuple)
+            and not any(type(element) is ast.Starred for element in statement.value.elts)):
+        yield statement.target.id, [_describe(element, key, local_names) for element in statement.value.elts]
+        return
     if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
         targets = statement.targets if isinstance(statement, (ast.Assign, ast.Delete)) else [statement.target]
         for target in targets:
@@ -1657,6 +1663,11 @@ def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: fr
         yield func.value.id, [describe(element) for element in call.args[0].elts]
     elif func.attr in _LIST_CHANGES:
         yield func.value.id, None
+
+
+def _adds_a_display(value: Descriptor) -> bool:
+    """A local's value `params += [w, b]` gives it: ("aug", ("list", ...))."""
+    return value is not None and value[0] == "aug" and value[1] is not None and value[1][0] == "list"
 
 
 # List methods that change a list's contents (beside `append`, `insert` and `extend` of a display).
