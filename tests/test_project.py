@@ -3752,3 +3752,28 @@ def test_a_method_returning_a_list_grown_by_adding_displays(cli, tmp_path, added
     (tmp_path / "train.py").write_text(
         "import torch\nfrom models import Net\n\nnet = Net()\nfor p in net.by_keyword('dec', []):\n    print(p.data)\n")
     assert _findings(cli, "--select", "TL001", "train.py") == expected
+
+
+@pytest.mark.parametrize(("extra", "expected"), [
+    pytest.param({}, [("TL005", 9)], id="only-the-module-in-the-package"),
+    # look-alikes (a hostile review's): a module further down defines a function of that name, or
+    # a candidate runs its own `__call__`
+    pytest.param({"model/planar/__init__.py": "def Graph(opt):\n    return {}\n"}, [], id="a-subpackage's-function"),
+    pytest.param({"model/deep/warp.py": "Graph = dict\n"}, [], id="a-module-further-down"),
+    pytest.param({"model/other.py": "import torch.nn as nn\n\n\nclass Graph(nn.Module):\n    def __call__(self, x):\n"
+                                    "        return self.forward(x) * 3\n\n    def forward(self, x):\n        return x\n"},
+                 [], id="a-class-with-its-own-call"),
+])
+def test_a_class_picked_by_name_in_a_package_at_any_depth(cli, tmp_path, extra, expected):
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "__init__.py").write_text("")
+    (tmp_path / "model" / "nerf.py").write_text(
+        "import torch.nn as nn\n\n\nclass Graph(nn.Module):\n    def forward(self, x):\n        return x\n")
+    for relative, text in extra.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    (tmp_path / "train.py").write_text(
+        "import importlib\n\n\nclass Model:\n    def build(self, opt):\n"
+        "        graph = importlib.import_module('model.' + opt.model)\n        self.graph = graph.Graph(opt)\n\n"
+        "        return self.graph.forward(opt.x)\n")
+    assert _findings(cli, "--select", "TL005", ".") == expected

@@ -739,26 +739,44 @@ class ProjectIndex(Callers):
                               lambda: self._package_member_instance(importer, package, name))
 
     def _package_member_instance(self, importer: str, package: str, name: str) -> Kind | None:
-        folder_name = package.rsplit(".", 1)[-1]
         built: list[Kind] = []
-        for path in sorted(self.summaries):
-            candidate = Path(path)
-            if candidate.parent.name != folder_name or candidate.stem == "__init__":
-                continue
-            symbol = self.resolve_qualified(importer, f"{package}.{candidate.stem}")
-            if symbol is None or symbol.what != "module" or symbol.path != path:
-                continue  # (a folder of that name elsewhere)
+        for path in self._package_modules(importer, package):
             summary = self.summaries[path]
             if name not in summary.classes:
-                if name in summary.names or name in summary.functions or name in summary.imports:
+                if name in summary.names or name in summary.functions or name in summary.imports or summary.stars:
                     return None  # (bound some other way there)
                 continue
-            kind = self.instance_kind(self.project_class(path, name))
+            cls = self.project_class(path, name)
+            if self.may_override(cls, "__call__") or self.may_override(cls, "state_dict"):
+                return None  # (no rule may judge a call or a save of it as torch's: which class, not known)
+            kind = self.instance_kind(cls)
             if kind is None or kind.base != MODULE:
                 return None
             built.append(kind)
         merged = merge(built) if built else None
         return replace(merged, cls=None, origin=None) if merged is not None and merged.base == MODULE else None
+
+    def _package_modules(self, importer: str, package: str) -> list[str]:
+        """The project's modules a name made under the dotted package `package` may pick, at any
+        depth below it (a run-time name may hold dots), subpackages' `__init__` included: those
+        whose dotted name resolves, from `importer`, to the module itself."""
+        head = self.resolve_qualified(importer, package)
+        found = []
+        for path in sorted(self.summaries):
+            candidate = Path(path)
+            parts = candidate.with_suffix("").parts
+            for depth in range(1, len(parts)):
+                if parts[-depth - 1] != package.rsplit(".", 1)[-1]:
+                    continue
+                inner = parts[-depth:] if parts[-1] != "__init__" else parts[-depth:-1]
+                if not inner:
+                    continue
+                symbol = self.resolve_qualified(importer, ".".join((package, *inner)))
+                if symbol is not None and symbol.what == "module" and symbol.path == path and (
+                        head is None or head.what != "module" or head.path != path):
+                    found.append(path)
+                    break
+        return found
 
     def namespace_class(self, path: str) -> Kind | None:
         """`models.__dict__[args.arch]` not called yet (`arch = models.__dict__[name]`, then
