@@ -42,7 +42,7 @@ _ARGUMENT_HOOKS = frozenset({"register_forward_pre_hook", "register_module_forwa
 class LocalContainers:
     """Mixin of TypeOracle: the contents of a scope's own lists and dicts."""
 
-    def _empty_list_call(self, value: cst.CSTNode | None, scope: Scope, builtin: str = "list") -> bool:
+    def _empty_container_call(self, value: cst.CSTNode | None, scope: Scope, builtin: str = "list") -> bool:
         """`list()` (or `dict()`): an empty one, as `[]` is (where the name is the builtin)."""
         return (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Name)
                 and value.func.value == builtin and not self.scopes.lookup(builtin, scope))
@@ -55,7 +55,7 @@ class LocalContainers:
         displays = [self.bound_value(binding) for binding in bindings]
         if not displays or any(binding.scope is not scope for binding in bindings) or not all(
                 (isinstance(value, cst.Dict) and all(isinstance(e, cst.DictElement) for e in value.elements))
-                or self._empty_list_call(value, scope, "dict") for value in displays):
+                or self._empty_container_call(value, scope, "dict") for value in displays):
             return None
         if handed_on(name, scope.node, self._torch_call):
             return None
@@ -86,7 +86,7 @@ class LocalContainers:
         displays = [self.bound_value(binding) for binding in bindings]
         if not displays or any(binding.scope is not scope for binding in bindings) or not all(
                 (isinstance(value, cst.List) and not any(isinstance(e, cst.StarredElement) for e in value.elements))
-                or self._empty_list_call(value, scope) for value in displays):
+                or self._empty_container_call(value, scope) for value in displays):
             return None
         if handed_on(name, scope.node, self._torch_call):
             # `add_records(items, raw)`, `rows = items`, a closure: grown out of sight (torch's
