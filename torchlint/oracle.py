@@ -605,11 +605,15 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if function.name.value != "backward" or is_first_param(function, param):
             return None
         owner = self.classes.method_owner.get(function)
-        if owner is None or not any(self.imports.qualify(base.value) in AUTOGRAD_FUNCTIONS for base in owner.bases):
+        if owner is None or not self._is_autograd_function(owner):
             return None
         if param is function.params.star_arg:
             return Kind(CONTAINER, element=tensor(False))
         return tensor(False) if any(param is p for p in function.params.params) else None
+
+    def _is_autograd_function(self, cls: cst.ClassDef) -> bool:
+        """A class of the file written as a subclass of `torch.autograd.Function`."""
+        return any(self.imports.qualify(base.value) in AUTOGRAD_FUNCTIONS for base in cls.bases)
 
     def _enclosing_call_site_kind(self, function: cst.FunctionDef, param: cst.Param, index: int,
                                   scope: Scope) -> Kind | None:
@@ -1517,7 +1521,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return None
         if isinstance(owner.cls, cst.ClassDef):
             forward = method_named(owner.cls, "forward")
-            if forward is None or not any(self.imports.qualify(base.value) in AUTOGRAD_FUNCTIONS for base in owner.cls.bases):
+            if forward is None or not self._is_autograd_function(owner.cls):
                 return None
             returned = self._method_returns(forward)
         elif isinstance(owner.cls, ProjectClass):
