@@ -654,6 +654,51 @@ def test_a_forward_parameter_takes_what_the_instances_calls_pass(cli, tmp_path, 
     assert _findings(cli, "models.py") == expected
 
 
+TRAIN_THROUGH_PARAMETER = "def train(net, x):\n    return net(x, torch.ones(2))\n"
+WRAPPER_OF_PARAMETER = (
+    "class Wrapper(nn.Module):\n    def __init__(self, block):\n        super().__init__()\n"
+    "        self.block = block.cuda()\n    def forward(self, x):\n        return self.block(x, {mask})\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("run", "engine", "expected"),
+    [
+        # an instance handed to a function or a constructor is called there: its forward runs
+        (TRAIN_THROUGH_PARAMETER + "train(Block(), torch.ones(2, 4))\n", "", [("TL001", 8)]),
+        (TRAIN_THROUGH_PARAMETER + "blk = Block().cuda()\ntrain(blk, torch.ones(2, 4))\n", "", [("TL001", 8)]),
+        (WRAPPER_OF_PARAMETER.format(mask="torch.ones(2)") + "w = Wrapper(Block())\n", "", [("TL001", 8)]),
+        ("from engine import train\ndef main():\n    model = Block()\n    train(model, torch.ones(2, 4))\n",
+         "import torch\n" + TRAIN_THROUGH_PARAMETER, [("TL001", 8)]),
+        # another value at some call, a call that spreads its arguments, the function handed on as
+        # a value, the parameter bound again, another instance beside it in the attribute, a
+        # method's parameter (its callers are not followed), a call passing something else:
+        # nothing said
+        (TRAIN_THROUGH_PARAMETER + "train(Block(), torch.ones(2, 4))\ntrain(nn.Linear(4, 4), torch.ones(2, 4))\n", "", []),
+        (TRAIN_THROUGH_PARAMETER + "train(Block(), torch.ones(2, 4))\ntrain(*sys.argv)\n", "", []),
+        (TRAIN_THROUGH_PARAMETER + "train(Block(), torch.ones(2, 4))\nhooks = [train]\n", "", []),
+        ("def train(net, x):\n    if x is None:\n        net = nn.Linear(4, 4)\n    return net(x, torch.ones(2))\n"
+         "train(Block(), torch.ones(2, 4))\n", "", []),
+        (WRAPPER_OF_PARAMETER.format(mask="torch.ones(2)") + "    def reset(self):\n        self.block = nn.Identity()\n"
+         "w = Wrapper(Block())\n", "", []),
+        (WRAPPER_OF_PARAMETER.format(mask="torch.ones(2)") + "w = Wrapper(Block())\nv = Wrapper(nn.Linear(4, 4))\n", "", []),
+        ("class Trainer:\n    def fit(self, net, x):\n        return net(x, torch.ones(2))\n"
+         "Trainer().fit(Block(), torch.ones(2, 4))\n", "", []),
+        (WRAPPER_OF_PARAMETER.format(mask="'all'") + "w = Wrapper(Block())\nBlock()(torch.ones(2, 4), torch.ones(2))\n",
+         "", []),
+    ],
+)
+def test_a_forward_parameter_takes_what_calls_through_a_parameter_pass(cli, tmp_path, monkeypatch, run, engine, expected):
+    """PhyDNet's `EncoderRNN(PhyCell(...))` keeping the cell as `self.phycell = phycell.to(device)`,
+    SSN's `train(..., regression_criterion, ...)`: the call through the parameter runs the forward."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "models.py").write_text(BLOCK.format(extra="", base="nn.Module"))
+    (tmp_path / "engine.py").write_text(engine)
+    (tmp_path / "run.py").write_text("import sys\nimport torch\nimport torch.nn as nn\nfrom models import Block\n" + run)
+    monkeypatch.chdir(tmp_path)
+    assert _findings(cli, "models.py") == expected
+
+
 @pytest.mark.parametrize(("target", "expected"), [("*_, m", [("TL005", 3)]), ("m, *_", []), ("*_, m, last", [])])
 def test_a_starred_target_takes_places_from_the_end_across_files(cli, tmp_path, target, expected):
     (tmp_path / "models.py").write_text("import torch.nn as nn\ndef build():\n    return 3, 'x', nn.Linear(2, 2)\n")
@@ -684,6 +729,73 @@ def test_a_factory_that_may_return_its_parameter_is_silent(cli, tmp_path, change
     (tmp_path / "networks.py").write_text(FACTORY_REBINDING_ITS_PARAMETER.replace(*change))
     (tmp_path / "run.py").write_text("from networks import define\nm = define('a')\nm.forward(1)\n")
     assert _findings(cli, "run.py") == []
+
+
+def test_an_answer_judged_inside_a_cycle_of_asks_is_judged_again_from_outside(cli, tmp_path):
+    """`h = model(x, h)` makes `h` ask `Net.forward`'s output, which asks its `h` parameter's call
+    sites, which ask `h`: an answer given to an ask inside that cycle saw a provisional "being
+    judged" and must not be kept for asks from elsewhere (`model` in `evaluate`, reached through
+    `train`'s call sites; TimeSeries' `model.test(...)`)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "net.py").write_text(
+        "import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n    def forward(self, x, h):\n        return h\n\n"
+        "    def test(self):\n        return torch.ones(1)\n")
+    (tmp_path / "evaluate.py").write_text("def evaluate(model):\n    model.test().data\n")
+    (tmp_path / "train.py").write_text(
+        "from net import Net\nfrom evaluate import evaluate\n\n\ndef train(model):\n    h = model(x, h)\n"
+        "    evaluate(model)\n\n\ntrain(Net())\nevaluate(Net())\n")
+    assert _findings(cli, ".") == [("TL001", 2)]
+
+
+SERVER_BASE = (
+    "import torch\n\n\nclass Server:\n    def __init__(self, args, model):\n        self.model = model[0]\n\n"
+    "    def save(self):\n        torch.save(self.model, 'server.pt')\n"
+)
+FEDAVG_INIT = "    def __init__(self, args, model, seed):\n        {call}\n        self.seed = seed\n"
+BUILT = "(nn.Linear(2, 2), 'linear')"
+
+
+@pytest.mark.parametrize(
+    ("subclasses", "main", "expected"),
+    [
+        # a subclass's own `__init__` hands its parameter on to the base's
+        ("class FedAvg(Server):\n" + FEDAVG_INIT.format(call="super().__init__(args, model)"),
+         f"server = FedAvg(None, {BUILT}, 0)\n", [("TL004", 9)]),
+        ("class FedAvg(Server):\n" + FEDAVG_INIT.format(call="super(FedAvg, self).__init__(args, model=model)"),
+         f"server = FedAvg(None, {BUILT}, 0)\n", [("TL004", 9)]),
+        ("class FedAvg(Server):\n" + FEDAVG_INIT.format(call="Server.__init__(self, args, model)"),
+         f"server = FedAvg(None, {BUILT}, 0)\n", [("TL004", 9)]),
+        ("class FedAvg(Server):\n" + FEDAVG_INIT.format(call="super().__init__(args, model)") + "class Prox(FedAvg):\n    pass\n",
+         f"server = Prox(None, {BUILT}, 0)\n", [("TL004", 9)]),
+        # another subclass passing something else, a call the index cannot read (spread, taken as a
+        # value, through a mixin), a subclass defined in a function, a class between with its
+        # own `__init__` passing something else: nothing said
+        ("class FedAvg(Server):\n" + FEDAVG_INIT.format(call="super().__init__(args, model)")
+         + "class Local(Server):\n    def __init__(self, args):\n        super().__init__(args, (object(), 'x'))\n",
+         f"server = FedAvg(None, {BUILT}, 0)\nother = Local(None)\n", []),
+        ("class FedAvg(Server):\n" + FEDAVG_INIT.format(call="super().__init__(*[args, model])"),
+         f"server = FedAvg(None, {BUILT}, 0)\n", []),
+        ("class FedAvg(Server):\n" + FEDAVG_INIT.format(call="init = super().__init__; init(args, model)"),
+         f"server = FedAvg(None, {BUILT}, 0)\n", []),
+        ("class Mixin:\n    def __init__(self, *args):\n        super().__init__(None, (object(), 'x'))\n"
+         "class FedAvg(Mixin, Server):\n" + FEDAVG_INIT.format(call="super().__init__(args, model)"),
+         f"server = FedAvg(None, {BUILT}, 0)\n", []),
+        ("class FedAvg(Server):\n" + FEDAVG_INIT.format(call="super().__init__(args, model)"),
+         f"server = FedAvg(None, {BUILT}, 0)\ndef make():\n    class Local(Server):\n        def __init__(self):\n"
+         "            super().__init__(None, (object(), 'x'))\n    return Local()\n", []),
+        ("class Mid(Server):\n    def __init__(self, args, model):\n        super().__init__(args, (object(), 'm'))\n"
+         "class FedAvg(Mid):\n" + FEDAVG_INIT.format(call="super().__init__(args, model)"),
+         f"server = FedAvg(None, {BUILT}, 0)\n", []),
+    ],
+)
+def test_a_subclass_init_calling_the_base_s_is_a_call_site(cli, tmp_path, subclasses, main, expected):
+    """FedGen's servers: `class FedAvg(Server)` whose `__init__` does `super().__init__(args,
+    model, ...)`; the base keeps `self.model = copy.deepcopy(model[0])` and saves it."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "base.py").write_text(SERVER_BASE)
+    (tmp_path / "fedavg.py").write_text("from base import Server\n\n\n" + subclasses)
+    (tmp_path / "main.py").write_text("import torch.nn as nn\nfrom base import Server\nfrom fedavg import *\n" + main)
+    assert _findings(cli, "base.py") == expected
 
 
 def test_a_parameter_called_with_a_module_and_something_else_is_silent(cli, tmp_path):

@@ -140,12 +140,14 @@ class Callers:
         if _is_init(key) and self._made_from_class_at_run_time(path, target_name):
             return None
         wanted = Symbol("class" if _is_init(key) else "function", path, target_name)
-        inheriting = self._inheriting_constructors(path, target_name) if _is_init(key) and subclasses else []
-        if inheriting is None:
+        constructors = self._inheriting_constructors(path, target_name) if _is_init(key) and subclasses else ([], [])
+        if constructors is None:
             return None
-        # (a subclass of its own `__init__` calls this one through `super()`, unseen here; those
-        # without one are `inheriting`, or, with `subclasses` False, the caller's)
-        for name in (target_name,) if inheriting or not subclasses else (target_name, "^" + target_name):
+        inheriting, base_calls = constructors
+        # (a subclass's `super().__init__(...)` calls this one: those of the project's module-level
+        # subclasses are `base_calls`, and those without an `__init__` are `inheriting`; one
+        # defined elsewhere, in a function, is unseen)
+        for name in (target_name,) if inheriting or base_calls or not subclasses else (target_name, "^" + target_name):
             for module in self._modules_where_escaping(name):
                 summary = self.summaries[module]
                 for local in summary.escapes:
@@ -159,6 +161,7 @@ class Callers:
             if site.callee is not None and site.callee[0] == "ref" and (
                     self.resolve(caller, site.callee[1]) == wanted or self._resolves_in_another_branch(caller, site.callee[1], wanted)):
                 found.append((caller, site, 1 if _is_init(key) else 0))
+        found.extend(base_calls)
         for subclass in inheriting:  # `SequenceTrainer(model=model)` runs `Trainer.__init__`
             calls = self.calls_to(subclass.path, f"{subclass.name}.__init__", subclasses=False)
             if calls is None:
@@ -197,16 +200,84 @@ class Callers:
                     return True
         return False
 
-    def _inheriting_constructors(self, path: str, name: str) -> list[ProjectClass] | None:
-        """The project's subclasses of the class, at any depth, when none defines `__init__`
-        and each has one base (constructing one runs the class's own); None otherwise (a mixin
-        before the class in the bases may define an `__init__` that calls it with other values)."""
-        subclasses = self._project_subclasses(self.project_class(path, name))
-        for sub in subclasses:
+    def _inheriting_constructors(self, path: str, name: str):
+        """How the project's subclasses of the class, at any depth, run its `__init__`: those that
+        construct through it as it is (no `__init__` of their own or between), and the calls of it
+        from the subclasses' own `__init__`s (`super().__init__(args, model)`, `Base.__init__(self,
+        x)`). None where a subclass has several bases (a mixin's `__init__` may call it with other
+        values), names `__init__` otherwise, or calls a base's `__init__` the index cannot resolve;
+        or where a module deriving from the class defines no subclass the index reads (one may be
+        defined in a function)."""
+        cls = self.project_class(path, name)
+        subclasses = self._project_subclasses(cls)
+        inheriting, base_calls = [], []
+        for sub in sorted(subclasses, key=lambda sub: (sub.path, sub.name)):
             shape = self.summaries[sub.path].classes[sub.name]
-            if "__init__" in shape.methods or len(shape.bases) != 1:
+            if len(shape.bases) != 1:
                 return None
-        return sorted(subclasses, key=lambda sub: (sub.path, sub.name))
+            runs = self._init_owner(sub, cls)
+            if runs is None:
+                return None
+            if runs == cls:
+                inheriting.append(sub)
+            elif runs == sub:
+                calls = self._base_init_sites(sub, cls)
+                if calls is None:
+                    return None
+                base_calls.extend(calls)
+        if base_calls and not self._subclasses_all_read(cls, subclasses):
+            return None
+        return inheriting, base_calls
+
+    def _init_owner(self, cls: ProjectClass, base: ProjectClass) -> ProjectClass | None:
+        """The class whose `__init__` constructing `cls` runs, looked for from `cls` up to `base`
+        through single project bases; None when the chain leaves the project."""
+        current = cls
+        for _ in range(_MAX_CHAIN):
+            if current == base or "__init__" in self.summaries[current.path].classes[current.name].methods:
+                return current
+            parents = self._class_bases(current)[0]
+            if len(parents) != 1:
+                return None
+            current = parents[0]
+        return None
+
+    def _base_init_sites(self, sub: ProjectClass, cls: ProjectClass) -> list[tuple[str, CallSite, int]] | None:
+        """The calls in `sub`'s own `__init__` that run `cls`'s: `super().__init__(...)` where the
+        parent constructs through `cls`'s, `X.__init__(self, ...)` where X does."""
+        function = self._function(sub.path, f"{sub.name}.__init__")
+        if function is None or function.base_inits is None:
+            return None
+        summary = self.summaries[sub.path]
+        parents = self._class_bases(sub)[0]
+        found = []
+        for line, offset, named in function.base_inits:
+            if named is None:
+                target = parents[0] if len(parents) == 1 else None
+            else:
+                symbol = self.resolve(sub.path, named)
+                target = self.project_class(symbol.path, symbol.name) if symbol is not None and symbol.what == "class" else None
+                if target is None and symbol is not None and symbol.what == "external":
+                    continue  # `nn.Module.__init__(self)`: not a project class's
+            if target is None:
+                return None
+            if self._init_owner(target, cls) != cls:
+                continue  # runs another class's `__init__` (one between, with its own)
+            sites = [site for site in summary.calls if site.line == line and _calls_init(site.callee, named)]
+            found.extend((sub.path, site, offset) for site in sites or [CallSite(("attr", None, "__init__"), (), (), False, line, ())])
+        return found
+
+    def _subclasses_all_read(self, cls: ProjectClass, subclasses: frozenset[ProjectClass]) -> bool:
+        """Every module that derives a class from `cls` (`class X(cls)`) holds a module-level subclass of it."""
+        holders = {sub.path for sub in subclasses}
+        wanted = Symbol("class", cls.path, cls.name)
+        for module in self._modules_where_escaping("^" + cls.name):
+            if module in holders:
+                continue
+            if any(last_name(local) == "^" + cls.name and self.resolve(module, local.replace("^", "")) == wanted
+                   for local in self.summaries[module].escapes):
+                return False
+        return True
 
     def _method_calls(self, path: str, key: str) -> list[tuple[str, CallSite, int]] | None:
         """Every call that may run the method `key` (`Class.method`) of an instance: each call of a
@@ -265,7 +336,7 @@ class Callers:
         built = frozenset(Symbol("class", cls.path, cls.name) for cls in classes)
         builders = {caller for cls in classes for caller, site in self._calls_named(cls.name)
                     if site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) in built}
-        for module in sorted(builders | {owner.path}):
+        for module in sorted(builders | {owner.path} | self._handed_to(builders, built)):
             found.extend((module, site, 1) for site in self.summaries[module].calls if self._calls_instance(module, site, built))
         return found
 
@@ -293,18 +364,75 @@ class Callers:
         `model = nn.DataParallel(model)` beside such a binding): read from the bindings
         themselves, not by asking their kinds (which may ask about this very parameter)."""
         callee = site.callee
-        if callee[0] == "ref":
-            symbol = self.resolve(module, callee[1])
-            values = self.summaries[module].names.get(callee[1], ()) if symbol == Symbol("name", module, callee[1]) else ()
-        elif callee[0] == "local":
-            function = self._function(module, callee[1])
-            values = function.locals.get(callee[2], ()) if function is not None else ()
+        if callee[0] in ("ref", "local"):
+            values = self._bindings(module, callee)
         elif callee[0] == "attr" and callee[1] is not None and callee[1][0] == "local" and callee[2] != "forward":
             values = self._self_attribute_values(module, callee[1], callee[2])
         else:
             return False
-        built_here = [value for value in values if self._builds(module, value, built)]
+        built_here = [value for value in values if self._builds(module, value, built) or self._passed_built(module, value, built)]
         return bool(built_here) and all(value in built_here or self._wraps_itself(module, value, callee) for value in values)
+
+    def _bindings(self, module: str, name) -> tuple:
+        """The values bound to a module-level name (`("ref", ...)`) or a function's local."""
+        if name[0] == "ref":
+            symbol = self.resolve(module, name[1])
+            return self.summaries[module].names.get(name[1], ()) if symbol == Symbol("name", module, name[1]) else ()
+        function = self._function(module, name[1])
+        return function.locals.get(name[2], ()) if function is not None else ()
+
+    def _handed_to(self, builders: set[str], built: frozenset[Symbol]) -> set[str]:
+        """The modules of the project functions and classes the builders hand a built instance to
+        (`train(model, loader)`, `EncoderRNN(cell)`): their calls of the parameter run `forward`."""
+        modules = set()
+        for module in builders:
+            for site in self.summaries[module].calls:
+                if site.callee is None or site.callee[0] != "ref":
+                    continue
+                passed = [*site.args, *(value for _, value in site.keywords)]
+                if any(self._holds_built(module, value, built) for value in passed):
+                    symbol = self.resolve(module, site.callee[1])
+                    if symbol is not None and symbol.what in ("class", "function"):
+                        modules.add(symbol.path)
+        return modules
+
+    def _holds_built(self, module: str, value, built: frozenset[Symbol], depth: int = 0) -> bool:
+        """`Block()` itself, or a name every binding of which is one (or a parameter every call
+        of its function passes one for): read from the bindings, not by asking kinds."""
+        if self._builds(module, value, built):
+            return True
+        value = _without_moves(value)
+        if value is None or depth > 2:
+            return False
+        if value[0] not in ("ref", "local"):
+            return self._passed_built(module, value, built, depth)
+        bindings = self._bindings(module, value)
+        return bool(bindings) and all(self._builds(module, binding, built) or self._passed_built(module, binding, built, depth)
+                                      for binding in bindings)
+
+    def _passed_built(self, module: str, value, built: frozenset[Symbol], depth: int = 0) -> bool:
+        """A parameter of a function or constructor (or a name bound to one: `self.cell =
+        cell.to(device)`) that every call in the project passes a built instance for, each call known."""
+        value = _without_moves(value)
+        if value is not None and value[0] == "local":
+            bindings = self._bindings(module, value)
+            return bool(bindings) and all(binding[0] == "param" and self._passed_built(module, binding, built, depth)
+                                          for binding in bindings)
+        if value is None or value[0] != "param" or depth > 2 or _is_method(value[1]):
+            return False  # (a method's callers are found through the instances: asked here, a cycle)
+        key, index = value[1], value[2]
+        function = self._function(module, key)
+        sites = self.calls_to(module, key) if function is not None and index < len(function.params) else None
+        if not sites:
+            return False
+        name = function.params[index]
+        binding = [(caller, site, offset) for caller, site, offset in sites if _may_bind(function, site, offset)]
+        for caller, site, offset in binding:
+            position, keywords = index - offset, dict(site.keywords)
+            passed = site.args[position] if 0 <= position < len(site.args) else keywords.get(name)
+            if site.spread or passed is None or not self._holds_built(caller, passed, built, depth + 1):
+                return False
+        return bool(binding)
 
     def _wraps_itself(self, module: str, value, callee: tuple) -> bool:
         """`model = nn.DataParallel(model)` (`.cuda()` and other moves chained on it too): the
@@ -589,6 +717,8 @@ class Callers:
         return self._calls_by_name, self._escapes_by_name
 
 
+_MAX_CHAIN = 64  # classes climbed from a subclass to its base (a cycle of bases ends there)
+
 # A key of `consulted` (beside module paths): the callers of the name that follows were asked.
 ASKED = "\0callers of "
 
@@ -622,6 +752,14 @@ def _names_a_class(receiver) -> bool:
     if receiver[0] == "call" and receiver[1] == ("ref", "type"):
         return True
     return receiver[0] == "attr" and receiver[2] == "__class__" or receiver[:1] == ("ref",) and receiver[1].endswith(".__class__")
+
+
+def _calls_init(callee, named: str | None) -> bool:
+    """The recorded callee of `super().__init__(...)` (named None) or of `named.__init__(self, ...)`."""
+    if named is None:
+        return callee is not None and callee[0] == "attr" and callee[2] == "__init__" and callee[1] is not None \
+            and callee[1][0] == "call" and callee[1][1] == ("ref", "super")
+    return callee == ("ref", f"{named}.__init__")
 
 
 def _is_method(key: str) -> bool:

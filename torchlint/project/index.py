@@ -36,6 +36,7 @@ from torchlint.torch_api import (
 
 
 _MAX_DEPTH = 40
+_NO_CYCLE = 1 << 30  # no cycle met (deeper than any ask)
 # How many values `_wrapped_parameter` follows through a function's locals before giving up.
 _MAX_WRAPPED_VALUES = 32
 # A key of a cached result's dependencies: every module's content, as it was (see dependencies).
@@ -56,7 +57,11 @@ class ProjectIndex(Callers):
         self._folders = search_folders(root)
         self._memo: dict[tuple, Kind | None] = {}
         self._own_iterators: bool | None = None  # see defines_tensor_iterators
-        self._in_progress: set[tuple] = set()
+        self._in_progress: dict[tuple, int] = {}  # key being judged -> its depth in the chain of asks
+        # Answers that met a cycle through an ask still open further up (kept until that ask ends:
+        # they saw its provisional CYCLE, not its answer) with the lowest open depth they met.
+        self._provisional: dict[tuple, tuple[Kind | None, int]] = {}
+        self._cycle_floor = _NO_CYCLE  # the lowest open depth the current ask met
         self._displays: dict[str, str] = {}
         self._module_files: dict[tuple[str, int, str], str | None] = {}  # (importer's folder, level, name)
         self._by_last_part: dict[str, list[Path]] | None = None  # module name -> the project's modules of that name
@@ -324,17 +329,42 @@ class ProjectIndex(Callers):
 
     # ---- kinds ------------------------------------------------------------------------------
     def _memoised(self, key: tuple, compute: Callable[[], Kind | None]) -> Kind | None:
+        """The memoised answer of an ask. An answer that met a cycle through an ask still open
+        further up is only provisional: it is reused while that ask is open and forgotten when it
+        ends, so that a later ask from elsewhere judges it again with the whole answer known."""
         if key in self._memo:
             return self._memo[key]
-        if key in self._in_progress or len(self._in_progress) > _MAX_DEPTH:
+        if key in self._provisional:
+            value, floor = self._provisional[key]
+            self._cycle_floor = min(self._cycle_floor, floor)
+            return value
+        depth = self._in_progress.get(key)
+        if depth is not None:
+            self._cycle_floor = min(self._cycle_floor, depth)
             return CYCLE
-        self._in_progress.add(key)
+        if len(self._in_progress) > _MAX_DEPTH:
+            return CYCLE
+        depth, outer_floor, self._cycle_floor = len(self._in_progress), self._cycle_floor, _NO_CYCLE
+        self._in_progress[key] = depth
         try:
             value = compute()
         finally:
-            self._in_progress.discard(key)
+            del self._in_progress[key]
+            floor, self._cycle_floor = self._cycle_floor, min(outer_floor, self._cycle_floor)
+        if floor < depth:
+            self._provisional[key] = (value, floor)
+            return value
         self._memo[key] = value
+        if floor == depth and self._provisional:
+            self._provisional = {k: v for k, v in self._provisional.items() if v[1] < depth}
         return value
+
+    def _forget_judged_since(self, memo_before: set, provisional_before: set) -> None:
+        """Forget the answers given since the two sets of keys were taken (judged under an assumption)."""
+        for judged in set(self._memo) - memo_before:
+            del self._memo[judged]
+        for judged in set(self._provisional) - provisional_before:
+            del self._provisional[judged]
 
     def symbol_kind(self, symbol: Symbol | None) -> Kind | None:
         """The kind of a name's value (a class object, a function, a module-level variable)."""
@@ -452,12 +482,11 @@ class ProjectIndex(Callers):
             return self._sum_from_a_number(path, local, values)
         if assumed is None:
             return None
-        key, before = ("d", path, local), set(self._memo)
+        key, before, provisional_before = ("d", path, local), set(self._memo), set(self._provisional)
         self._memo[key] = assumed  # what the values made from it see while they are judged
         kind = self._local_kind(path, values)
         if kind is None or merge([assumed, kind]) != kind or kind.base != assumed.base:
-            for judged in set(self._memo) - before:
-                del self._memo[judged]  # judged under an assumption that did not hold
+            self._forget_judged_since(before, provisional_before)  # judged under an assumption that did not hold
             return None
         del self._memo[key]
         return kind
@@ -480,11 +509,10 @@ class ProjectIndex(Callers):
 
     def _judged_assuming(self, path: str, local: tuple, assumed: Kind | None, values: list[Descriptor]) -> list:
         """The kinds of `values` while the local is taken to hold `assumed` (forgotten after)."""
-        key, before = ("d", path, local), set(self._memo)
+        key, before, provisional_before = ("d", path, local), set(self._memo), set(self._provisional)
         self._memo[key] = assumed
         kinds = [self.kind(path, value) for value in values]
-        for judged in set(self._memo) - before:
-            del self._memo[judged]
+        self._forget_judged_since(before, provisional_before)
         self._memo.pop(key, None)
         return kinds
 

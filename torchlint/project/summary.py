@@ -44,7 +44,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 55  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 56  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -90,6 +90,11 @@ class FunctionSummary:
     accumulates: tuple[int, ...] = ()
     # Of a generator: each yielded value (a bare `yield` is ("none",), a `yield from` None).
     yields: tuple[Descriptor, ...] = ()
+    # Of a class's `__init__`: its calls of a base's `__init__`, each (line, offset between the
+    # call's arguments and the parameters, the class named or None for `super()`):
+    # `super().__init__(args, model)` is (line, 1, None), `Base.__init__(self, x)` (line, 0,
+    # "Base"); None where the text names `__init__` otherwise (it may run one unseen).
+    base_inits: tuple[tuple[int, int, str | None], ...] | None = ()
 
 
 UNREAD_METHOD = "?"  # ClassSummary.methods: a name the class body binds otherwise than by a `def`
@@ -616,6 +621,7 @@ class _Summarizer:
             passes_back=_passes_back(node, params, statements),
             changed=frozenset(self._changed.get(key, ())),
             accumulates=_accumulated_parameters(node, params, statements) if owner is not None else (),
+            base_inits=self._base_inits(node, owner, own_self) if node.name == "__init__" else (),
         )
         self.summary.functions[key] = summary
         self._spans[key] = (node.lineno, node.end_lineno or node.lineno)
@@ -624,6 +630,31 @@ class _Summarizer:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(statement, f"{key}.<locals>.{statement.name}", None)
         return summary
+
+    def _runs_own_base_init(self, call: ast.Call, key: str | None) -> bool:
+        """`Base.__init__(self, x)` in the `__init__` of a module-level class that names `Base`
+        among its bases, passing its own `self`."""
+        if key is None or key.count(".") != 1 or not key.endswith(".__init__"):
+            return False
+        owner = self.summary.classes.get(key.split(".")[0])
+        function = self.summary.functions.get(key)
+        base = call.func.value.id
+        return (owner is not None and function is not None and bool(function.params) and ("ref", base) in owner.bases
+                and type(call.args[0]) is ast.Name and call.args[0].id == function.params[0])
+
+    def _base_inits(self, node: ast.AST, owner: str | None, own_self: str | None):
+        """A class's `__init__` calling its bases' (see FunctionSummary.base_inits)."""
+        text = self._function_text(node)
+        if owner is None or own_self is None or text.count("__init__") < 2:
+            return () if owner is not None and own_self is not None else None
+        found = []
+        for inner in _walk_outside_nested_scopes(node):
+            if type(inner) is ast.Call and type(inner.func) is ast.Attribute and inner.func.attr == "__init__":
+                call = _base_init_call(inner, owner, own_self)
+                if call is None:
+                    return None
+                found.append(call)
+        return tuple(found) if text.count("__init__") == len(found) + 1 else None
 
     def _enclosing_locals(self, key: str, local_names: frozenset[str], statements: list[ast.stmt]) -> dict[str, str]:
         """A nested function's free names that are locals of a function around it (`def main():
@@ -682,6 +713,7 @@ class _Summarizer:
         read_through: set[str] = set()  # escapes used as the head of an attribute
         handed_on: set[str] = set()  # escapes used otherwise
         stores: list[ast.Name] = []
+        init_heads: dict[int, ast.Call] = {}  # `Base` in `Base.__init__(self, x)` -> the call
         choices: list[ast.Assign] = []  # `g = a if c else b`: maybe a function's alias
         named_calls: list[ast.Call] = []  # `g(x)`
         Name, Attribute, Call, Load, Subscript, Assign = ast.Name, ast.Attribute, ast.Call, ast.Load, ast.Subscript, ast.Assign
@@ -705,6 +737,8 @@ class _Summarizer:
                 self.attribute_names.add(node.attr)
             elif node_type is Call:
                 self._call_found(node, callees)
+                if type(node.func) is Attribute and node.func.attr == "__init__" and node.args and type(node.func.value) is Name:
+                    init_heads[id(node.func.value)] = node  # `Base.__init__(self, x)`: maybe a base's constructor
                 if type(node.func) is Name:
                     named_calls.append(node)
                     if node.func.id == "setattr" and len(node.args) == 3 and type(node.args[1]) is ast.Constant:
@@ -755,6 +789,8 @@ class _Summarizer:
                 continue
             if type(node) is Name:
                 key, local_names = self._scope_of(node)
+                if id(node) in init_heads and self._runs_own_base_init(init_heads[id(node)], key):
+                    continue  # a call of the base's constructor, as `super().__init__(x)` is
                 if node.id in local_names:
                     if id(node) not in heads and self._names_own_class(key, node.id, "classmethod"):
                         self.escapes.add(key.split(".")[0])  # `cls` handed on: a subclass may be made of it
@@ -2694,6 +2730,30 @@ def _mentions_locals(descriptor: Descriptor, names: set[str]) -> bool:
     if descriptor[:1] == ("local",) and len(descriptor) == 3 and descriptor[2] in names:
         return True
     return any(_mentions_locals(part, names) for part in descriptor if isinstance(part, tuple))
+
+
+def _walk_outside_nested_scopes(node: ast.AST):
+    """The nodes of a function's body, not entering the functions, lambdas and classes it defines."""
+    pending = list(node.body)
+    while pending:
+        inner = pending.pop()
+        yield inner
+        if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(inner))
+
+
+def _base_init_call(call: ast.Call, owner: str, own_self: str) -> tuple[int, int, str | None] | None:
+    """`super().__init__(...)`, `super(Owner, self).__init__(...)` or `Base.__init__(self, ...)`."""
+    receiver = call.func.value
+    if type(receiver) is ast.Call and type(receiver.func) is ast.Name and receiver.func.id == "super" and not receiver.keywords:
+        plain = not receiver.args
+        named = (len(receiver.args) == 2 and type(receiver.args[0]) is ast.Name and receiver.args[0].id == owner
+                 and type(receiver.args[1]) is ast.Name and receiver.args[1].id == own_self)
+        return (call.lineno, 1, None) if plain or named else None
+    base = _dotted(receiver)
+    if base and call.args and type(call.args[0]) is ast.Name and call.args[0].id == own_self:
+        return (call.lineno, 0, base)
+    return None
 
 
 def _dotted(expr: ast.AST) -> str | None:
