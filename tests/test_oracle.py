@@ -603,6 +603,17 @@ FROM_USE = {
                               "    loss = crit(out, y)\n    probe(out)\n", "tensor"),
     "given-to-a-loss-by-module-path": (HEAD + "def f(model, x, y):\n    crit = torch.nn.modules.loss.MSELoss()\n"
                                        "    out = model(x)\n    crit(out, y)\n    probe(out)\n", "tensor"),
+    "given-to-a-torch-loss-built-there": (HEAD + "def f(model, x, y):\n    out = model(x)\n"
+                                          "    loss = nn.CrossEntropyLoss()(out, y)\n    probe(out)\n", "tensor"),
+    "given-second-to-a-torch-loss-built-there": (HEAD + "def f(model, x, y):\n    out = model(x)\n"
+                                                 "    nn.MSELoss()(y, out)\n    probe(out)\n", None),
+    "given-to-a-loss-of-its-own-built-there": (HEAD + "class FocalLoss(nn.Module):\n    def forward(self, a, b):\n"
+                                               "        return a\ndef f(model, x, y):\n    out = model(x)\n"
+                                               "    FocalLoss()(out, y)\n    probe(out)\n", None),
+    "given-to-a-torch-layer-built-there": (HEAD + "def f(model, x):\n    out = model(x)\n    nn.LSTM(2, 2)(out)\n"
+                                           "    probe(out)\n", None),
+    "given-to-a-torch-loss-built-there-in-a-branch": (HEAD + "def f(model, x, y):\n    out = model(x)\n    if y:\n"
+                                                      "        nn.MSELoss()(out, y)\n    probe(out)\n", None),
     "given-second-to-a-torch-loss": (HEAD + "def f(model, x, y):\n    crit = nn.MSELoss()\n    out = model(x)\n"
                                      "    crit(y, out)\n    probe(out)\n", None),
     "given-to-a-torch-layer": (HEAD + "def f(model, x):\n    rnn = nn.LSTM(2, 2)\n    out = model(x)\n    rnn(out)\n"
@@ -2377,3 +2388,25 @@ def test_a_parameter_list_of_a_named_list(build, expected):
     `torch.nn.ParameterList(line_coef)`: its items are parameters (a guess, as for any
     ParameterList: later code may put anything in)."""
     assert kinds(GRID + build + "    def shrink(self):\n        probe(self.line[0])\n") == [expected]
+
+
+KWARGS_CALLEE = HEAD + "def f(x, y, **kw):\n    probe(y)\n"
+
+
+@pytest.mark.parametrize(
+    ("calls", "expected"),
+    [
+        # a call that spreads keywords only: what it gives by position or by name stands
+        ("f(torch.zeros(1), torch.ones(2), **opts)\n", "tensor"),
+        ("f(torch.zeros(1), y=torch.ones(2), **opts)\n", "tensor"),
+        ("f(torch.zeros(1), torch.ones(2), reduce=True, **opts)\n", "tensor"),
+        # the parameter left to the spread, a spread of positions, another call passing something else
+        ("f(torch.zeros(1), **opts)\n", None),
+        ("f(*pair, **opts)\n", None),
+        ("f(torch.zeros(1), *rest, **opts)\n", None),
+        ("f(torch.zeros(1), torch.ones(2), **opts)\nf(1, 'labels')\n", None),
+    ],
+)
+def test_a_call_spreading_keywords_passes_what_it_names(calls, expected):
+    """convex_adversarial's `robust_loss_cascade(X.cuda(), y.cuda(), **kwargs)`."""
+    assert kinds(KWARGS_CALLEE + calls) == [expected]

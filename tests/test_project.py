@@ -747,6 +747,27 @@ def test_an_answer_judged_inside_a_cycle_of_asks_is_judged_again_from_outside(cl
     assert _findings(cli, ".") == [("TL001", 2)]
 
 
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ("robust_loss(X.cuda(), y.cuda(), **kwargs)", [("TL001", 5)]),
+        ("robust_loss(X.cuda(), y=y.cuda(), **kwargs)", [("TL001", 5)]),
+        ("robust_loss(X.cuda(), **kwargs)", []),
+        ("robust_loss(*batch, **kwargs)", []),
+        ("robust_loss(X.cuda(), *[y], **kwargs)", []),
+    ],
+)
+def test_a_call_spreading_keywords_is_a_call_site_for_what_it_names(cli, tmp_path, call, expected):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "losses.py").write_text(
+        "import torch\n\n\ndef robust_loss(X, y, **kwargs):\n    return torch.arange(X.size(0)).type_as(y.data)\n")
+    (tmp_path / "trainer.py").write_text(
+        "import torch\nfrom losses import robust_loss\n\n\ndef train(dataset, **kwargs):\n"
+        "    loader = torch.utils.data.DataLoader(dataset, batch_size=4)\n    for X, y in loader:\n"
+        "        batch = (X, y)\n        " + call + "\n")
+    assert _findings(cli, "losses.py") == expected
+
+
 SERVER_BASE = (
     "import torch\n\n\nclass Server:\n    def __init__(self, args, model):\n        self.model = model[0]\n\n"
     "    def save(self):\n        torch.save(self.model, 'server.pt')\n"

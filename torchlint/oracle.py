@@ -663,13 +663,13 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
 
     def _argument_kind(self, call: cst.Call, scope: Scope, param: cst.Param, index: int) -> Kind | None:
         """What `call` passes to the parameter at `index` (named `param`): positional or keyword."""
-        if any(arg.star for arg in call.args):
+        if any(arg.star == "*" for arg in call.args):
             return None
-        positional = [arg.value for arg in call.args if arg.keyword is None]
+        positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
         if index < len(positional):
-            return self._kind(positional[index], scope)
+            return self._kind(positional[index], scope)  # (`**kwargs` cannot pass it again)
         named = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == param.name.value), None)
-        return self._kind(named, scope) if named is not None else None
+        return self._kind(named, scope) if named is not None else None  # (or `**kwargs` may hold it)
 
     def _annotation_kind(self, annotation: cst.CSTNode) -> Kind | None:
         """What a parameter annotated `annotation` is: `Module`, `Optional[Module]`, `Module | None`,

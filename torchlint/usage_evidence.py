@@ -14,7 +14,7 @@ import libcst as cst
 from torchlint.analysis import dotted_name, method_named
 from torchlint.kinds import GUESSED_TENSOR_USE, MODULE, SOME_MODULE, OBJECT, TENSOR, TENSOR_ITERATORS, Kind, tensor
 from torchlint.scopes import COMPREHENSION_TYPES, Binding, Scope, reaching
-from torchlint.torch_api import MODULE_ONLY_METHODS, SELF_RETURNING_METHODS, TENSOR_ATTRIBUTE_NAMES, TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES
+from torchlint.torch_api import is_torch_module_class, MODULE_ONLY_METHODS, SELF_RETURNING_METHODS, TENSOR_ATTRIBUTE_NAMES, TENSOR_ONLY_METHODS, TENSOR_SHAPE_QUERIES
 from torchlint.walk import descendants, outside_nested_scopes, paths, unparsed_without
 
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
@@ -23,6 +23,7 @@ _TYPE_TESTS = frozenset({"isinstance", "type", "hasattr", "getattr", "callable"}
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
 _REQUIRES_GRAD_READ = ".requires_grad"  # in a scope's evidence: the name's `.requires_grad` is read
 _PASSED_FIRST_TO = "<first argument of> "  # in a scope's evidence: a call the name is passed to first
+_BUILT_THEN_CALLED = "()"  # before a callee's name: an instance built and called at once (`nn.MSELoss()(x, y)`)
 ITEM_STORED = "[]="  # in a scope's evidence: an item of the name is assigned
 _EXPANDED = "expand(int, ...)"  # in a scope's evidence: `x.expand(n, 3, 28, 28)`
 _TENSOR_USES = TENSOR_ONLY_METHODS | TENSOR_SHAPE_QUERIES | {_EXPANDED}
@@ -235,6 +236,8 @@ class UsageEvidence:
             callee = mark[len(_PASSED_FIRST_TO):]
             if (self.imports.qualify_name(callee) or "").startswith("torch.nn.functional."):
                 return True
+            if callee.startswith(_BUILT_THEN_CALLED) and _is_torch_loss_class(self.imports.qualify_name(callee[len(_BUILT_THEN_CALLED):])):
+                return True
             if "." not in callee and _is_torch_loss(self._name_kind(callee, scope)):
                 return True
         return False
@@ -281,8 +284,11 @@ def _moves_itself(binding: Binding, name: str) -> bool:
 
 def _is_torch_loss(kind: Kind | None) -> bool:
     """A module of one of torch's loss classes (`nn.MSELoss()`): its first argument is a tensor."""
-    return (kind is not None and kind.base == MODULE and isinstance(kind.origin, str)
-            and kind.origin.startswith("torch.nn.") and kind.origin.endswith("Loss"))
+    return kind is not None and kind.base == MODULE and isinstance(kind.origin, str) and _is_torch_loss_class(kind.origin)
+
+
+def _is_torch_loss_class(qualified: str | None) -> bool:
+    return qualified is not None and qualified.startswith("torch.nn.") and qualified.endswith("Loss") and is_torch_module_class(qualified)
 
 
 def _binding_key(binding: Binding) -> tuple:
@@ -317,6 +323,8 @@ def _first_argument_use(path: list[cst.CSTNode], every_time: set[int]) -> tuple[
         return None, set()
     first = node.args[0]
     callee = dotted_name(node.func)
+    if callee is None and isinstance(node.func, cst.Call) and (made := dotted_name(node.func.func)) is not None:
+        callee = _BUILT_THEN_CALLED + made  # `nn.CrossEntropyLoss()(out, y)`
     if first.keyword is not None or first.star or not isinstance(first.value, cst.Name) or callee is None:
         return None, set()
     if callee.rsplit(".", 1)[-1] == "is_tensor":

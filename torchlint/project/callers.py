@@ -15,7 +15,7 @@ from pathlib import Path
 from torchlint.kinds import (
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_METHOD_CALLERS, NONE, TENSOR, Kind, merge, with_evidence,
 )
-from torchlint.project.summary import MADE_FROM_CLASS, CallSite, FunctionSummary, callee_name, content_digest, last_name
+from torchlint.project.summary import KEYWORDS_SPREAD, MADE_FROM_CLASS, CallSite, FunctionSummary, callee_name, content_digest, last_name
 from torchlint.project.symbols import ProjectClass, Symbol
 from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES, MODULE_WRAPPERS, SELF_RETURNING_METHODS, is_torch_module_class
 
@@ -92,9 +92,11 @@ class Callers:
     def _argument_kind(self, path: str, key: str, index: int, offset: int, caller: str, site: CallSite) -> Kind | None:
         function = self._function(path, key)
         position = index - offset
-        if function is None or site.spread or position < 0 or index >= len(function.params):
+        if function is None or index >= len(function.params):
             return None  # (a name defined twice: the summary holds the last `def`, the use may see another)
         name = function.params[index]
+        if not _stands_at(site, position, name):
+            return None
         keywords = dict(site.keywords)
         if position < len(site.args):
             value, code = site.args[position], site.code[position] if position < len(site.code) else name
@@ -430,7 +432,7 @@ class Callers:
         for caller, site, offset in binding:
             position, keywords = index - offset, dict(site.keywords)
             passed = site.args[position] if 0 <= position < len(site.args) else keywords.get(name)
-            if site.spread or passed is None or not self._holds_built(caller, passed, built, depth + 1):
+            if not _stands_at(site, position, name) or passed is None or not self._holds_built(caller, passed, built, depth + 1):
                 return False
         return bool(binding)
 
@@ -752,6 +754,15 @@ def _names_a_class(receiver) -> bool:
     if receiver[0] == "call" and receiver[1] == ("ref", "type"):
         return True
     return receiver[0] == "attr" and receiver[2] == "__class__" or receiver[:1] == ("ref",) and receiver[1].endswith(".__class__")
+
+
+def _stands_at(site: CallSite, position: int, name: str | None) -> bool:
+    """Whether what the call passes for the parameter `name` at `position` is known: no spread,
+    or one of keywords only (`f(x, y, **kwargs)`) with the argument given by position or by name
+    (the spread cannot pass it again)."""
+    if position < 0 or name is None:
+        return False
+    return not site.spread or site.spread == KEYWORDS_SPREAD and (position < len(site.args) or name in dict(site.keywords))
 
 
 def _calls_init(callee, named: str | None) -> bool:

@@ -44,13 +44,16 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 56  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 57  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
 MADE_FROM_CLASS = ".__class__()"
+# CallSite.spread of a call that spreads keywords only (`f(x, y, **kwargs)`): its positional
+# arguments are where they stand; a parameter not given by position may come from the spread.
+KEYWORDS_SPREAD = "**"
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ class CallSite:
     callee: Descriptor
     args: tuple[Descriptor, ...]  # positional
     keywords: tuple[tuple[str, Descriptor], ...]
-    spread: bool  # passes *args or **kwargs: which parameter gets what is unknown
+    spread: bool | str  # passes *args (True) or only **kwargs (KEYWORDS_SPREAD): which parameter gets what is unknown
     line: int
     code: tuple[str, ...]  # the source of each positional argument, for notes
 
@@ -1102,7 +1105,8 @@ class _Summarizer:
         if callee[0] != "ref" and not (call.args or call.keywords):
             return  # a method called with nothing to say of its parameters (`x.cuda()`, `self.reset()`)
         args = tuple(describe_argument(arg) for arg in call.args if not isinstance(arg, ast.Starred))
-        spread = any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords)
+        spread = True if any(isinstance(arg, ast.Starred) for arg in call.args) else (
+            KEYWORDS_SPREAD if any(k.arg is None for k in call.keywords) else False)
         keywords = tuple((k.arg, describe_argument(k.value)) for k in call.keywords if k.arg)
         code = tuple(self._source(arg)[:60] or "?" for arg in call.args)
         self.calls.append(CallSite(callee, args, keywords, spread, call.lineno, code))
