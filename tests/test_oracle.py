@@ -290,7 +290,8 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "def f(v, w):\n    if torch.is_tensor(w):\n        probe(v)\n", None, id="is-tensor-other"),
         pytest.param(HEAD + "def f(v):\n    if torch.is_tensor(v):\n        pass\n    probe(v)\n", None,
                      id="is-tensor-outside"),
-        pytest.param(HEAD + "def f(v):\n    if not torch.is_tensor(v):\n        probe(v)\n", None,
+        # (said to be no tensor: some other object)
+        pytest.param(HEAD + "def f(v):\n    if not torch.is_tensor(v):\n        probe(v)\n", "object",
                      id="not-is-tensor"),
         pytest.param(HEAD + "import numpy as np\ndef f(v):\n    if isinstance(v, np.ndarray):\n        probe(v)\n", None,
                      id="isinstance-ndarray"),
@@ -610,6 +611,10 @@ FROM_USE = {
     "given-to-a-loss-of-its-own-built-there": (HEAD + "class FocalLoss(nn.Module):\n    def forward(self, a, b):\n"
                                                "        return a\ndef f(model, x, y):\n    out = model(x)\n"
                                                "    FocalLoss()(out, y)\n    probe(out)\n", None),
+    "given-to-a-loss-of-a-shadowing-nn": (HEAD + "def f(nn, model, x, y):\n    out = model(x)\n"
+                                          "    nn.CrossEntropyLoss()(out, y)\n    probe(out)\n", None),
+    "given-to-a-function-of-a-shadowing-F": (HEAD + "def f(F, model, x):\n    out = model(x)\n"
+                                             "    F.avg_pool2d(out, 2)\n    probe(out)\n", None),
     "given-to-a-torch-layer-built-there": (HEAD + "def f(model, x):\n    out = model(x)\n    nn.LSTM(2, 2)(out)\n"
                                            "    probe(out)\n", None),
     "given-to-a-torch-loss-built-there-in-a-branch": (HEAD + "def f(model, x, y):\n    out = model(x)\n    if y:\n"
@@ -2410,3 +2415,46 @@ KWARGS_CALLEE = HEAD + "def f(x, y, **kw):\n    probe(y)\n"
 def test_a_call_spreading_keywords_passes_what_it_names(calls, expected):
     """convex_adversarial's `robust_loss_cascade(X.cuda(), y.cuda(), **kwargs)`."""
     assert kinds(KWARGS_CALLEE + calls) == [expected]
+
+
+PLAIN_FORWARD = HEAD + "class Softmax:\n    def forward(self, x):\n        return F.log_softmax(x, dim=1)\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # a plain object's method named `forward` is a method like any other (few-shot-gnn)
+        (PLAIN_FORWARD + "s = Softmax()\nprobe(s.forward(torch.zeros(2, 3)))\n", "tensor"),
+        # one rebound on the instance, one a subclass overrides with something else, a class of
+        # unknown bases, one returning a list: nothing (or the list) said
+        (PLAIN_FORWARD.replace("class Softmax:\n", "class Softmax:\n    def __init__(self):\n        self.forward = print\n")
+         + "s = Softmax()\nprobe(s.forward(torch.zeros(2, 3)))\n", None),
+        (PLAIN_FORWARD + "class Other(Softmax):\n    def forward(self, x):\n        return 'x'\n"
+         "def f(s: Softmax):\n    probe(s.forward(torch.zeros(2, 3)))\n", None),
+        (HEAD + "from lib import Base\nclass Softmax(Base):\n    def forward(self, x):\n        return F.log_softmax(x, dim=1)\n"
+         "s = Softmax()\nprobe(s.forward(torch.zeros(2, 3)))\n", None),
+        (HEAD + "class Split:\n    def forward(self, x):\n        return [x, x]\ns = Split()\nprobe(s.forward(torch.zeros(2)))\n",
+         "container"),
+    ],
+)
+def test_a_plain_object_s_forward_returns_what_it_returns(source, expected):
+    assert kinds("import torch.nn.functional as F\n" + source) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # where a test has just said the name is no tensor (LaneGCN's `load_pretrain`)
+        ("    if not isinstance(v, torch.Tensor):\n        probe(v)\n", "object"),
+        ("    if not isinstance(v, (torch.Tensor, np.ndarray)):\n        probe(v)\n", "object"),
+        ("    if not torch.is_tensor(v):\n        probe(v)\n", "object"),
+        # a subclass tested (a plain tensor passes), the name bound again first, the other branch
+        ("    v = torch.zeros(2)\n    if not isinstance(v, nn.Parameter):\n        probe(v)\n", "tensor"),
+        ("    if not isinstance(v, torch.Tensor):\n        v = torch.tensor(v)\n        probe(v)\n", "tensor"),
+        ("    v = torch.zeros(2)\n    if not isinstance(v, torch.Tensor):\n        pass\n    else:\n        probe(v)\n",
+         "tensor"),
+    ],
+)
+def test_a_name_a_test_says_is_no_tensor(body, expected):
+    source = HEAD + "import numpy as np\ndef f(sd, k):\n    v = sd[k]\n    n = v.size(0)\n" + body
+    assert kinds(source) == [expected]

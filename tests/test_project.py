@@ -684,6 +684,8 @@ WRAPPER_OF_PARAMETER = (
         (WRAPPER_OF_PARAMETER.format(mask="torch.ones(2)") + "w = Wrapper(Block())\nv = Wrapper(nn.Linear(4, 4))\n", "", []),
         ("class Trainer:\n    def fit(self, net, x):\n        return net(x, torch.ones(2))\n"
          "Trainer().fit(Block(), torch.ones(2, 4))\n", "", []),
+        ("def deco(f):\n    def wrapper(net, x):\n        return f(nn.Linear(4, 4), x)\n    return wrapper\n"
+         "@deco\n" + TRAIN_THROUGH_PARAMETER + "train(Block(), torch.ones(2, 4))\n", "", []),
         (WRAPPER_OF_PARAMETER.format(mask="'all'") + "w = Wrapper(Block())\nBlock()(torch.ones(2, 4), torch.ones(2))\n",
          "", []),
     ],
@@ -768,6 +770,48 @@ def test_a_call_spreading_keywords_is_a_call_site_for_what_it_names(cli, tmp_pat
     assert _findings(cli, "losses.py") == expected
 
 
+@pytest.mark.parametrize(
+    ("models", "expected"),
+    [
+        ("class Softmax:\n    def forward(self, x):\n        return F.log_softmax(x, dim=1)\n", [("TL001", 4)]),
+        ("class Softmax:\n    def forward(self, x):\n        return x.tolist()\n", []),
+        ("from lib import Base\nclass Softmax(Base):\n    def forward(self, x):\n        return F.log_softmax(x, dim=1)\n", []),
+    ],
+)
+def test_a_plain_object_s_forward_called_from_another_file(cli, tmp_path, models, expected):
+    """few-shot-gnn's `softmax_module.forward(output)` on a `SoftmaxModule()` (no nn.Module base)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "models.py").write_text("import torch.nn.functional as F\n" + models)
+    (tmp_path / "test.py").write_text(
+        "import torch\nfrom models import Softmax\ny_pred = Softmax().forward(torch.zeros(2, 3))\nprint(y_pred.data)\n")
+    assert _findings(cli, "test.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("normalised", "expected"),
+    [
+        # a model output turned into a tensor where it is a list: either way what a module returned
+        ("        if type(output) == list:\n            output = torch.cat(output, dim=0)\n", [("TL001", 10)]),
+        ("        if isinstance(output, (list, tuple)):\n            output = torch.stack(output)\n", [("TL001", 10)]),
+        # a test that converts nothing, an element taken out, an `else` of its own, a string put in
+        ("        if type(output) == list:\n            print(1)\n", []),
+        ("        if isinstance(output, tuple):\n            output = output[0]\n", []),
+        ("        if type(output) == list:\n            output = torch.cat(output)\n        else:\n"
+         "            output = output['out']\n", []),
+        ("        if type(output) == list:\n            output = 'skip'\n", []),
+    ],
+)
+def test_a_model_output_converted_where_it_is_a_list(cli, tmp_path, normalised, expected):
+    """CRAFT-Remade's `output = model(image)`, `if type(output) == list: output = torch.cat(output,
+    dim=0)`, then `output.data`: the test only decides whether to convert (a guess, as for any
+    model output)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "run.py").write_text(
+        "import torch\n\n\ndef test(model, loader):\n    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "    for image in loader:\n        output = model(image)\n" + normalised + "        print(output.data)\n")
+    assert _findings(cli, "run.py") == expected
+
+
 SERVER_BASE = (
     "import torch\n\n\nclass Server:\n    def __init__(self, args, model):\n        self.model = model[0]\n\n"
     "    def save(self):\n        torch.save(self.model, 'server.pt')\n"
@@ -807,6 +851,16 @@ BUILT = "(nn.Linear(2, 2), 'linear')"
         ("class Mid(Server):\n    def __init__(self, args, model):\n        super().__init__(args, (object(), 'm'))\n"
          "class FedAvg(Mid):\n" + FEDAVG_INIT.format(call="super().__init__(args, model)"),
          f"server = FedAvg(None, {BUILT}, 0)\n", []),
+        # a constructor run again from another method, with other values (also where the
+        # subclass has no `__init__` of its own)
+        ("class FedAvg(Server):\n" + FEDAVG_INIT.format(call="super().__init__(args, model)")
+         + "    def reset(self):\n        super().__init__(None, ({'a': 1}, 'junk'))\n",
+         f"server = FedAvg(None, {BUILT}, 0)\n", []),
+        ("class FedAvg(Server):\n" + FEDAVG_INIT.format(call="super().__init__(args, model)")
+         + "    def reset(self):\n        self.__init__(None, ({'a': 1}, 'junk'), 1)\n",
+         f"server = FedAvg(None, {BUILT}, 0)\n", []),
+        ("class FedAvg(Server):\n    def reset(self):\n        super().__init__(None, ({'a': 1}, 'junk'))\n",
+         f"server = FedAvg(None, {BUILT})\n", []),
     ],
 )
 def test_a_subclass_init_calling_the_base_s_is_a_call_site(cli, tmp_path, subclasses, main, expected):

@@ -275,6 +275,12 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
             # a module in some bindings and a known non-module in others (a micrograd-style class
             # with a `parameters()` of its own): no guess may take it for a module
             return Kind(OBJECT)
+        outputs = [kind for kind in found if kind.base != TENSOR]
+        if all(is_model_output(kind) for kind in outputs) and not any(kind.origin in GUESSED for kind in found if kind.base == TENSOR):
+            # `output = model(x)`, then `if type(output) == list: output = torch.cat(output)`: what
+            # a module returned is any value, a tensor among them, so it stays just that (not
+            # beside a guessed tensor: `out = out[0]` where it is a tuple may be anything)
+            return next((kind for kind in outputs if kind.origin == OPAQUE_MODEL_OUTPUT), outputs[0])
         return _tensor_or_tensors(found)
     if len(found) < len(kinds) and any(kind is UNPICKLED for kind in kinds):
         # beside what a file held: a tensor as a guess, a module of no known class, so that no

@@ -1,6 +1,6 @@
 """Narrowing: what a type test around a use says a name is (`if isinstance(m, nn.Linear):
 m...`, `x.data if isinstance(x, Variable) else x`, `[x for x in xs if torch.is_tensor(x)]`,
-`classname.find("Conv") != -1`). Part of the type oracle (a mixin of `TypeOracle`): it asks the
+`classname.find("Conv") != -1`; `if not isinstance(v, torch.Tensor): v.data`, no tensor). Part of the type oracle (a mixin of `TypeOracle`): it asks the
 oracle what instances of the tested classes are.
 """
 
@@ -12,9 +12,14 @@ import libcst as cst
 
 from torchlint.analysis import dotted_name
 from torchlint.codemod import names_used
-from torchlint.kinds import MODULE, TENSOR, Kind, merge, tensor
+from torchlint.kinds import MODULE, OBJECT, TENSOR, Kind, merge, tensor
 from torchlint.scopes import COMPREHENSION_TYPES, SCOPE_TYPES, Scope
 from torchlint.walk import descendants
+
+# What a name is where a test has just said it is no tensor (`if not isinstance(v, torch.Tensor):
+# v = v.data`): some other object.
+NOT_A_TENSOR = Kind(OBJECT, origin="not-a-tensor")
+_TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
 # Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
 _LAYER_NAME_FRAGMENTS = ("Conv", "Linear", "BatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "Embedding",
@@ -46,6 +51,10 @@ class Narrowing:
                 return None
             if isinstance(parent, (cst.If, cst.IfExp)) and node is parent.body:
                 # `if isinstance(m, nn.Linear): m...`, `x.data if isinstance(x, Variable) else x`
+                if self._tests_no_tensor(parent.test, name):
+                    rebound = (_rebinds(parent.body, name) if isinstance(parent, cst.IfExp)
+                               else _rebound_before(parent.body, at[depth + 1:], name))
+                    return None if rebound else NOT_A_TENSOR
                 kind = self._narrowing_test(parent.test, name, scope)
                 if kind is not None:
                     # (not when the branch binds the name again before the use may run)
@@ -93,6 +102,24 @@ class Narrowing:
                         if _binds_or_leaves(node.body, name):
                             found.setdefault(name, []).append(node)
         return found
+
+    def _tests_no_tensor(self, test: cst.CSTNode, name: str) -> bool:
+        """`not isinstance(name, torch.Tensor)` (a tuple holding the class too), `not
+        torch.is_tensor(name)`: where it holds, the name is no tensor."""
+        if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+            return False
+        test = test.expression
+        if not (isinstance(test, cst.Call) and test.args and isinstance(test.args[0].value, cst.Name)
+                and test.args[0].value.value == name):
+            return False
+        callee = self.imports.qualify(test.func)
+        if callee == "torch.is_tensor" and len(test.args) == 1:
+            return True
+        if dotted_name(test.func) != "isinstance" or len(test.args) != 2:
+            return False
+        classes = test.args[1].value
+        options = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+        return any(self.imports.qualify(option) in _TENSOR_CLASSES for option in options)
 
     def _narrowing_test(self, test: cst.CSTNode, name: str, scope: Scope) -> Kind | None:
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):

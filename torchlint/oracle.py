@@ -342,10 +342,10 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if is_model_output(merged) or (merged is not None and merged.origin == LOADED_CALL_OUTPUT):
             # what a module of unknown class returned (a tensor, a tuple, a dict): a tensor where
             # only a tensor answers to its uses (`F.cross_entropy(out, y)`, `out.size(0)`), a guess
-            evidenced = self._usage_evidence(name, bindings)
+            evidenced = self._usage_evidence(name, bindings, model_output=True)
             if evidenced is not None and evidenced.base == TENSOR:
                 return evidenced
-            if merged.origin != MODEL_OUTPUT and self._type_tested(name, bindings):
+            if merged.origin != MODEL_OUTPUT and self._type_tested(name, bindings, converting_too=False):
                 # `if isinstance(out, PackedSequence): out = out.data`: what it is, is asked
                 return Kind(OBJECT, origin=MODEL_OUTPUT) if is_model_output(merged) else None
             return merged
@@ -1077,8 +1077,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         """`agent.act(obs)`: what a method the receiver's class defines itself returns. Through
         the class itself (`VaeGan.loss(a, b)`), only a static method's: another method called so
         is handed its instance by the caller, which may be anything."""
-        if receiver is None or receiver.base not in (MODULE, OBJECT, CLASS) or method == "forward":
-            return None
+        if receiver is None or receiver.base not in (MODULE, OBJECT, CLASS) or (method == "forward" and receiver.base != OBJECT):
+            return None  # (a module's `forward` is read as its call is; a plain object's is any method)
         static_only = receiver.base == CLASS
         if isinstance(receiver.cls, cst.ClassDef):
             function = method_named(receiver.cls, method)

@@ -19,6 +19,8 @@ from torchlint.walk import descendants, outside_nested_scopes, paths, unparsed_w
 
 _TENSOR_ONLY_METHODS = frozenset({"backward()"})
 _TYPE_TESTED = "<type tested>"  # in a scope's evidence: the name is given to isinstance/type/hasattr
+# ... by a test that only decides whether to convert it (`if type(out) == list: out = torch.cat(out)`)
+_NORMALISING_TEST = "<type tested to convert>"
 _TYPE_TESTS = frozenset({"isinstance", "type", "hasattr", "getattr", "callable"})
 _GRAD_READ = ".grad"  # in a scope's evidence: the name's `.grad` is read
 _REQUIRES_GRAD_READ = ".requires_grad"  # in a scope's evidence: the name's `.requires_grad` is read
@@ -33,7 +35,7 @@ _GRAPH_DROPPING = frozenset({"detach_", "requires_grad_"})  # in place: `loss.de
 class UsageEvidence:
     """Mixin of TypeOracle: `_usage_evidence` and what it rests on."""
 
-    def _usage_evidence(self, name: str, bindings: list[Binding]) -> Kind | None:
+    def _usage_evidence(self, name: str, bindings: list[Binding], model_output: bool = False) -> Kind | None:
         """What is called on a name of unknown kind (every binding unknown): `.parameters()` only
         modules have, `.backward()` only tensors in a graph (`loss = self.compute(batch)` then
         `loss.backward()`; a class of the project with its own `backward` is a known kind), a
@@ -50,6 +52,10 @@ class UsageEvidence:
         # (each in its own scope: a name declared `global` may be bound in several functions)
         marks = [self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set()) | self._moved_uses(name, binding)
                  for binding in bindings]
+        if model_output:
+            # (a model output converted where it is a list stays what a module returned: a guess
+            # may still be made of it, not of a parameter so converted, which may hold anything)
+            marks = [mark - {_NORMALISING_TEST} for mark in marks]
         said_of_all = set.intersection(*marks) if marks else set()
         said_of_any = set().union(*marks)
         module_only = said_of_all & MODULE_ONLY_METHODS
@@ -74,7 +80,7 @@ class UsageEvidence:
         # (not when a class of the file keeps a `requires_grad` of its own: an autograd of its own)
         requires_grad = _REQUIRES_GRAD_READ in said_of_all and not _KEEPS_REQUIRES_GRAD.search(self.text)
         passed = self._passed_where_only_a_tensor_goes(said_of_all, bindings[0].scope)
-        if (uses or passed or requires_grad) and _TYPE_TESTED not in said_of_any:
+        if (uses or passed or requires_grad) and not {_TYPE_TESTED, _NORMALISING_TEST} & said_of_any:
             # `def forward(self, src, trg): max_len = trg.size(0) ... trg.data[0]`: only a tensor
             # answers so. Not when the scope tests what the name is (`if isinstance(x,
             # PackedSequence): x.data ... else: x.size(0)`): each branch has its own kind.
@@ -201,11 +207,12 @@ class UsageEvidence:
                 return True
         return False
 
-    def _type_tested(self, name: str, bindings: list[Binding]) -> bool:
+    def _type_tested(self, name: str, bindings: list[Binding], converting_too: bool = True) -> bool:
         """The scope asks what the name holds where one of these bindings reaches (`isinstance(out,
-        PackedSequence)`, `hasattr(out, "data")`)."""
-        return any(_TYPE_TESTED in self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set())
-                   for binding in bindings)
+        PackedSequence)`, `hasattr(out, "data")`); with `converting_too` False, not by a test that only
+        decides whether to convert it (`if type(out) == list: out = torch.cat(out)`)."""
+        asked = {_TYPE_TESTED} if not converting_too else {_TYPE_TESTED, _NORMALISING_TEST}
+        return any(asked & self._uses_by_binding(name, binding.scope).get(_binding_key(binding), set()) for binding in bindings)
 
     def _backpropagated(self, name: str, bindings: list[Binding]) -> bool:
         """`name.backward()` is reached by every one of these bindings: a tensor it holds carries a
@@ -234,13 +241,22 @@ class UsageEvidence:
             if not mark.startswith(_PASSED_FIRST_TO):
                 continue
             callee = mark[len(_PASSED_FIRST_TO):]
-            if (self.imports.qualify_name(callee) or "").startswith("torch.nn.functional."):
+            built = callee.startswith(_BUILT_THEN_CALLED)
+            dotted = callee[len(_BUILT_THEN_CALLED):] if built else callee
+            if "." in dotted and not self._names_an_import(dotted.split(".")[0], scope):
+                continue  # `def f(nn, out, y)`: another `nn` than torch's
+            if not built and (self.imports.qualify_name(dotted) or "").startswith("torch.nn.functional."):
                 return True
-            if callee.startswith(_BUILT_THEN_CALLED) and _is_torch_loss_class(self.imports.qualify_name(callee[len(_BUILT_THEN_CALLED):])):
+            if built and _is_torch_loss_class(self.imports.qualify_name(dotted)):
                 return True
             if "." not in callee and _is_torch_loss(self._name_kind(callee, scope)):
                 return True
         return False
+
+    def _names_an_import(self, name: str, scope: Scope) -> bool:
+        """Every binding of `name` the scope sees is an import (not a parameter or local of that name)."""
+        bindings = self.scopes.lookup(name, scope)
+        return bool(bindings) and all(binding.how == "import" for binding in bindings)
 
     def _uses_by_binding(self, name: str, scope: Scope) -> dict[tuple, set[str]]:
         """For each of the name's bindings in `scope` (by `_binding_key`), what the uses it reaches say."""
@@ -309,9 +325,29 @@ def collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cst
     every_time = _statements_run_every_time(scope)
     for path in paths(scope, outside_nested_scopes):
         for name, marks in (_use_marks(path[-1], not_reads), _first_argument_use(path, every_time)):
+            if marks == {_TYPE_TESTED} and _normalising_test(path, name):
+                marks = {_NORMALISING_TEST}
             if name is not None and not _comprehension_binds(path, name):
                 uses.setdefault(name, []).append((marks, tuple(path)))
     return uses
+
+
+def _normalising_test(path: list[cst.CSTNode], name: str) -> bool:
+    """A type test that only decides whether to convert the value: `if type(output) == list:
+    output = torch.cat(output)`, with no `else`. After it the name holds the converted value or one
+    the test turned down; it asks nothing of the uses that follow (the code goes on as with one
+    kind), so it takes no guess away from them."""
+    for depth in range(len(path) - 2, -1, -1):
+        node = path[depth]
+        if isinstance(node, cst.If):
+            if path[depth + 1] is not node.test or node.orelse is not None:
+                return False
+            return any(isinstance(line, cst.SimpleStatementLine) and any(
+                isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                and small.targets[0].target.value == name for small in line.body) for line in node.body.body)
+        if isinstance(node, (cst.BaseCompoundStatement, cst.SimpleStatementLine)):
+            return False
+    return False
 
 
 def _first_argument_use(path: list[cst.CSTNode], every_time: set[int]) -> tuple[str | None, set[str]]:

@@ -58,6 +58,8 @@ class Callers:
         self._ancestors: dict[ProjectClass, frozenset[ProjectClass]] = {}
         self._bases: dict[ProjectClass, tuple[tuple[ProjectClass, ...], str | None]] = {}
         self._subclasses: dict[ProjectClass, frozenset[ProjectClass]] = {}
+        self._built_params: dict[tuple, bool] = {}  # see _passed_built
+        self._callee_modules: dict[tuple[str, str], str | None] = {}  # see _project_callee_module
 
     def is_public_api(self, path: str, key: str) -> bool:
         """A public function of an installable package: callers outside the project exist."""
@@ -139,7 +141,7 @@ class Callers:
             return self._method_calls(path, key)
         if self.is_public_api(path, target_name) or self._looked_up_by_name(path, target_name):
             return None
-        if _is_init(key) and self._made_from_class_at_run_time(path, target_name):
+        if _is_init(key) and (self._made_from_class_at_run_time(path, target_name) or self._reinitialised(path, target_name)):
             return None
         wanted = Symbol("class" if _is_init(key) else "function", path, target_name)
         constructors = self._inheriting_constructors(path, target_name) if _is_init(key) and subclasses else ([], [])
@@ -201,6 +203,14 @@ class Callers:
                 if self.project_class(module, owner) in family:
                     return True
         return False
+
+    def _reinitialised(self, path: str, name: str) -> bool:
+        """The class, a project base or a project subclass of it names `__init__` outside its own
+        `__init__` (`def reset(self): super().__init__(None, {})`): a constructor runs unseen."""
+        cls = self.project_class(path, name)
+        family = {cls} | self._project_ancestors(cls) | self._project_subclasses(cls)
+        return any(self.summaries[member.path].classes[member.name].reinitialises for member in family
+                   if member.name in self.summaries[member.path].classes)
 
     def _inheriting_constructors(self, path: str, name: str):
         """How the project's subclasses of the class, at any depth, run its `__init__`: those that
@@ -338,7 +348,8 @@ class Callers:
         built = frozenset(Symbol("class", cls.path, cls.name) for cls in classes)
         builders = {caller for cls in classes for caller, site in self._calls_named(cls.name)
                     if site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) in built}
-        for module in sorted(builders | {owner.path} | self._handed_to(builders, built)):
+        scanned = builders | {owner.path}
+        for module in sorted(scanned | self._handed_to(builders, built, scanned)):
             found.extend((module, site, 1) for site in self.summaries[module].calls if self._calls_instance(module, site, built))
         return found
 
@@ -383,7 +394,7 @@ class Callers:
         function = self._function(module, name[1])
         return function.locals.get(name[2], ()) if function is not None else ()
 
-    def _handed_to(self, builders: set[str], built: frozenset[Symbol]) -> set[str]:
+    def _handed_to(self, builders: set[str], built: frozenset[Symbol], scanned: set[str]) -> set[str]:
         """The modules of the project functions and classes the builders hand a built instance to
         (`train(model, loader)`, `EncoderRNN(cell)`): their calls of the parameter run `forward`."""
         modules = set()
@@ -391,12 +402,20 @@ class Callers:
             for site in self.summaries[module].calls:
                 if site.callee is None or site.callee[0] != "ref":
                     continue
-                passed = [*site.args, *(value for _, value in site.keywords)]
-                if any(self._holds_built(module, value, built) for value in passed):
-                    symbol = self.resolve(module, site.callee[1])
-                    if symbol is not None and symbol.what in ("class", "function"):
-                        modules.add(symbol.path)
+                target = self._project_callee_module(module, site.callee[1])
+                if target is None or target in modules or target in scanned:
+                    continue  # (asked first: what is handed on is asked only of calls that may count)
+                if any(self._holds_built(module, value, built) for value in (*site.args, *(v for _, v in site.keywords))):
+                    modules.add(target)
         return modules
+
+    def _project_callee_module(self, module: str, dotted: str) -> str | None:
+        """The module of the project function or class a call of `dotted` in `module` runs."""
+        key = (module, dotted)
+        if key not in self._callee_modules:
+            symbol = self.resolve(module, dotted)
+            self._callee_modules[key] = symbol.path if symbol is not None and symbol.what in ("class", "function") else None
+        return self._callee_modules[key]
 
     def _holds_built(self, module: str, value, built: frozenset[Symbol], depth: int = 0) -> bool:
         """`Block()` itself, or a name every binding of which is one (or a parameter every call
@@ -424,7 +443,17 @@ class Callers:
             return False  # (a method's callers are found through the instances: asked here, a cycle)
         key, index = value[1], value[2]
         function = self._function(module, key)
-        sites = self.calls_to(module, key) if function is not None and index < len(function.params) else None
+        if function is None or index >= len(function.params) or not all(d in ARGUMENT_KEEPING_DECORATORS for d in function.decorators):
+            return False  # (a decorator's wrapper may call it with anything)
+        memo_key = (module, value, built, depth)
+        if memo_key not in self._built_params:
+            self._built_params[memo_key] = False  # (a cycle of hand-offs proves nothing)
+            self._built_params[memo_key] = self._every_call_passes_built(module, function, key, index, built, depth)
+        return self._built_params[memo_key]
+
+    def _every_call_passes_built(self, module: str, function: FunctionSummary, key: str, index: int,
+                                 built: frozenset[Symbol], depth: int) -> bool:
+        sites = self.calls_to(module, key)
         if not sites:
             return False
         name = function.params[index]

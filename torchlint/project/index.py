@@ -600,7 +600,7 @@ class ProjectIndex(Callers):
                 held = self.class_attribute_kind(receiver.cls, callee[2])
                 if held is not None and held.base == MODULE:
                     return self.call_result(held)  # `self.head(x)`: a submodule the class holds
-                if callee[2] != "forward":
+                if callee[2] != "forward" or receiver.base == OBJECT:  # (a plain object's `forward` is any method)
                     own = self.method_result(receiver.cls, callee[2])
                     if own is not None:
                         return own
@@ -1087,8 +1087,9 @@ class ProjectIndex(Callers):
         if value is None or value[0] != "call" or value[1] is None:
             return None
         callee = value[1]
-        if callee[0] == "attr" and callee[2] != "forward":
-            receiver = self.kind(path, callee[1])
+        receiver = self.kind(path, callee[1]) if callee[0] == "attr" else None
+        if callee[0] == "attr" and (callee[2] != "forward" or is_kind(receiver, OBJECT)):
+            # (a module's `forward` is read below, as its call is; a plain object's is any method)
             if receiver is None or receiver.base not in (MODULE, OBJECT) or not isinstance(receiver.cls, ProjectClass):
                 return None
             return self.method_element(receiver.cls, callee[2], positions)

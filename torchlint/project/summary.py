@@ -44,7 +44,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 57  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 58  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -116,6 +116,9 @@ class ClassSummary:
     # `__init__` (and a docstring), no keyword among its bases (a metaclass), and its text never
     # sets attributes by other means (`setattr`, `add_module`, `__dict__`, a property)
     plain: bool = False
+    # its text names `__init__` outside its own `__init__` (`def reset(self): self.__init__(...)`,
+    # `super().__init__(...)` in another method): a constructor may run again with other values
+    reinitialises: bool = False
 
 
 @dataclass
@@ -507,7 +510,16 @@ class _Summarizer:
             line=node.lineno,
             decorators=tuple(_decorator_name(d) for d in node.decorator_list),
             plain=self._plain_class(node),
+            reinitialises=self._reinitialises(node),
         )
+
+    def _reinitialises(self, node: ast.ClassDef) -> bool:
+        """See ClassSummary.reinitialises."""
+        mentions = self._function_text(node).count("__init__")
+        if not mentions:
+            return False
+        own = [item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"]
+        return mentions > sum(self._function_text(item).count("__init__") for item in own)
 
     def _plain_class(self, node: ast.ClassDef) -> bool:
         """See ClassSummary.plain."""
