@@ -812,6 +812,30 @@ def test_a_model_output_converted_where_it_is_a_list(cli, tmp_path, normalised, 
     assert _findings(cli, "run.py") == expected
 
 
+@pytest.mark.parametrize(
+    ("loop", "expected"),
+    [
+        # the value bound last before a loop or branch reaches the calls inside it
+        ("    for epoch in range(2):\n        train(loader)\n", [("TL001", 6)]),
+        ("    if flag:\n        train(loader)\n", [("TL001", 6)]),
+        ("    try:\n        train(loader)\n    except OSError:\n        pass\n", [("TL001", 6)]),
+        # bound again, deleted or imported anew inside: nothing said
+        ("    for epoch in range(2):\n        train(loader)\n        loader = make()\n", []),
+        ("    for epoch in range(2):\n        train(loader)\n        del loader\n        loader = make()\n", []),
+        ("    for epoch in range(2):\n        from data import loader\n        train(loader)\n", []),
+        ("    for loader in (make(), make()):\n        train(loader)\n", []),
+    ],
+)
+def test_a_name_bound_twice_reaches_the_calls_in_a_block_after(cli, tmp_path, loop, expected):
+    """CRAFT-Remade's `train_dataloader = DataLoaderSYNTH('train')`, then `train_dataloader =
+    DataLoader(train_dataloader, ...)`, then `train(train_dataloader, ...)` inside the epoch loop."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "run.py").write_text(
+        "import torch\nfrom data import make\n\n\ndef train(dataloader):\n    for x, y in dataloader: print(y.data)\n\n\n"
+        "def main(flag):\n    loader = make()\n    loader = torch.utils.data.DataLoader(loader, batch_size=2)\n" + loop)
+    assert _findings(cli, "run.py") == expected
+
+
 SERVER_BASE = (
     "import torch\n\n\nclass Server:\n    def __init__(self, args, model):\n        self.model = model[0]\n\n"
     "    def save(self):\n        torch.save(self.model, 'server.pt')\n"

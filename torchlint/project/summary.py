@@ -44,7 +44,7 @@ from torchlint.torch_api import ELEMENTWISE_WITH_OTHER
 
 Descriptor = tuple | None
 
-FORMAT = 58  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 59  # bumped when summaries change shape, so cached ones are rebuilt
 # The last names of torch_api.ELEMENTWISE_WITH_OTHER: their calls keep the other tensor (`_other_extremum`).
 _ELEMENTWISE_EXTREMA = frozenset(name.rpartition(".")[2] for name in ELEMENTWISE_WITH_OTHER)
 
@@ -1960,11 +1960,15 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
         for statement in block:
             if isinstance(statement, _COMPOUND):
                 if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    # what reaches the statement reaches its blocks, for the names nothing in it
+                    # binds, deletes or changes (`loader = DataLoader(loader)`, then `for epoch in
+                    # range(n): train(loader)`): every pass of a loop sees that one value
+                    held = _kept_through(statement, last)
                     for field in ("body", "orelse", "finalbody"):
-                        scan(getattr(statement, field, None) or [],
-                             _loop_targets(statement, key, local_names, rebound) if field == "body" else None)
+                        targets = _loop_targets(statement, key, local_names, rebound) if field == "body" else None
+                        scan(getattr(statement, field, None) or [], {**held, **(targets or {})})
                     for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
-                        scan(clause.body)
+                        scan(clause.body, held)
                 bound = _bound_names(statement) if last or isinstance(statement, ast.If) else ()
                 for name in [name for name in last if name in bound]:
                     after_loop = _either_after_loop(statement, name, last, key, local_names)
@@ -2014,6 +2018,29 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
     for line in shared:
         del found[line]
     return found
+
+
+def _kept_through(statement: ast.stmt, last: dict[str, Descriptor]) -> dict[str, Descriptor]:
+    """The values of `last` no part of the compound statement may rebind, delete or change."""
+    if not last:
+        return {}
+    touched = set(_displays_changed(statement, last))
+    for node in _walk(statement):
+        if type(node) is ast.Name and type(node.ctx) is not ast.Load:
+            touched.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            touched.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            touched.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            touched.update(node.names)
+        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+            touched.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            touched.add(node.rest)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            touched.add(node.name)
+    return {name: value for name, value in last.items() if name not in touched}
 
 
 def _read_in_nested_scopes(body: list[ast.stmt]) -> set[str]:
