@@ -2453,6 +2453,8 @@ def test_a_plain_object_s_forward_returns_what_it_returns(source, expected):
         ("    if not isinstance(v, torch.Tensor):\n        v = torch.tensor(v)\n        probe(v)\n", "tensor"),
         ("    v = torch.zeros(2)\n    if not isinstance(v, torch.Tensor):\n        pass\n    else:\n        probe(v)\n",
          "tensor"),
+        # a module is no tensor either: it stays a module there
+        ("    v = nn.Linear(2, 2)\n    if not isinstance(v, torch.Tensor):\n        probe(v)\n", "module"),
     ],
 )
 def test_a_name_a_test_says_is_no_tensor(body, expected):

@@ -686,6 +686,11 @@ WRAPPER_OF_PARAMETER = (
          "Trainer().fit(Block(), torch.ones(2, 4))\n", "", []),
         ("def deco(f):\n    def wrapper(net, x):\n        return f(nn.Linear(4, 4), x)\n    return wrapper\n"
          "@deco\n" + TRAIN_THROUGH_PARAMETER + "train(Block(), torch.ones(2, 4))\n", "", []),
+        # an instance handed to a function a decorator wraps may be called unseen with anything,
+        # even where another call of it is seen
+        ("import functools\ndef timer(fn):\n    @functools.wraps(fn)\n    def wrapper(*a):\n        return fn(*a)\n"
+         "    return wrapper\n@timer\ndef outer(m):\n    return m(torch.ones(2, 4), 'all')\n"
+         "b = Block()\nb(torch.ones(2, 4), torch.ones(2))\nouter(b)\n", "", []),
         (WRAPPER_OF_PARAMETER.format(mask="'all'") + "w = Wrapper(Block())\nBlock()(torch.ones(2, 4), torch.ones(2))\n",
          "", []),
     ],
@@ -833,6 +838,25 @@ def test_a_name_bound_twice_reaches_the_calls_in_a_block_after(cli, tmp_path, lo
     (tmp_path / "run.py").write_text(
         "import torch\nfrom data import make\n\n\ndef train(dataloader):\n    for x, y in dataloader: print(y.data)\n\n\n"
         "def main(flag):\n    loader = make()\n    loader = torch.utils.data.DataLoader(loader, batch_size=2)\n" + loop)
+    assert _findings(cli, "run.py") == expected
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ("net = parallel_old.DataParallelModel(model)\n", [("TL002", 4)]),
+        ("net = parallel_old.DataParallelHelper(model)\n", []),
+        ("net = parallel_old.make_DataParallel(model)\n", []),
+    ],
+)
+def test_a_data_parallel_subclass_reached_through_a_module_alias(cli, tmp_path, call, expected):
+    """structure_knowledge_distillation's `parallel_old.DataParallelModel(model)`."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "parallel.py").write_text(
+        "from torch.nn.parallel.data_parallel import DataParallel\n\n\nclass DataParallelModel(DataParallel):\n"
+        "    def gather(self, outputs, output_device):\n        return outputs\n\n\nclass DataParallelHelper:\n"
+        "    def __init__(self, model):\n        self.model = model\n\n\ndef make_DataParallel(model):\n    return model\n")
+    (tmp_path / "run.py").write_text("import torch.nn as nn\nimport parallel as parallel_old\nmodel = nn.Linear(2, 2)\n" + call)
     assert _findings(cli, "run.py") == expected
 
 

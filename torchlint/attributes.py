@@ -45,8 +45,9 @@ class AttributeKinds:
         receiver = self._kind(expr.value, scope, at)
         if receiver is None:
             imported = self._imported_kind(self.imports.qualify(expr))
-            if imported is not None and imported.base == FUNCTION:
-                return imported  # `crit = losses.symmetric_mse_loss`, then `crit(a, b)`
+            if imported is not None and imported.base in (FUNCTION, CLASS):
+                # `crit = losses.symmetric_mse_loss`, then `crit(a, b)`; `parallel.DataParallelModel`
+                return imported
         if receiver is not None and receiver.base == CLASS and isinstance(receiver.cls, cst.ClassDef):
             nested = self._unchanged_nested_class(receiver.cls, attribute)  # `Model.Detection`: in Model's body
             return Kind(CLASS, cls=nested) if nested is not None else attribute_kind(receiver, attribute)

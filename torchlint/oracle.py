@@ -19,7 +19,7 @@ import libcst as cst
 from torchlint.analysis import ClassIndex, ImportTable, argument, dotted_name, element_at, method_named, walk_statements
 from torchlint.codemod import names_used
 from torchlint.attributes import AttributeKinds
-from torchlint.narrowing import Narrowing
+from torchlint.narrowing import NOT_A_TENSOR, Narrowing
 from torchlint.stored_items import StoredItems
 from torchlint.local_containers import LocalContainers, handed_on, item_added_last, literal_key  # noqa: F401  (literal_key: re-exported)
 from torchlint.usage_evidence import UsageEvidence, is_int_literal
@@ -114,7 +114,9 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             bindings = list(self.scopes.comprehension_bindings(expr.value, stack, scope))
             if bindings:
                 narrowed = self._narrowed(expr.value, scope, stack)
-                return public(narrowed if narrowed is not None else merge(self._binding_kind(b) for b in bindings))
+                if narrowed is not None and narrowed is not NOT_A_TENSOR:
+                    return public(narrowed)
+                return public(_unless_no_tensor(narrowed, merge(self._binding_kind(b) for b in bindings)))
         return public(self._kind(expr, scope, stack))
 
     def instance_class(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> cst.ClassDef | None:
@@ -291,12 +293,14 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return scope  # (a target of attributes or items binds no name)
         return inner
 
-    def _name_kind(self, name: str, scope: Scope, at: Sequence[cst.CSTNode] | None = None) -> Kind | None:
+    def _name_kind(self, name: str, scope: Scope, at: Sequence[cst.CSTNode] | None = None, narrow: bool = True) -> Kind | None:
         if name == "None":
             return NONE
         bindings = self.scopes.lookup(name, scope)
-        if at is not None:
+        if at is not None and narrow:
             narrowed = self._narrowed(name, scope, at)
+            if narrowed is NOT_A_TENSOR:
+                return _unless_no_tensor(narrowed, self._name_kind(name, scope, at, narrow=False))  # (a module stays one)
             if narrowed is not None:
                 return narrowed
         if bindings is None:
@@ -2016,3 +2020,9 @@ def _is_static_or_classmethod(function: cst.FunctionDef) -> bool:
     )
 
 
+def _unless_no_tensor(narrowed: Kind | None, bound: Kind | None) -> Kind | None:
+    """Where a test has just said a name is no tensor (NOT_A_TENSOR): what its bindings say when
+    that is no tensor either (a module stays a module), else some other object."""
+    if narrowed is not NOT_A_TENSOR:
+        return bound
+    return bound if bound is not None and bound.base != TENSOR else NOT_A_TENSOR

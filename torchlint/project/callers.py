@@ -59,7 +59,7 @@ class Callers:
         self._bases: dict[ProjectClass, tuple[tuple[ProjectClass, ...], str | None]] = {}
         self._subclasses: dict[ProjectClass, frozenset[ProjectClass]] = {}
         self._built_params: dict[tuple, bool] = {}  # see _passed_built
-        self._callee_modules: dict[tuple[str, str], str | None] = {}  # see _project_callee_module
+        self._callee_modules: dict[tuple[str, str], tuple[str, bool] | None] = {}  # see _project_callee
 
     def is_public_api(self, path: str, key: str) -> bool:
         """A public function of an installable package: callers outside the project exist."""
@@ -349,7 +349,10 @@ class Callers:
         builders = {caller for cls in classes for caller, site in self._calls_named(cls.name)
                     if site.callee[0] == "ref" and self.resolve(caller, site.callee[1]) in built}
         scanned = builders | {owner.path}
-        for module in sorted(scanned | self._handed_to(builders, built, scanned)):
+        handed = self._handed_to(builders, built, scanned)
+        if handed is None:
+            return None  # handed to a function a decorator wraps: called there unseen
+        for module in sorted(scanned | handed):
             found.extend((module, site, 1) for site in self.summaries[module].calls if self._calls_instance(module, site, built))
         return found
 
@@ -394,27 +397,37 @@ class Callers:
         function = self._function(module, name[1])
         return function.locals.get(name[2], ()) if function is not None else ()
 
-    def _handed_to(self, builders: set[str], built: frozenset[Symbol], scanned: set[str]) -> set[str]:
+    def _handed_to(self, builders: set[str], built: frozenset[Symbol], scanned: set[str]) -> set[str] | None:
         """The modules of the project functions and classes the builders hand a built instance to
-        (`train(model, loader)`, `EncoderRNN(cell)`): their calls of the parameter run `forward`."""
+        (`train(model, loader)`, `EncoderRNN(cell)`): their calls of the parameter run `forward`.
+        None where one is a function a decorator wraps (its wrapper may hand the instance on to
+        calls no parameter shows)."""
         modules = set()
         for module in builders:
             for site in self.summaries[module].calls:
                 if site.callee is None or site.callee[0] != "ref":
                     continue
-                target = self._project_callee_module(module, site.callee[1])
-                if target is None or target in modules or target in scanned:
+                target = self._project_callee(module, site.callee[1])
+                if target is None or (target[0] in modules or target[0] in scanned) and not target[1]:
                     continue  # (asked first: what is handed on is asked only of calls that may count)
                 if any(self._holds_built(module, value, built) for value in (*site.args, *(v for _, v in site.keywords))):
-                    modules.add(target)
+                    if target[1]:
+                        return None
+                    modules.add(target[0])
         return modules
 
-    def _project_callee_module(self, module: str, dotted: str) -> str | None:
-        """The module of the project function or class a call of `dotted` in `module` runs."""
+    def _project_callee(self, module: str, dotted: str) -> tuple[str, bool] | None:
+        """The module of the project function or class a call of `dotted` in `module` runs, and
+        whether a decorator that may change what it is passed wraps it."""
         key = (module, dotted)
         if key not in self._callee_modules:
             symbol = self.resolve(module, dotted)
-            self._callee_modules[key] = symbol.path if symbol is not None and symbol.what in ("class", "function") else None
+            found = None
+            if symbol is not None and symbol.what in ("class", "function"):
+                function = self._function(symbol.path, symbol.name) if symbol.what == "function" else None
+                wrapped = function is not None and not all(d in ARGUMENT_KEEPING_DECORATORS for d in function.decorators)
+                found = (symbol.path, wrapped)
+            self._callee_modules[key] = found
         return self._callee_modules[key]
 
     def _holds_built(self, module: str, value, built: frozenset[Symbol], depth: int = 0) -> bool:
