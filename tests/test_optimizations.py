@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,8 @@ import torchlint.context
 import torchlint.engine
 import torchlint.parsing
 from torchlint.engine import fix_text, lint_text
+from torchlint.kinds import CONTAINER_MUTATING_METHODS
+from torchlint.project.summary import _names_changing_items
 from torchlint.selection import selectable_rules
 
 REPO = Path(__file__).resolve().parent.parent
@@ -111,3 +115,34 @@ def test_the_uses_prefilter_keeps_every_finding_of_a_project(cli, tmp_path, monk
     assert runs[True][0] == runs[False][0]
     assert len(runs[True][0]) >= 20, "the files must have findings to compare"
     assert runs[True][1] < runs[False][1], "the second step must rule some files out"
+
+
+# The summaries' one scan for the names whose items a function changes finds what a pattern per
+# name found, on every function of the fixed set of files.
+
+def _python_files():
+    for path in FILES:
+        text = path.read_text(encoding="utf-8")
+        yield text, ast.parse(text)
+
+
+def test_one_scan_finds_the_names_each_per_name_pattern_found():
+    def per_name(text: str, name: str) -> bool:
+        word = re.escape(name)
+        methods = "|".join(sorted(CONTAINER_MUTATING_METHODS))
+        return bool(re.search(rf"\b{word}\s*\.\s*(?:{methods})\b"
+                              rf"|\b{word}\s*\[.*\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
+                              rf"|\bdel\b[^\n]*\b{word}\s*\[", text))
+
+    snippets = ["a[b[0]] = 1", "del x, y[0]", "feats . append(r)", "feats2.append(r)", "x.feats[i] += 1",
+                "m[0] == 1", "del d['k'] ; e[1] = 2", "n[0] //= 2", "_p[1]=3", "é[0] = 1", "3x[0] = 1"]
+    functions = [ast.get_source_segment(text, node) for text, tree in _python_files() for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    checked = 0
+    for text in [*snippets, *functions]:
+        found = _names_changing_items(text)
+        # (a name a per-name pattern finds stands before a `.` or a `[`)
+        names = found | set(re.findall(r"\b((?!\d)\w+)\s*[.\[]", text))
+        assert {name for name in names if per_name(text, name)} == found & names, text[:60]
+        checked += len(names)
+    assert checked > 5000

@@ -1518,26 +1518,27 @@ def _items_changed_in_text(text: str, names: set[str]) -> set[str]:
     anywhere, a nested function or comprehension included (`def tag(): feats[0] = r`, `[feats.append(r)
     for r in extra]`), which `_items_changed` does not look into: read by the forms those take
     in the text (a comment or string that looks like one only costs a finding)."""
-    return {name for name in names if name in text and _ITEM_CHANGE_TEXT.get(name).search(text)}
+    wanted = {name for name in names if name in text}
+    return wanted & _names_changing_items(text) if wanted else set()
 
 
-class _ItemChangePatterns(dict):
-    """`name` -> the compiled pattern of the forms changing its items, made on first use."""
-
-    def get(self, name: str) -> re.Pattern:  # type: ignore[override]
-        pattern = dict.get(self, name)
-        if pattern is None:
-            word = re.escape(name)
-            methods = "|".join(sorted(CONTAINER_MUTATING_METHODS))
-            pattern = re.compile(
-                rf"\b{word}\s*\.\s*(?:{methods})\b"            # `feats.append(r)`
-                rf"|\b{word}\s*\[.*\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"  # `feats[0] = r`, `feats[i] += 1`
-                rf"|\bdel\b[^\n]*\b{word}\s*\[")                # `del feats[0]`
-            self[name] = pattern
-        return pattern
+def _names_changing_items(text: str) -> set[str]:
+    """Every name the text shows changing items: `feats.append(r)`, `feats[0] = r`, `feats[i] += 1`,
+    `del feats[0]`. One scan for all names (a pattern per name cost a compile per name); the
+    name's pattern is a lookahead, so `b` in `a[b[0]] = 1` is found as well as `a`."""
+    found = {match.group(1) for match in _ITEM_METHOD_CALL.finditer(text)}
+    found.update(match.group(1) for match in _ITEM_STORE.finditer(text))
+    for deletion in _DELETION.finditer(text):
+        line_end = text.find("\n", deletion.end())
+        rest = text[deletion.end() : len(text) if line_end < 0 else line_end]
+        found.update(_SUBSCRIPTED.findall(rest))
+    return found
 
 
-_ITEM_CHANGE_TEXT = _ItemChangePatterns()
+_ITEM_METHOD_CALL = re.compile(rf"\b((?!\d)\w+)(?=\s*\.\s*(?:{'|'.join(sorted(CONTAINER_MUTATING_METHODS))})\b)")
+_ITEM_STORE = re.compile(r"\b((?!\d)\w+)(?=\s*\[.*\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=))")
+_DELETION = re.compile(r"\bdel\b")
+_SUBSCRIPTED = re.compile(r"\b((?!\d)\w+)\s*\[")
 # Words in a class's text by which it may set what a base's code reads other than `self.x = v`.
 _SETTING_OTHERWISE = ("setattr", "add_module", "register_module", "register_buffer", "register_parameter",
                       "__dict__", "property", "forward", "__call__")
