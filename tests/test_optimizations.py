@@ -15,7 +15,7 @@ import torchlint.engine
 import torchlint.parsing
 from torchlint.engine import fix_text, lint_text
 from torchlint.kinds import CONTAINER_MUTATING_METHODS
-from torchlint.project.summary import _names_changing_items
+from torchlint.project.containers import _names_changing_items
 from torchlint.selection import selectable_rules
 
 REPO = Path(__file__).resolve().parent.parent

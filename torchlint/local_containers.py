@@ -14,7 +14,7 @@ import libcst as cst
 from torchlint.analysis import dotted_name
 from torchlint.kinds import CONTAINER, MODULE, TENSOR, Kind, merge
 from torchlint.kinds import CONTAINER_MUTATING_METHODS, container_of
-from torchlint.project.summary import NAMESPACE_READERS
+from torchlint.project.containers import NAMESPACE_READERS
 from torchlint.scopes import Binding, Scope, reaching
 from torchlint.usage_evidence import ITEM_STORED, collect_uses
 from torchlint.torch_api import MODULE_CONTAINERS, MODULE_WRAPPERS, SEQUENTIAL_CONTAINERS, is_torch_module_class

@@ -15,7 +15,8 @@ from pathlib import Path
 from torchlint.kinds import (
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_METHOD_CALLERS, NONE, TENSOR, Kind, merge, with_evidence,
 )
-from torchlint.project.summary import KEYWORDS_SPREAD, MADE_FROM_CLASS, CallSite, FunctionSummary, callee_name, content_digest, last_name
+from torchlint.project.descriptors import last_name
+from torchlint.project.summary import KEYWORDS_SPREAD, MADE_FROM_CLASS, CallSite, FunctionSummary, callee_name, content_digest
 from torchlint.project.symbols import ProjectClass, Symbol
 from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES, MODULE_WRAPPERS, SELF_RETURNING_METHODS, is_torch_module_class
 

@@ -25,9 +25,10 @@ from torchlint.outline import Outline
 from torchlint.project.callers import (
     ASKED, CLASS_KEEPING_DECORATORS, FORWARD_HOOKS, GRAD_DISABLING_DECORATORS, RESULT_KEEPING_DECORATORS, Callers,
 )
+from torchlint.project.descriptors import Descriptor, select
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
-    OWN_ITERATOR, REDEFINED, Descriptor, FunctionSummary, ModuleSummary, content_digest, lookup_names, select, summarize, uses_digest,
+    OWN_ITERATOR, REDEFINED, FunctionSummary, ModuleSummary, content_digest, lookup_names, summarize, uses_digest,
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
 from torchlint.torch_api import (
