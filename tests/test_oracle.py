@@ -2460,3 +2460,62 @@ def test_a_plain_object_s_forward_returns_what_it_returns(source, expected):
 def test_a_name_a_test_says_is_no_tensor(body, expected):
     source = HEAD + "import numpy as np\ndef f(sd, k):\n    v = sd[k]\n    n = v.size(0)\n" + body
     assert kinds(source) == [expected]
+
+
+BRANCHY = HEAD + (
+    "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n"
+    "        self.flag = True\n"
+    "    def forward(self, x):\n        p = torch.softmax(self.fc(x), dim=1)\n        if self.flag:\n            return self.fc(x), p\n"
+    "        OTHER\n"
+    "net = Net()\nfut, p = net(torch.ones(4, 2))\nprobe(p)\n"
+)
+
+
+@pytest.mark.parametrize(("other", "expected"), [
+    ("return self.fc(x)", "tensor"),  # unpacked, a tensor gives its rows
+    ("return torch.cat([p, p])", "tensor"),
+    ("return None", None),  # nothing to unpack: not known
+    ("return", None),
+    ("return 'skipped'", None),
+    ("return x.tolist()", None),
+    ("return [p for _ in range(2)]", "tensor+graph"),  # (a display: its element, as before)
+    ("return self.unknown(x)", None),
+])
+def test_a_value_returned_whole_beside_a_tuple_is_unpacked_as_its_kind_is(other, expected):
+    """`fut, p = net(x)` where `forward` returns `out, p` in one branch and a value whole in
+    another: where that value unpacks at all, it unpacks as its kind does."""
+    assert kinds(BRANCHY.replace("OTHER", other)) == [expected]
+
+
+BOUND_COLLATE = HEAD + (
+    "from torch.utils.data import DataLoader, Dataset\n"
+    "class Pairs(BASE):\n    def __len__(self):\n        return 8\n    def __getitem__(self, i):\n        return i\n"
+    "METHOD"
+    "ds = Pairs()\nloader = DataLoader(ds, batch_size=4, collate_fn=ds.COLLATE)\nAFTER"
+    "for x, y in loader:\n    probe(y)\n"
+)
+TUPLE_COLLATE = "    def collate_fn(self, samples):\n        return torch.zeros(len(samples), 2), torch.zeros(len(samples))\n"
+
+
+@pytest.mark.parametrize(("base", "method", "collate", "after", "expected"), [
+    ("Dataset", TUPLE_COLLATE, "collate_fn", "", "tensor"),
+    ("Dataset", "    @staticmethod\n" + TUPLE_COLLATE.replace("self, ", ""), "collate_fn", "", "tensor"),
+    # look-alikes: what else the method returns, where it is defined, the loader's collate_fn set later
+    ("Dataset", "    def collate_fn(self, samples):\n        return {'x': torch.zeros(2)}\n", "collate_fn", "", None),
+    ("Dataset", "    def collate_fn(self, samples):\n        return torch.zeros(2), [len(s) for s in samples]\n",
+     "collate_fn", "", None),
+    ("Dataset", "    def collate_fn(self, samples):\n        if not samples:\n            return None\n"
+                "        return torch.zeros(2), torch.zeros(2)\n", "collate_fn", "", None),
+    ("Dataset", TUPLE_COLLATE, "other", "", None),  # not a method the class defines
+    ("Dataset", TUPLE_COLLATE, "collate_fn", "loader.collate_fn = list\n", None),
+    ("Dataset", TUPLE_COLLATE, "collate_fn", "ds.collate_fn = list\n", None),
+    ("Unseen", TUPLE_COLLATE, "collate_fn", "", None),  # a class with a base not seen is not known
+    ("Dataset", "    def collate_fn(self, samples):\n        return samples\n", "collate_fn", "", None),
+])
+def test_a_loader_given_a_dataset_s_own_collate_method_yields_what_it_returns(base, method, collate, after, expected):
+    """`DataLoader(ds, collate_fn=ds.collate_fn)` (conv-social-pooling): the batches are what the
+    method defined by the instance's class returns, read as a collate function's are."""
+    source = BOUND_COLLATE.replace("BASE", base).replace("METHOD", method).replace("COLLATE", collate).replace("AFTER", after)
+    if base == "Unseen":
+        source = source.replace("from torch.utils.data", "from elsewhere import Unseen\nfrom torch.utils.data")
+    assert kinds(source) == [expected]

@@ -4012,3 +4012,43 @@ def test_a_class_picked_by_name_in_a_package_at_any_depth(cli, tmp_path, extra, 
         "        graph = importlib.import_module('model.' + opt.model)\n        self.graph = graph.Graph(opt)\n\n"
         "        return self.graph.forward(opt.x)\n")
     assert _findings(cli, "--select", "TL005", ".") == expected
+
+
+def test_a_value_returned_whole_and_marked_changed_is_unpacked_as_its_kind_is(cli, tmp_path):
+    """conv-social-pooling's pattern across files: `forward` returns `fut, lat` in two branches (a
+    list grown by `append` in one, so the name is marked changed) and `fut` whole in a third; the
+    caller's `fut, lat = net(x)` gets `lat` a tensor. A list returned whole instead stays silent."""
+    (tmp_path / "model.py").write_text(
+        "import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n"
+        "        self.flag, self.train_flag = True, True\n\n"
+        "    def forward(self, x):\n        if self.flag:\n            lat = torch.softmax(self.fc(x), dim=1)\n"
+        "            if self.train_flag:\n                fut = self.fc(x)\n                return fut, lat\n"
+        "            else:\n                fut = []\n                for k in range(3):\n"
+        "                    fut.append(self.fc(x) * k)\n                return fut, lat\n"
+        "        else:\n            fut = WHOLE\n            return fut\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom model import Net\n\nnet = Net()\nfut, lat = net(torch.ones(4, 2))\nprint(lat.data)\n")
+    model = (tmp_path / "model.py").read_text()
+    (tmp_path / "model.py").write_text(model.replace("WHOLE", "self.fc(x)"))
+    found = cli("check", "--select", "TL001", "--no-cache", "--output-format", "json", str(tmp_path))
+    assert [(Path(d["path"]).name, d["line"]) for d in json.loads(found.output)] == [("train.py", 6)]
+    (tmp_path / "model.py").write_text(model.replace("WHOLE", "[1.0, 2.0]"))
+    assert _findings(cli, "--select", "TL001", str(tmp_path)) == []
+
+
+def test_a_loader_given_the_collate_method_of_a_dataset_of_another_module(cli, tmp_path):
+    """conv-social-pooling: `trSet = ngsimDataset(...)` from utils.py, `DataLoader(trSet, ...,
+    collate_fn=trSet.collate_fn)`: the batch's elements are the tensors the method returns."""
+    (tmp_path / "utils.py").write_text(
+        "import torch\nfrom torch.utils.data import Dataset\n\n\nclass Pairs(Dataset):\n"
+        "    def __len__(self):\n        return 8\n\n    def __getitem__(self, i):\n        return i\n\n"
+        "    def collate_fn(self, samples):\n        x = torch.zeros(len(samples), 2)\n        RETURN\n")
+    (tmp_path / "train.py").write_text(
+        "from torch.utils.data import DataLoader\nfrom utils import Pairs\n\nds = Pairs()\n"
+        "loader = DataLoader(ds, batch_size=4, collate_fn=ds.collate_fn)\nfor x, y in loader:\n    print(y.data)\n")
+    utils = (tmp_path / "utils.py").read_text()
+    (tmp_path / "utils.py").write_text(utils.replace("RETURN", "return x, torch.zeros(len(samples))"))
+    assert _findings(cli, "--select", "TL001", str(tmp_path)) == [("TL001", 7)]
+    (tmp_path / "utils.py").write_text(utils.replace("RETURN", "return x, [len(s) for s in samples]"))
+    assert _findings(cli, "--select", "TL001", str(tmp_path)) == []

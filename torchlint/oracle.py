@@ -66,6 +66,9 @@ _ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
 
 
+# `loader.collate_fn = pad`, `loader.collate_fn=pad` (not `==`): a loader's collate function set after it is built
+_STORES_COLLATE_FN = re.compile(r"\.collate_fn\s*=(?!=)")
+
 class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalContainers):
     def __init__(self, module: cst.Module, imports: ImportTable, classes: ClassIndex, text: str = "",
                  path: str = "<module>", project: ProjectIndex | None = None):
@@ -961,11 +964,25 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         for value in returns:
             element = element_at(value, path) if value is not None else None
             if element is None:
-                return None
+                whole = self._returned_whole_unpacked(function, value, scope, path)
+                if whole is None:
+                    return None
+                kinds.append(whole)
+                continue
             at = self.scopes.parents.path_to(function, element) or [None]
             kind = self._kind(element, scope, at[:-1] or None)
             kinds.append(_without_graph(kind) if self._grad_disabled_on(function, at) else kind)
         return merge(kinds) if kinds else None
+
+    def _returned_whole_unpacked(self, function: cst.FunctionDef, value: cst.CSTNode | None, scope: Scope,
+                                 path: tuple[int, ...]) -> Kind | None:
+        """A `return` of a value that is no tuple or list display (`return self.fc(x)` beside
+        `return out, p`), unpacked by the caller as its kind is: a tensor's rows are tensors."""
+        if value is None or isinstance(value, (cst.Tuple, cst.List)) or not path:
+            return None
+        at = self.scopes.parents.path_to(function, value) or [None]
+        kind = self._kind(value, scope, at[:-1] or None)
+        return unpacked_kind(_without_graph(kind) if self._grad_disabled_on(function, at) else kind, path)
 
     def _function_scope(self, function: cst.FunctionDef) -> Scope:
         """The scope of a function of the file: a method's or a module-level function's directly,
@@ -1645,12 +1662,14 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         """`DataLoader(ds, collate_fn=collate)` with a function of the project whose every
         `return` gives a tuple (or list) of tensors: its batches hold those tensors."""
         value = next(arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "collate_fn")
-        collate = self._kind(value, scope)
-        if collate is None or collate.base != FUNCTION:
-            return None
-        if ".collate_fn" in self.text:
+        if _STORES_COLLATE_FN.search(self.text):
             return None  # `loader.collate_fn = other` after it is built: DataLoader reads it then
-        if isinstance(collate.cls, cst.FunctionDef):
+        collate = self._kind(value, scope)
+        if collate is None and isinstance(value, cst.Attribute):
+            batch = self._bound_method_returns(value, scope)  # `collate_fn=dataset.collate_fn`
+        elif collate is None or collate.base != FUNCTION:
+            return None
+        elif isinstance(collate.cls, cst.FunctionDef):
             batch = self._method_returns(collate.cls)
         elif isinstance(collate.cls, ProjectFunction):
             batch = self.project.call_result(collate)
@@ -1659,6 +1678,19 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if batch is None or batch.base != CONTAINER or batch.mapping or batch.element is None:
             return None
         return Kind(OBJECT, origin=qualified, element=batch.element) if batch.element.base == TENSOR else None
+
+    def _bound_method_returns(self, method: cst.Attribute, scope: Scope) -> Kind | None:
+        """What `instance.method(...)` returns, for an instance of a class of the project that
+        defines the method itself (`train_set.collate_fn`, handed to a DataLoader)."""
+        receiver = self._kind(method.value, scope)
+        if receiver is None or receiver.base != OBJECT:
+            return None
+        if isinstance(receiver.cls, cst.ClassDef):
+            defined = method_named(receiver.cls, method.attr.value)
+            return self._method_returns(defined) if defined is not None else None
+        if isinstance(receiver.cls, ProjectClass):
+            return self.project.method_result(receiver.cls, method.attr.value)
+        return None
 
     def _given_parameters(self, call: cst.Call, scope: Scope) -> Kind | None:
         """What `nn.ParameterList([...])`/`nn.ParameterDict({...})` holds: parameters, when it is

@@ -1115,7 +1115,7 @@ class ProjectIndex(Callers):
         """The element at `positions` of every tuple display `function` returns (all must hold one)."""
         if not _keeps_result(function):
             return None
-        elements = [select(returned, positions) for returned in function.returns]
+        elements = [_element_of_returned(returned, positions) for returned in function.returns]
         if not elements or any(element is None or element == ("none",) for element in elements):
             return None
         self.consulted.add(where)
@@ -1522,6 +1522,18 @@ def _mentions(descriptor, target: tuple) -> bool:
 
 def _folder_ends_with(folder: Path, names: list[str]) -> bool:
     return len(folder.parts) > len(names) and list(folder.parts[len(folder.parts) - len(names):]) == names
+
+
+def _element_of_returned(returned: Descriptor, positions: tuple[int, ...]) -> Descriptor:
+    """The element at `positions` of a returned value the caller unpacks. A value returned whole
+    that the summary marks changed or made with autograd off (`fut_pred = self.decode(enc)`, then
+    `return fut_pred` beside `return fut_pred, lat_pred` where `fut_pred` is a list grown in
+    another branch) is unpacked as its kind is: a tensor's rows are tensors, a changed list's
+    elements unknown."""
+    element = select(returned, positions)
+    if element is None and positions and returned is not None and returned[0] in ("changed", "no graph"):
+        return ("item", returned, positions)
+    return element
 
 
 def _keeps_result(function: FunctionSummary) -> bool:
