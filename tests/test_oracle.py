@@ -2519,3 +2519,17 @@ def test_a_loader_given_a_dataset_s_own_collate_method_yields_what_it_returns(ba
     if base == "Unseen":
         source = source.replace("from torch.utils.data", "from elsewhere import Unseen\nfrom torch.utils.data")
     assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(("handler", "expected"), [
+    # the code doubts it has `.size` (a PackedSequence has not): a model's output, no more known
+    ("except AttributeError:", "object"),
+    ("except (TypeError, AttributeError):", "object"),
+    ("except builtins.AttributeError:", "object"),
+    ("except RuntimeError:", "tensor"),  # (an OOM guard doubts nothing about the value)
+    ("except Exception:", "tensor"),
+])
+def test_a_use_tried_for_a_missing_attribute_is_no_evidence(handler, expected):
+    """`try: n = out.size(0)` `except AttributeError: n = None`: the use says nothing of `out`."""
+    body = f"try:\n    n = out.size(0)\n{handler}\n    n = None\n"
+    assert kinds(UNKNOWN_MODEL + "import builtins\nout = net(x)\n" + body + "probe(out)\n") == [expected]

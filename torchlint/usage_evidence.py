@@ -327,9 +327,32 @@ def collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cst
         for name, marks in (_use_marks(path[-1], not_reads), _first_argument_use(path, every_time)):
             if marks == {_TYPE_TESTED} and _normalising_test(path, name):
                 marks = {_NORMALISING_TEST}
+            if marks and _tried_for_missing_attributes(path):
+                marks = {mark for mark in marks if mark in _NOT_TENSOR_MARKS or mark.startswith(_ATTRIBUTE_READ)}
             if name is not None and not _comprehension_binds(path, name):
                 uses.setdefault(name, []).append((marks, tuple(path)))
     return uses
+
+
+def _tried_for_missing_attributes(path: list[cst.CSTNode]) -> bool:
+    """The use stands in the body of a `try` one of whose handlers names AttributeError: `try: n
+    = out.size(0)` `except AttributeError: n = None` doubts that the value is a tensor, so the use
+    says nothing of it. (`except Exception:` around a training step doubts nothing in particular.)"""
+    for depth, node in enumerate(path[:-1]):
+        if isinstance(node, cst.Try) and path[depth + 1] is node.body and any(
+                _catches_missing_attribute(handler.type) for handler in node.handlers):
+            return True
+    return False
+
+
+def _catches_missing_attribute(caught: cst.BaseExpression | None) -> bool:
+    if isinstance(caught, cst.Tuple):
+        return any(_catches_missing_attribute(element.value) for element in caught.elements)
+    return caught is not None and dotted_name(caught) in ("AttributeError", "builtins.AttributeError")
+
+
+# Marks that say a name may be no tensor (they only take guesses away): kept inside such a `try`.
+_NOT_TENSOR_MARKS = frozenset({_TYPE_TESTED, _NORMALISING_TEST, ITEM_STORED})
 
 
 def _normalising_test(path: list[cst.CSTNode], name: str) -> bool:
