@@ -2476,6 +2476,7 @@ BRANCHY = HEAD + (
     ("return torch.cat([p, p])", "tensor"),
     ("return None", None),  # nothing to unpack: not known
     ("return", None),
+    ("return {'out': p, 'aux': p}", None),  # a dict unpacks into its keys
     ("return 'skipped'", None),
     ("return x.tolist()", None),
     ("return [p for _ in range(2)]", "tensor+graph"),  # (a display: its element, as before)

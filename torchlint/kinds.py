@@ -292,6 +292,7 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
             # tuple or dict not known, since the loaded one's may hold a PackedSequence there)
             found = [replace(kind, origin=None, cls=None, output=_output_beside_loaded(kind.output)) for kind in found]
         first = found[0]
+    agreed_mapping = all(kind.mapping == first.mapping for kind in found)
     return Kind(
         first.base,
         graph=all(kind.graph for kind in found),
@@ -299,9 +300,10 @@ def merge(kinds: Iterable[Kind | None]) -> Kind | None:
         # (a guess merged with a sure tensor stays a guess: the fix must still be withheld)
         origin=first.origin if all(kind.origin == first.origin for kind in found) else _merged_origin(found),
         cls=first.cls if all(kind.cls == first.cls for kind in found) else None,  # (ProjectClass: by value)
-        element=_merged_elements(found),
-        mapping=first.mapping if all(kind.mapping == first.mapping for kind in found) else False,
-        positions=_merged_positions(found),
+        # (a dict beside a tuple: iterating or unpacking gives keys from one, values from the other)
+        element=_merged_elements(found) if agreed_mapping else None,
+        mapping=first.mapping if agreed_mapping else False,
+        positions=_merged_positions(found) if agreed_mapping else None,
         keys=first.keys if all(kind.keys == first.keys for kind in found) else None,
         evidence=next((kind.evidence for kind in found if kind.evidence), None),
     )
