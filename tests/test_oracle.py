@@ -2512,6 +2512,13 @@ TUPLE_COLLATE = "    def collate_fn(self, samples):\n        return torch.zeros(
     ("Dataset", TUPLE_COLLATE, "collate_fn", "ds.collate_fn = list\n", None),
     ("Unseen", TUPLE_COLLATE, "collate_fn", "", None),  # a class with a base not seen is not known
     ("Dataset", "    def collate_fn(self, samples):\n        return samples\n", "collate_fn", "", None),
+    # the name bound otherwise: in the class body, twice, on the instance; or a subclass overriding it
+    ("Dataset", TUPLE_COLLATE + "    def packed(self, samples):\n        return samples\n    collate_fn = packed\n",
+     "collate_fn", "", None),
+    ("Dataset", TUPLE_COLLATE + "    def collate_fn(self, samples):\n        return samples\n", "collate_fn", "", None),
+    ("Dataset", TUPLE_COLLATE, "collate_fn", "setattr(ds, 'collate_fn', list)\n", None),
+    ("Dataset", TUPLE_COLLATE, "collate_fn",
+     "class Packed(Pairs):\n    def collate_fn(self, samples):\n        return samples\n", None),
 ])
 def test_a_loader_given_a_dataset_s_own_collate_method_yields_what_it_returns(base, method, collate, after, expected):
     """`DataLoader(ds, collate_fn=ds.collate_fn)` (conv-social-pooling): the batches are what the
@@ -2534,3 +2541,11 @@ def test_a_use_tried_for_a_missing_attribute_is_no_evidence(handler, expected):
     """`try: n = out.size(0)` `except AttributeError: n = None`: the use says nothing of `out`."""
     body = f"try:\n    n = out.size(0)\n{handler}\n    n = None\n"
     assert kinds(UNKNOWN_MODEL + "import builtins\nout = net(x)\n" + body + "probe(out)\n") == [expected]
+
+
+def test_a_list_grown_inside_a_try_for_a_missing_attribute_is_still_grown():
+    """`outs.append(cfg.extra)` in a `try` whose handler names AttributeError still changes `outs`:
+    only what the use says of the value's kind is dropped there, not the container's changes."""
+    source = (NET + "net = Net()\nouts = [net(torch.ones(2))]\ntry:\n    outs.append(cfg.extra)\n"
+              "except AttributeError:\n    pass\nfor o in outs:\n    probe(o)\n")
+    assert kinds(source) == [None]

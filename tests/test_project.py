@@ -4052,3 +4052,17 @@ def test_a_loader_given_the_collate_method_of_a_dataset_of_another_module(cli, t
     assert _findings(cli, "--select", "TL001", str(tmp_path)) == [("TL001", 7)]
     (tmp_path / "utils.py").write_text(utils.replace("RETURN", "return x, [len(s) for s in samples]"))
     assert _findings(cli, "--select", "TL001", str(tmp_path)) == []
+
+
+def test_a_dataset_s_collate_method_replaced_from_another_module_says_nothing(cli, tmp_path):
+    """`ds.collate_fn = ds.packed` in a helper module: the loader's batches are not the method's."""
+    (tmp_path / "data.py").write_text(
+        "import torch\nfrom torch.utils.data import Dataset\n\n\nclass Pairs(Dataset):\n"
+        "    def __len__(self):\n        return 8\n\n    def __getitem__(self, i):\n        return i\n\n"
+        "    def collate_fn(self, samples):\n        return torch.zeros(2), torch.zeros(2)\n\n"
+        "    def packed(self, samples):\n        return samples\n")
+    (tmp_path / "setup_data.py").write_text("def pack(ds):\n    ds.collate_fn = ds.packed\n")
+    (tmp_path / "train.py").write_text(
+        "from torch.utils.data import DataLoader\nfrom data import Pairs\nfrom setup_data import pack\n\nds = Pairs()\n"
+        "pack(ds)\nloader = DataLoader(ds, collate_fn=ds.collate_fn)\nfor x, y in loader:\n    print(y.data)\n")
+    assert _findings(cli, "--select", "TL001", str(tmp_path)) == []

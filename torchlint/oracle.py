@@ -1680,17 +1680,21 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         return Kind(OBJECT, origin=qualified, element=batch.element) if batch.element.base == TENSOR else None
 
     def _bound_method_returns(self, method: cst.Attribute, scope: Scope) -> Kind | None:
-        """What `instance.method(...)` returns, for an instance of a class of the project that
-        defines the method itself (`train_set.collate_fn`, handed to a DataLoader)."""
+        """What `instance.method(...)` returns, for an instance of a module-level class of the
+        project that defines the method itself (`train_set.collate_fn`, handed to a DataLoader):
+        not where the class binds the name otherwise (twice, `collate_fn = other` in its body,
+        `self.collate_fn = ...`), where a subclass may override it, or where the project assigns
+        an attribute of that name through any object (`ds.collate_fn = pad`, `setattr(...)`)."""
         receiver = self._kind(method.value, scope)
-        if receiver is None or receiver.base != OBJECT:
+        if receiver is None or receiver.base != OBJECT or self.project.stores_attribute(method.attr.value):
             return None
-        if isinstance(receiver.cls, cst.ClassDef):
-            defined = method_named(receiver.cls, method.attr.value)
-            return self._method_returns(defined) if defined is not None else None
-        if isinstance(receiver.cls, ProjectClass):
-            return self.project.method_result(receiver.cls, method.attr.value)
-        return None
+        cls = receiver.cls
+        if isinstance(cls, cst.ClassDef):  # (one of the file's module-level classes: the index's, by name)
+            at_top = any(statement is cls for statement in self.module.body)
+            cls = self.project.project_class(self._project_path, cls.name.value) if at_top and self._project_path else None
+        if not isinstance(cls, ProjectClass) or self.has_subclasses(cls):
+            return None
+        return self.project.method_result(cls, method.attr.value)
 
     def _given_parameters(self, call: cst.Call, scope: Scope) -> Kind | None:
         """What `nn.ParameterList([...])`/`nn.ParameterDict({...})` holds: parameters, when it is

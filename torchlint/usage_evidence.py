@@ -328,7 +328,7 @@ def collect_uses(scope: cst.CSTNode) -> dict[str, list[tuple[set[str], tuple[cst
             if marks == {_TYPE_TESTED} and _normalising_test(path, name):
                 marks = {_NORMALISING_TEST}
             if marks and _tried_for_missing_attributes(path):
-                marks = {mark for mark in marks if mark in _NOT_TENSOR_MARKS or mark.startswith(_ATTRIBUTE_READ)}
+                marks = {mark for mark in marks if not _is_evidence(mark)}
             if name is not None and not _comprehension_binds(path, name):
                 uses.setdefault(name, []).append((marks, tuple(path)))
     return uses
@@ -351,8 +351,14 @@ def _catches_missing_attribute(caught: cst.BaseExpression | None) -> bool:
     return caught is not None and dotted_name(caught) in ("AttributeError", "builtins.AttributeError")
 
 
-# Marks that say a name may be no tensor (they only take guesses away): kept inside such a `try`.
-_NOT_TENSOR_MARKS = frozenset({_TYPE_TESTED, _NORMALISING_TEST, ITEM_STORED})
+def _is_evidence(mark: str) -> bool:
+    """A mark `_usage_evidence` takes as saying what the name holds (a module's or a tensor's
+    method, a read gradient, a call only a tensor is passed first to). Other marks stay where a
+    `try` doubts the value: they take guesses away, or record a container changed (`append`)."""
+    return mark in _EVIDENCE_MARKS or mark in MODULE_ONLY_METHODS or mark.startswith(_PASSED_FIRST_TO)
+
+
+_EVIDENCE_MARKS = _TENSOR_ONLY_METHODS | _TENSOR_USES | {_GRAD_READ, _REQUIRES_GRAD_READ}
 
 
 def _normalising_test(path: list[cst.CSTNode], name: str) -> bool:
