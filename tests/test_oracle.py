@@ -2549,3 +2549,13 @@ def test_a_list_grown_inside_a_try_for_a_missing_attribute_is_still_grown():
     source = (NET + "net = Net()\nouts = [net(torch.ones(2))]\ntry:\n    outs.append(cfg.extra)\n"
               "except AttributeError:\n    pass\nfor o in outs:\n    probe(o)\n")
     assert kinds(source) == [None]
+
+
+@pytest.mark.parametrize(("bind", "expected"), [
+    ("with torch.no_grad():\n    pair = m(x)\n", "tensor"),
+    ("pair = m(x)\n", "tensor+graph"),
+])
+def test_a_tuple_bound_with_autograd_off_holds_no_graph(bind, expected):
+    """A tuple of tensors computed under `no_grad` and unpacked later: its elements carry no graph."""
+    source = AGENT + "m = Agent()\n" + bind + "loss, aux = pair\nprobe(loss)\n"
+    assert kinds(source) == [expected]

@@ -4066,3 +4066,22 @@ def test_a_dataset_s_collate_method_replaced_from_another_module_says_nothing(cl
         "from torch.utils.data import DataLoader\nfrom data import Pairs\nfrom setup_data import pack\n\nds = Pairs()\n"
         "pack(ds)\nloader = DataLoader(ds, collate_fn=ds.collate_fn)\nfor x, y in loader:\n    print(y.data)\n")
     assert _findings(cli, "--select", "TL001", str(tmp_path)) == []
+
+
+@pytest.mark.parametrize(("frozen", "expected"), [
+    ("        with torch.no_grad():\n            out = self.backbone(x)\n", []),
+    ("        out = self.backbone(x)\n", [("TL003", 9)]),
+])
+def test_a_tuple_computed_with_autograd_off_has_no_graph_in_its_elements(cli, tmp_path, frozen, expected):
+    """`with torch.no_grad(): out = self.backbone(x)`, `return out` (a tuple of losses): what the
+    caller unpacks from it carries no graph, so summing it keeps none (a review's program)."""
+    (tmp_path / "lib.py").write_text(
+        "import torch\nimport torch.nn as nn\n\n\nclass Backbone(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.fc = nn.Linear(4, 1)\n\n    def forward(self, x):\n"
+        "        return self.fc(x).sum(), self.fc(x).mean()\n\n\nclass Frozen(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.backbone = Backbone()\n\n    def forward(self, x):\n" + frozen +
+        "        return out\n")
+    (tmp_path / "main.py").write_text(
+        "import torch\nfrom lib import Frozen\n\nm = Frozen()\ntotal_loss = 0\nfor i in range(3):\n"
+        "    x = torch.randn(2, 4)\n    loss, aux = m(x)\n    total_loss += loss\nprint(total_loss)\n")
+    assert _findings(cli, "--select", "TL003", str(tmp_path)) == expected

@@ -380,6 +380,25 @@ def _merged_elements(kinds: list[Kind]) -> Kind | None:
     return merge([kind.element for kind in kinds])
 
 
+def without_graph(kind: Kind | None) -> Kind | None:
+    """The value made with autograd off: a tensor without a graph, a tuple, list or dict of them."""
+    if kind is not None and kind.base == TENSOR:
+        return Kind(TENSOR, graph=False, origin=kind.origin)
+    if kind is not None and kind.base == CONTAINER and (kind.element is not None or kind.positions is not None):
+        positions = tuple(map(without_graph, kind.positions)) if kind.positions is not None else None
+        return Kind(CONTAINER, element=without_graph(kind.element), mapping=kind.mapping, positions=positions, keys=kind.keys)
+    return kind
+
+
+def carries_graph(kind: Kind | None) -> bool:
+    """A tensor with a graph, or a container holding one."""
+    if kind is None:
+        return False
+    if kind.base == TENSOR:
+        return kind.graph
+    return kind.base == CONTAINER and (carries_graph(kind.element) or any(map(carries_graph, kind.positions or ())))
+
+
 def with_evidence(kind: Kind | None, evidence: str | None) -> Kind | None:
     """`kind`, said to rest on `evidence` (kept when it already rests on something more precise)."""
     if kind is None or evidence is None or kind.evidence is not None or kind.base in ("none", "cycle", "unpickled"):

@@ -30,6 +30,7 @@ from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kind
     arithmetic_kind, attribute_kind, augmented_kind, derived_tensor, element_kind, guessed_method_result, iterated_kind,
     keyword_names, layer_tensor_kind, unbatched, library_call_kind, merge, method_call_kind, positional_count, public,
     container_of, dict_display_kind, subscript_kind, summed_kind, tensor, torch_class_instance, unpacked_kind, with_evidence, given_back_kind, PROGRESS_BARS,
+    carries_graph, without_graph,
     zipped_kind, enumerated_kind, cycled_kind, applied_kind,
 )
 from torchlint.project.index import MODEL_NAMESPACES, ProjectClass, ProjectFunction, ProjectIndex
@@ -411,8 +412,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         a function decorated so) carries no graph, wherever it is used after (`with
         torch.no_grad(): batch_loss = criterion(out, y)`, then `losses.append(batch_loss)`)."""
         kind = self._evaluate_binding(binding)
-        if kind is not None and kind.graph and self._bound_with_grad_off(binding):
-            return _without_graph(kind)
+        if carries_graph(kind) and self._bound_with_grad_off(binding):
+            return without_graph(kind)
         return kind
 
     def _bound_with_grad_off(self, binding: Binding) -> bool:
@@ -894,7 +895,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             path = self.scopes.parents.path_to(method, value) or [None]
             kind = self._kind(value, scope, path[:-1] or None)
             if self._grad_disabled_on(method, path):
-                kind = _without_graph(kind)  # computed under no_grad: no graph leaves the function
+                kind = without_graph(kind)  # computed under no_grad: no graph leaves the function
             kinds.append(kind)
         kind = merge(kinds)
         if kind is not None and _instance_of_known_class(kind):
@@ -971,7 +972,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
                 continue
             at = self.scopes.parents.path_to(function, element) or [None]
             kind = self._kind(element, scope, at[:-1] or None)
-            kinds.append(_without_graph(kind) if self._grad_disabled_on(function, at) else kind)
+            kinds.append(without_graph(kind) if self._grad_disabled_on(function, at) else kind)
         return merge(kinds) if kinds else None
 
     def _returned_whole_unpacked(self, function: cst.FunctionDef, value: cst.CSTNode | None, scope: Scope,
@@ -982,7 +983,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return None
         at = self.scopes.parents.path_to(function, value) or [None]
         kind = self._kind(value, scope, at[:-1] or None)
-        return unpacked_kind(_without_graph(kind) if self._grad_disabled_on(function, at) else kind, path)
+        return unpacked_kind(without_graph(kind) if self._grad_disabled_on(function, at) else kind, path)
 
     def _function_scope(self, function: cst.FunctionDef) -> Scope:
         """The scope of a function of the file: a method's or a module-level function's directly,
@@ -1890,15 +1891,6 @@ def _instance_of_known_class(kind: Kind) -> bool:
     """An instance of a class of the file or the project (`return PPO(policy_net)`): its
     attributes are what that class assigns."""
     return kind.base == OBJECT and isinstance(kind.cls, (cst.ClassDef, ProjectClass))
-
-
-def _without_graph(kind: Kind | None) -> Kind | None:
-    if kind is not None and kind.base == TENSOR:
-        return Kind(TENSOR, graph=False, origin=kind.origin)
-    if kind is not None and kind.base == CONTAINER and (kind.element is not None or kind.positions is not None):
-        positions = tuple(map(_without_graph, kind.positions)) if kind.positions is not None else None
-        return Kind(CONTAINER, element=_without_graph(kind.element), mapping=kind.mapping, positions=positions)
-    return kind
 
 
 _PARAMETER_ITEM = Kind(TENSOR, graph=True, origin=GUESSED_STORED_ITEM)  # of a ParameterList/Dict

@@ -19,7 +19,7 @@ from torchlint.kinds import (
     CHOICE_DEPTH, CLASS, is_kind, CONTAINER, CYCLE, FUNCTION, GUESSED_TENSOR_OR_NUMBER, MODULE, NAMESPACE_MODEL, NONE, OBJECT, TENSOR, Kind, arithmetic_kind, attribute_kind, augmented_kind,
     element_kind, guessed_method_result, library_call_kind, merge, given_back_kind, Wrapper, HANDING_BACK_WRAPPERS, PROGRESS_BARS, module_call_result, method_call_kind, output_of_forward, subscript_kind,
     TENSOR_ITERATORS, container_of, dict_display_kind, unbatched, summed_kind, tensor, torch_class_instance, unpacked_kind,
-    cycled_kind, enumerated_kind, iterated_kind, zipped_kind, applied_kind,
+    cycled_kind, enumerated_kind, iterated_kind, zipped_kind, applied_kind, carries_graph, without_graph,
 )
 from torchlint.outline import Outline
 from torchlint.project.callers import (
@@ -442,7 +442,7 @@ class ProjectIndex(Callers):
             return merge([self.kind(path, d[1]), self.kind(path, d[2])])
         if tag == "no graph":  # made with autograd off
             kind = self.kind(path, d[1])
-            return replace(kind, graph=False) if kind is not None and kind is not CYCLE and kind.graph else kind
+            return without_graph(kind) if kind is not CYCLE and carries_graph(kind) else kind
         if tag == "instance":
             return self._instance_kind(path, d[1])
         if tag == "item":
@@ -1381,7 +1381,7 @@ class ProjectIndex(Callers):
         self.consulted.add(function.path)
         kinds = [self.kind(function.path, value) for value in summary.yields]
         if any(d in GRAD_DISABLING_DECORATORS for d in summary.decorators):
-            kinds = [replace(kind, graph=False) if kind is not None and kind.graph else kind for kind in kinds]
+            kinds = [without_graph(kind) if carries_graph(kind) else kind for kind in kinds]
         return merge(kinds)
 
     def method_yields(self, cls: ProjectClass, method: str) -> Kind | None:
