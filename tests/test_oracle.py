@@ -2559,3 +2559,17 @@ def test_a_tuple_bound_with_autograd_off_holds_no_graph(bind, expected):
     """A tuple of tensors computed under `no_grad` and unpacked later: its elements carry no graph."""
     source = AGENT + "m = Agent()\n" + bind + "loss, aux = pair\nprobe(loss)\n"
     assert kinds(source) == [expected]
+
+
+@pytest.mark.parametrize(("subclass", "expected"), [
+    ("", "tensor"),
+    ("class Packed(DS):\n    def collate(self, batch):\n        return pack(batch), torch.stack(batch)\n", None),
+])
+def test_a_method_result_unpacked_in_a_base_reads_every_override(subclass, expected):
+    """`x, y = self.collate(b)` in a method of the base: a subclass defining `collate` again may
+    run instead (a PackedSequence there), so the element is what every definition agrees on."""
+    source = HEAD + (
+        "from torch.nn.utils.rnn import pack_sequence as pack\n"
+        "class DS:\n    def collate(self, batch):\n        return torch.stack(batch), torch.stack(batch)\n"
+        "    def show(self, b):\n        x, y = self.collate(b)\n        probe(x)\n") + subclass
+    assert kinds(source) == [expected]

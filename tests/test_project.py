@@ -4085,3 +4085,15 @@ def test_a_tuple_computed_with_autograd_off_has_no_graph_in_its_elements(cli, tm
         "import torch\nfrom lib import Frozen\n\nm = Frozen()\ntotal_loss = 0\nfor i in range(3):\n"
         "    x = torch.randn(2, 4)\n    loss, aux = m(x)\n    total_loss += loss\nprint(total_loss)\n")
     assert _findings(cli, "--select", "TL003", str(tmp_path)) == expected
+
+
+def test_a_method_of_another_module_overridden_by_a_subclass_unpacks_to_nothing_known(cli, tmp_path):
+    """`x, y = ds.collate(b)` with `ds` a base's instance in the caller's reading, where a project
+    subclass defines `collate` again: which one runs is not known where `ds` may be either."""
+    (tmp_path / "data.py").write_text(
+        "import torch\nfrom torch.nn.utils.rnn import pack_sequence\n\n\nclass DS:\n"
+        "    def collate(self, batch):\n        return torch.stack(batch), torch.stack(batch)\n\n"
+        "    def show(self, b):\n        x, y = self.collate(b)\n        print(x.data)\n\n\n"
+        "class Packed(DS):\n    def collate(self, batch):\n        return pack_sequence(batch), torch.stack(batch)\n")
+    (tmp_path / "main.py").write_text("import torch\nfrom data import Packed\n\nPacked().show([torch.ones(2)])\n")
+    assert _findings(cli, "--select", "TL001", str(tmp_path)) == []

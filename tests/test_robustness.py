@@ -555,3 +555,32 @@ def test_a_bug_while_summarising_one_module_leaves_the_run_going(cli, tmp_path, 
     result = cli("check", "--no-cache", "-j", "1", "--output-format", "json", str(tmp_path))
     assert [(d["code"], d["line"]) for d in json.loads(result.stdout)] == [("TL005", 3)]
     assert "internal error while summarising" in result.stderr and "broken.py" in result.stderr
+
+
+def test_paths_sharing_only_the_filesystem_root_are_no_project():
+    """`torchlint check /tmp/a /var/tmp/b`: the index must not take `/` for their project (it
+    walked the whole filesystem, and stopped at the first folder it could not search)."""
+    from pathlib import Path
+
+    from torchlint.cli import _top_folder
+
+    assert _top_folder(["/tmp/a/train.py", "/var/tmp/b"]) is None
+    assert _top_folder(["/tmp/a/train.py", "/tmp/a/models/net.py"]) == Path("/tmp/a").resolve()
+
+
+def test_a_gitignore_that_cannot_be_looked_at_is_none(tmp_path, monkeypatch):
+    """A folder that cannot be searched (`/proc/1/fdinfo`, another user's): its .gitignore is
+    none, and the walk goes on (Path.is_file raised PermissionError there)."""
+    from pathlib import Path
+
+    import torchlint.discovery
+
+    real = Path.is_file
+
+    def is_file(self):
+        if self.name == ".gitignore":
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "is_file", is_file)
+    assert torchlint.discovery._load_gitignore(tmp_path) is None

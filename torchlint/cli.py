@@ -394,12 +394,15 @@ def _print_problems(outcomes) -> None:
 
 
 def _top_folder(paths: list[str]) -> Path | None:
-    """The folder that holds every path named: a project's root when no marker file says otherwise."""
+    """The folder that holds every path named: a project's root when no marker file says otherwise.
+    None where they share only the filesystem's root (`/tmp/a /var/tmp/b`): that is no project,
+    and each file's own folder is its root then."""
     folders = [str(Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent) for p in paths]
     try:
-        return Path(os.path.commonpath(folders)) if folders else None
+        common = Path(os.path.commonpath(folders)) if folders else None
     except ValueError:
-        return None
+        return None  # (paths on different drives)
+    return None if common is None or common == Path(common.anchor) else common
 
 
 def _cache_folder(options: RunOptions) -> Path | None:

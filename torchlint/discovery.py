@@ -30,9 +30,9 @@ class _IgnoreFile:
 
 def _load_gitignore(directory: Path) -> _IgnoreFile | None:
     gitignore = directory / ".gitignore"
-    if not gitignore.is_file():
-        return None
-    try:
+    try:  # (`is_file()` raises where the folder cannot be searched: a folder of another user)
+        if not gitignore.is_file():
+            return None
         lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None

@@ -927,14 +927,22 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if isinstance(value.func, cst.Attribute) and value.func.attr.value != "forward":
             receiver = self._kind(value.func.value, scope)
             if receiver is not None and receiver.base in (MODULE, OBJECT) and isinstance(receiver.cls, cst.ClassDef):
-                return method_named(receiver.cls, value.func.attr.value)
+                return self._sole_definition(receiver.cls, value.func.attr.value)
             return None
         callee = self._kind(value.func, scope)
         if callee is not None and callee.base == FUNCTION and isinstance(callee.cls, cst.FunctionDef):
             return callee.cls
         if callee is not None and callee.base == MODULE and isinstance(callee.cls, cst.ClassDef):
-            return method_named(callee.cls, "forward")
+            return self._sole_definition(callee.cls, "forward")
         return None
+
+    def _sole_definition(self, cls: cst.ClassDef, method: str) -> cst.FunctionDef | None:
+        """The method the class defines, where it is the one an instance runs: not where the class
+        binds the name otherwise or a subclass defines it again (`self.collate_fn(b)` in a base's
+        method may run the subclass's)."""
+        if self._rebinds_method(cls, method) or self._overriding_results(cls, method):
+            return None
+        return method_named(cls, method)
 
     def _project_returned_element(self, value: cst.CSTNode, scope: Scope, path: tuple[int, ...]) -> Kind | None:
         """The same for a function, method or `forward` of another module of the project."""
