@@ -70,6 +70,7 @@ _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
 # `loader.collate_fn = pad`, `loader.collate_fn=pad` (not `==`): a loader's collate function set after it is built
 _STORES_COLLATE_FN = re.compile(r"\.collate_fn\s*=(?!=)")
 
+
 class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalContainers):
     def __init__(self, module: cst.Module, imports: ImportTable, classes: ClassIndex, text: str = "",
                  path: str = "<module>", project: ProjectIndex | None = None):
@@ -1671,7 +1672,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         """`DataLoader(ds, collate_fn=collate)` with a function of the project whose every
         `return` gives a tuple (or list) of tensors: its batches hold those tensors."""
         value = next(arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "collate_fn")
-        if _STORES_COLLATE_FN.search(self.text):
+        if _STORES_COLLATE_FN.search(self.text) or self.project.stores_attribute("collate_fn"):
             return None  # `loader.collate_fn = other` after it is built: DataLoader reads it then
         collate = self._kind(value, scope)
         if collate is None and isinstance(value, cst.Attribute):

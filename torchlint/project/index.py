@@ -1106,9 +1106,9 @@ class ProjectIndex(Callers):
         return self._element_returned(function.path, summary, positions) if summary is not None else None
 
     def method_element(self, cls: ProjectClass, method: str, positions: tuple[int, ...]) -> Kind | None:
-        """`method_element` of the class's own method; None where the class binds the name
-        otherwise or a subclass defines it again (`self.collate_fn(b)` in a base's method may run
-        the subclass's)."""
+        """The element at `positions` of every tuple the class's own method returns; None where
+        the class binds the name otherwise or a subclass defines it again (`self.collate_fn(b)` in
+        a base's method may run the subclass's)."""
         classes = self.summaries[cls.path].classes if cls.path in self.summaries else {}
         key = classes[cls.name].methods.get(method) if cls.name in classes else None
         if key is None or self._rebinds_method(cls, method) or self.overriding_results(cls, method):
