@@ -4097,3 +4097,22 @@ def test_a_method_of_another_module_overridden_by_a_subclass_unpacks_to_nothing_
         "class Packed(DS):\n    def collate(self, batch):\n        return pack_sequence(batch), torch.stack(batch)\n")
     (tmp_path / "main.py").write_text("import torch\nfrom data import Packed\n\nPacked().show([torch.ones(2)])\n")
     assert _findings(cli, "--select", "TL001", str(tmp_path)) == []
+
+
+@pytest.mark.parametrize(("elsewhere", "expected"), [
+    ("def reset(h, state):\n    h.__init__(state)\n", []),  # any class's constructor may run there
+    ("import os\n\nINIT = os.path.join('pkg', '__init__.py')\n", [("TL004", 9)]),  # a word, not a call
+    ("class Other:\n    def __init__(self):\n        super().__init__()\n", [("TL004", 9)]),
+    ("import inspect\n\ndef arity(cls):\n    return len(inspect.signature(cls.__init__).parameters)\n", [("TL004", 9)]),
+])
+def test_a_constructor_run_again_outside_any_class_leaves_its_parameters_unknown(cli, tmp_path, elsewhere, expected):
+    """`def reset(h, s): h.__init__(s)` in any module: the instance it is given may be of any
+    class, its constructor run with values no call shows (a review's program: `Holder(net)`, then
+    `reset(h, state_dict)`, then `torch.save(self.m)` saves the dict)."""
+    (tmp_path / "holder.py").write_text(
+        "import torch\n\n\nclass Holder:\n    def __init__(self, m):\n        self.m = m\n\n"
+        "    def dump(self, path):\n        torch.save(self.m, path)\n")
+    (tmp_path / "tools.py").write_text(elsewhere)
+    (tmp_path / "main.py").write_text(
+        "import torch.nn as nn\nfrom holder import Holder\n\nh = Holder(nn.Linear(2, 2))\nh.dump('h.pt')\n")
+    assert [(code, line) for code, line in _findings(cli, "--select", "TL004", str(tmp_path))] == expected

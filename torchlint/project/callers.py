@@ -16,7 +16,7 @@ from torchlint.kinds import (
     CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED_METHOD_CALLERS, NONE, TENSOR, Kind, merge, with_evidence,
 )
 from torchlint.project.descriptors import last_name
-from torchlint.project.summary import KEYWORDS_SPREAD, MADE_FROM_CLASS, CallSite, FunctionSummary, callee_name, content_digest
+from torchlint.project.summary import KEYWORDS_SPREAD, MADE_FROM_CLASS, REINITIALISED, CallSite, FunctionSummary, callee_name, content_digest
 from torchlint.project.symbols import ProjectClass, Symbol
 from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES, MODULE_WRAPPERS, SELF_RETURNING_METHODS, is_torch_module_class
 
@@ -208,10 +208,16 @@ class Callers:
     def _reinitialised(self, path: str, name: str) -> bool:
         """The class, a project base or a project subclass of it names `__init__` outside its own
         `__init__` (`def reset(self): super().__init__(None, {})`): a constructor runs unseen."""
+        if self._reinitialised_anywhere():
+            return True  # `def reset(h, s): h.__init__(s)`: which class's, not known
         cls = self.project_class(path, name)
         family = {cls} | self._project_ancestors(cls) | self._project_subclasses(cls)
         return any(self.summaries[member.path].classes[member.name].reinitialises for member in family
                    if member.name in self.summaries[member.path].classes)
+
+    def _reinitialised_anywhere(self) -> bool:
+        """A module of the project calls `__init__` outside its classes (summary.REINITIALISED)."""
+        return bool(self._modules_where_escaping(last_name(REINITIALISED)))
 
     def _inheriting_constructors(self, path: str, name: str):
         """How the project's subclasses of the class, at any depth, run its `__init__`: those that

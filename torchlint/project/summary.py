@@ -26,13 +26,16 @@ from torchlint.project.flow import _CHAIN_SIZE, _bindings, _computes, _grad_off_
 from torchlint.project.syntax import _CHILD_FIELDS, _COMPOUND, _INNER_SCOPES, _LEAF_FIELDS, _NOT_NODES, _called_name, _dotted, _statements, _walk, _walk_outside_nested_scopes
 
 
-FORMAT = 59  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 60  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
 MADE_FROM_CLASS = ".__class__()"
 
 
+# The escape of a module that calls `__init__` outside its module-level classes (`def reset(h,
+# s): h.__init__(s)`): a constructor of any class may run there with values no call shows.
+REINITIALISED = "*.__init__()"
 # CallSite.spread of a call that spreads keywords only (`f(x, y, **kwargs)`): its positional
 # arguments are where they stand; a parameter not given by position may come from the spread.
 KEYWORDS_SPREAD = "**"
@@ -264,6 +267,7 @@ class _Summarizer:
         self._scopes_by_line: list[tuple[str | None, frozenset[str]]] | None = None
         self._firsts: frozenset[str] | None = None  # (see _classmethod_firsts)
         self._class_of_self_calls: list[ast.Call] = []  # `type(self)` in a method
+        self._init_calls: list[ast.Call] = []  # `<x>.__init__(...)`
         # id of a call inside comprehensions or lambdas -> the names they bind around it
         self._shadowed: dict[int, frozenset[str]] = {}
         self.walrus = ":=" in text  # most files have none: no statement needs walking for one
@@ -356,6 +360,8 @@ class _Summarizer:
         self.summary.script_names = _script_names(tree, self.text)
         self.escapes.update(REDEFINED + name for name in names.keys() & self.summary.functions.keys())
         self._scan_uses(tree, None, frozenset())
+        if _calls_init_outside_classes(tree, self._init_calls):
+            self.escapes.add(REINITIALISED)  # `def reset(h, s): h.__init__(s)`: any class's constructor
         self._run_time_modules(tree)
         self.summary.calls = tuple(self.calls)
         if "Lazy" in self.text or "Uninitialized" in self.text:
@@ -740,8 +746,10 @@ class _Summarizer:
                 self.attribute_names.add(node.attr)
             elif node_type is Call:
                 self._call_found(node, callees)
-                if type(node.func) is Attribute and node.func.attr == "__init__" and node.args and type(node.func.value) is Name:
-                    init_heads[id(node.func.value)] = node  # `Base.__init__(self, x)`: maybe a base's constructor
+                if type(node.func) is Attribute and node.func.attr == "__init__":
+                    self._init_calls.append(node)
+                    if node.args and type(node.func.value) is Name:
+                        init_heads[id(node.func.value)] = node  # `Base.__init__(self, x)`: maybe a base's constructor
                 if type(node.func) is Name:
                     named_calls.append(node)
                     if node.func.id == "setattr" and len(node.args) == 3 and type(node.args[1]) is ast.Constant:
@@ -1190,6 +1198,15 @@ _NO_USES = frozenset({ast.Name, ast.Constant})  # expressions that call nothing 
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _calls_init_outside_classes(tree: ast.Module, init_calls: list[ast.Call]) -> bool:
+    """An `<x>.__init__(...)` call outside the module-level classes' bodies (whose own are
+    ClassSummary.reinitialises); `inspect.signature(cls.__init__)` reads it and runs nothing."""
+    if not init_calls:
+        return False
+    spans = [(node.lineno, node.end_lineno or node.lineno) for node in tree.body if isinstance(node, ast.ClassDef)]
+    return any(not any(first <= call.lineno <= last for first, last in spans) for call in init_calls)
 
 
 def _accumulated_parameters(method: ast.AST, params: tuple[str, ...], statements: list[ast.stmt]) -> tuple[int, ...]:
