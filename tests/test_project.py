@@ -4104,10 +4104,19 @@ def test_a_method_of_another_module_overridden_by_a_subclass_unpacks_to_nothing_
     ("import os\n\nINIT = os.path.join('pkg', '__init__.py')\n", [("TL004", 9)]),  # a word, not a call
     ("class Other:\n    def __init__(self):\n        super().__init__()\n", [("TL004", 9)]),
     ("import inspect\n\ndef arity(cls):\n    return len(inspect.signature(cls.__init__).parameters)\n", [("TL004", 9)]),
+    # in another class's method, on a receiver that is not its own instance
+    ("class Resetter:\n    def reset(self, h, state):\n        h.__init__(state)\n", []),
+    ("import sys\n\n\nclass Resetter:\n    if sys.version_info >= (3,):\n        def reset(self, h, state):\n"
+     "            h.__init__(state)\n", []),
+    ("class Resetter:\n    def reset(self, state):\n        self.h.__init__(state)\n", []),
+    # its own instance's constructor, or a base's on its own instance
+    ("class Other:\n    def reset(self):\n        self.__init__()\n", [("TL004", 9)]),
+    ("class Base:\n    pass\n\n\nclass Sub(Base):\n    def __init__(self):\n        Base.__init__(self)\n", [("TL004", 9)]),
+    ("class Sub(object):\n    def __init__(self):\n        super(Sub, self).__init__()\n", [("TL004", 9)]),
 ])
-def test_a_constructor_run_again_outside_any_class_leaves_its_parameters_unknown(cli, tmp_path, elsewhere, expected):
-    """`def reset(h, s): h.__init__(s)` in any module: the instance it is given may be of any
-    class, its constructor run with values no call shows (a review's program: `Holder(net)`, then
+def test_a_constructor_run_again_on_another_object_leaves_its_parameters_unknown(cli, tmp_path, elsewhere, expected):
+    """`def reset(h, s): h.__init__(s)` in any module, or in another class's method: the instance
+    it is given may be of any class, its constructor run with values no call shows (a review's program: `Holder(net)`, then
     `reset(h, state_dict)`, then `torch.save(self.m)` saves the dict)."""
     (tmp_path / "holder.py").write_text(
         "import torch\n\n\nclass Holder:\n    def __init__(self, m):\n        self.m = m\n\n"

@@ -26,7 +26,7 @@ from torchlint.project.flow import _CHAIN_SIZE, _bindings, _computes, _grad_off_
 from torchlint.project.syntax import _CHILD_FIELDS, _COMPOUND, _INNER_SCOPES, _LEAF_FIELDS, _NOT_NODES, _called_name, _dotted, _statements, _walk, _walk_outside_nested_scopes
 
 
-FORMAT = 60  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 61  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -1201,12 +1201,46 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _calls_init_outside_classes(tree: ast.Module, init_calls: list[ast.Call]) -> bool:
-    """An `<x>.__init__(...)` call outside the module-level classes' bodies (whose own are
-    ClassSummary.reinitialises); `inspect.signature(cls.__init__)` reads it and runs nothing."""
+    """An `<x>.__init__(...)` call that may run another object's constructor: outside the
+    module-level classes' bodies, or inside one on a receiver other than the method's own
+    instance (`h.__init__(s)` in `Resetter.reset`); the own ones (`super().__init__()`,
+    `Base.__init__(self, x)`, `self.__init__()`) are ClassSummary.reinitialises.
+    `inspect.signature(cls.__init__)` reads it and runs nothing."""
     if not init_calls:
         return False
-    spans = [(node.lineno, node.end_lineno or node.lineno) for node in tree.body if isinstance(node, ast.ClassDef)]
-    return any(not any(first <= call.lineno <= last for first, last in spans) for call in init_calls)
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    for call in init_calls:
+        owner = next((cls for cls in classes if cls.lineno <= call.lineno <= (cls.end_lineno or cls.lineno)), None)
+        if owner is None:
+            return True
+        if type(call.func.value) is ast.Call and _dotted(call.func.value.func) == "super":
+            continue  # (most of them)
+        if not _on_own_instance(call, _enclosing_function(owner, call)):
+            return True
+    return False
+
+
+def _enclosing_function(scope: ast.AST, call: ast.Call):
+    """The innermost function of the scope whose lines hold the call, or None."""
+    inner = None
+    for node in ast.walk(scope):
+        if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef) and \
+                node.lineno <= call.lineno <= (node.end_lineno or node.lineno):
+            if inner is None or node.lineno >= inner.lineno:
+                inner = node
+    return inner
+
+
+def _on_own_instance(call: ast.Call, function) -> bool:
+    """`self.__init__(...)` or `Base.__init__(self, ...)` in a method whose instance is `self`."""
+    if function is None or not function.args.args:
+        return False
+    own = function.args.args[0].arg
+    receiver = call.func.value
+    if type(receiver) is ast.Name and receiver.id == own:
+        return True
+    first = call.args[0] if call.args else None
+    return type(first) is ast.Name and first.id == own and _dotted(receiver) is not None
 
 
 def _accumulated_parameters(method: ast.AST, params: tuple[str, ...], statements: list[ast.stmt]) -> tuple[int, ...]:
