@@ -4125,3 +4125,21 @@ def test_a_constructor_run_again_on_another_object_leaves_its_parameters_unknown
     (tmp_path / "main.py").write_text(
         "import torch.nn as nn\nfrom holder import Holder\n\nh = Holder(nn.Linear(2, 2))\nh.dump('h.pt')\n")
     assert [(code, line) for code, line in _findings(cli, "--select", "TL004", str(tmp_path))] == expected
+
+
+def test_an_attribute_bound_to_a_nested_function_beside_an_instance_does_not_break_the_rule(cli, tmp_path):
+    """`self.log = log` with `log` a function defined in `__init__`, in the class whose other
+    attribute holds the module: asking who calls the module's `forward` read the nested
+    function's binding (which has no description) as a parameter's (an internal error in TL001
+    on BEGAN-pytorch's models.py)."""
+    (tmp_path / "models.py").write_text(
+        "import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.fc = nn.Linear(4, 4)\n\n    def forward(self, x):\n"
+        "        if isinstance(x.data, torch.cuda.FloatTensor):\n            pass\n        return self.fc(x)\n")
+    (tmp_path / "trainer.py").write_text(
+        "import torch\nfrom models import Net\n\n\nclass Trainer:\n    def __init__(self):\n        self.net = Net()\n\n"
+        "        def log(tag, value):\n            print(tag, value)\n\n        self.log = log\n\n"
+        "    def train(self, x):\n        self.log('step', 0)\n        return self.net(torch.randn(2, 4))\n")
+    result = cli("check", "--no-cache", "--select", "TL001", "--output-format", "json", ".")
+    assert "internal error" not in result.output
+    assert [(d["path"], d["line"]) for d in json.loads(result.stdout)] == [("models.py", 11)]

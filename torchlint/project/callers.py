@@ -457,7 +457,8 @@ class Callers:
         value = _without_moves(value)
         if value is not None and value[0] == "local":
             bindings = self._bindings(module, value)
-            return bool(bindings) and all(binding[0] == "param" and self._passed_built(module, binding, built, depth)
+            return bool(bindings) and all(binding is not None and binding[0] == "param"
+                                          and self._passed_built(module, binding, built, depth)
                                           for binding in bindings)
         if value is None or value[0] != "param" or depth > 2 or _is_method(value[1]):
             return False  # (a method's callers are found through the instances: asked here, a cycle)
