@@ -85,7 +85,10 @@ class LossAccumulatedWithGraph(Rule):
     it ends. It is flagged only when each one ends where it is known never to be backpropagated:
     printed, logged (`logging`, a `logger`, TensorBoard's `add_scalar`, `wandb.log`, `mlflow`,
     Lightning's `self.log`), formatted, converted (`float`, `int`, `.item()`, `.tolist()`),
-    compared, reduced across ranks (`torch.distributed`), or dropped. When the added term is
+    compared, reduced across ranks (`torch.distributed`), or dropped. Once the name itself is
+    rebound after the loop to its value without the graph (`total = total.item() / n`,
+    `loss = loss.detach().numpy()`, on a line of a block around the loop), what the statements
+    after it in that block read is that number: returning or storing it keeps no graph. When the added term is
     itself backpropagated inside the loop (without `retain_graph`), its graph is freed there, so
     the total cannot be backpropagated later: then it may also be returned or stored. When the
     program reads the total's autograd state (`.requires_grad`, `.grad_fn`, `.register_hook`),
@@ -326,9 +329,41 @@ class LossAccumulatedWithGraph(Rule):
         SETUP + "for x, y in loader:\n    total, parts = 0, []\n    for t in range(5):\n"
         "        loss = criterion(model(x[t]), y[t])\n        total = total + loss\n        parts.append(loss)\n"
         "    total.backward()\n    print([p.item() for p in parts])\n",
+        # the total returned as it is, or rebound to a number only under a condition, by arithmetic
+        # that keeps its graph, or after its value went elsewhere or was backpropagated
+        SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+        "    if stats:\n        total = total.item()\n    return total\n",
+        SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+        "    total = total / len(loader)\n    return total\n",
+        SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+        "    stats.total = total\n    total = total.item()\n    return total\n",
+        SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+        "    total.backward()\n    total = total.item()\n    return total\n",
     )
 
     invalid = (
+        # rebound to a number after the loop: what the function returns carries no graph, and the
+        # loop kept every batch's graph until then
+        Invalid(
+            SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+            "    total = total.item() / len(loader)\n    return total\n",
+            SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y).detach()\n"
+            "    total = total.item() / len(loader)\n    return total\n",
+        ),
+        Invalid(
+            SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+            "    total = total.detach().numpy()\n    stats['loss'].append(total)\n",
+            SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y).detach()\n"
+            "    total = total.detach().numpy()\n    stats['loss'].append(total)\n",
+        ),
+        # a second loop accumulates into the rebound number and returns that total: only the
+        # first loop's graphs are known to be dropped
+        Invalid(
+            SETUP + "def evaluate(train, val):\n    total = 0\n    for x, y in train:\n        total += criterion(model(x), y)\n"
+            "    total = total.item()\n    for x, y in val:\n        total += criterion(model(x), y)\n    return total\n",
+            SETUP + "def evaluate(train, val):\n    total = 0\n    for x, y in train:\n        total += criterion(model(x), y).detach()\n"
+            "    total = total.item()\n    for x, y in val:\n        total += criterion(model(x), y)\n    return total\n",
+        ),
         # a meter of the project whose `update` adds what it is given to its own total
         Invalid(
             SETUP + METER + "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n"
@@ -536,7 +571,7 @@ class LossAccumulatedWithGraph(Rule):
             return  # `losses = history["train"]`: another object's list, backpropagated where unseen
         if _declared_outside(accumulator, scope_body):
             return  # a global or nonlocal total: other scopes may backpropagate it
-        fates = self._fates(scope_body).of(accumulator, self)
+        fates = self._fates(scope_body).of(accumulator, self, loop)
         if BACKWARD in fates:
             return  # gradient accumulation: the graph is the point
         if ESCAPES in fates and not freed_in_loop:
@@ -710,13 +745,19 @@ class _Fates:
         self.scope_body = scope_body
         self.uses: dict[str, list[tuple[cst.Name, tuple | None]]] | None = None
 
-    def of(self, accumulator: str, rule: LossAccumulatedWithGraph) -> set[str]:
+    def of(self, accumulator: str, rule: LossAccumulatedWithGraph, loop: cst.CSTNode | None = None) -> set[str]:
+        """The fates of the accumulator's value; with `loop`, of the value that loop leaves (not
+        what the name holds after a rebinding that ends it: see _rebound_after)."""
         derived, pending, fates = {accumulator}, [accumulator], set()
         if self.uses is None:
             self.uses = self._collect_uses()
         uses = self.uses
+        rebound = self._rebound_after(accumulator, loop, rule) if loop is not None else frozenset()
         while pending:
-            for name, chain in uses.get(pending.pop(), ()):
+            current = pending.pop()
+            for name, chain in uses.get(current, ()):
+                if current == accumulator and id(name) in rebound:
+                    continue
                 fate, flows_to = self._fate(name, chain, rule)
                 fates.add(fate)
                 for target in flows_to:
@@ -724,6 +765,34 @@ class _Fates:
                         derived.add(target)
                         pending.append(target)
         return fates
+
+    def _rebound_after(self, accumulator: str, loop: cst.CSTNode, rule: LossAccumulatedWithGraph) -> set[int]:
+        """The uses of the accumulator that read it after `total = total.item()` (or any single
+        assignment to it from its value without the graph: `.detach()`, `float(total)`) made
+        after the loop in a block around it: the later statements of that block run only after
+        the rebinding, and read the number. What runs before it (an enclosing loop's next pass
+        reaching the top of its body) is followed as before."""
+        uses = self.uses.get(accumulator, ())
+        around_loop = next((ancestors[ancestors.index(loop):] for ancestors in
+                            (list(_ancestors(name, chain)) for name, chain in uses if name is not None)
+                            if any(node is loop for node in ancestors)), None)
+        if around_loop is None:
+            return set()
+        later: list[tuple[cst.CSTNode, int]] = []  # (block, index of the rebinding in it)
+        for name, chain in uses:
+            rebinding = _rebinding_line(name, chain, accumulator)
+            if rebinding is None or self._fate(name, chain, rule) != (SAFE, []):
+                continue
+            line, block = rebinding
+            if not any(node is block for node in around_loop):
+                continue
+            loop_statement = around_loop[[id(node) for node in around_loop].index(id(block)) - 1]
+            position = _index_in(block, line)
+            if _index_in(block, loop_statement) < position:
+                later.append((block, position))
+        if not later:
+            return set()
+        return {id(name) for name, chain in uses if name is not None and _after_any(name, chain, later)}
 
     def _collect_uses(self):
         """Every Name read in the scope with its ancestors (a linked chain, innermost first); a
@@ -829,6 +898,49 @@ class _Fates:
         if isinstance(statement, (cst.AssignTarget, cst.SimpleStatementLine, cst.IndentedBlock)):
             return SAFE, []
         return ESCAPES, []  # returned, yielded, raised, or something not modelled
+
+
+def _ancestors(node: cst.CSTNode, chain):
+    """The node, then each node around it up to the scope (a chain of _Fates._collect_uses)."""
+    yield node
+    while chain is not None:
+        node, chain = chain
+        yield node
+
+
+def _rebinding_line(name: cst.Name, chain, accumulator: str):
+    """(line, block) where the use is read by `accumulator = <value>` alone on a line of a
+    block (not `a = b = ...`, not a target list), else None."""
+    ancestors = list(_ancestors(name, chain))
+    assignment = next((node for node in ancestors if isinstance(node, (cst.Assign, cst.AnnAssign))), None)
+    if assignment is None:
+        return None
+    at = [id(node) for node in ancestors].index(id(assignment))
+    if at + 2 >= len(ancestors) or ancestors[at - 1] is not assignment.value:
+        return None  # (the target itself)
+    line, block = ancestors[at + 1], ancestors[at + 2]
+    targets = [t.target for t in assignment.targets] if isinstance(assignment, cst.Assign) else [assignment.target]
+    if assignment.value is None or len(targets) != 1 or not isinstance(targets[0], cst.Name) \
+            or targets[0].value != accumulator:
+        return None
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 or not isinstance(block, (cst.IndentedBlock, cst.Module)):
+        return None
+    return line, block
+
+
+def _index_in(block: cst.CSTNode, statement: cst.CSTNode) -> int:
+    return next(i for i, item in enumerate(block.body) if item is statement)
+
+
+def _after_any(name: cst.Name, chain, rebindings: list[tuple[cst.CSTNode, int]]) -> bool:
+    """The use is in a statement that comes after a rebinding in the rebinding's block."""
+    previous = None
+    for node in _ancestors(name, chain):
+        for block, position in rebindings:
+            if node is block and previous is not None and _index_in(block, previous) > position:
+                return True
+        previous = node
+    return False
 
 
 def _is_plain_target(target: cst.CSTNode) -> bool:
