@@ -4143,3 +4143,27 @@ def test_an_attribute_bound_to_a_nested_function_beside_an_instance_does_not_bre
     result = cli("check", "--no-cache", "--select", "TL001", "--output-format", "json", ".")
     assert "internal error" not in result.output
     assert [(d["path"], d["line"]) for d in json.loads(result.stdout)] == [("models.py", 11)]
+
+
+@pytest.mark.parametrize(("annotation", "passed", "expected"), [
+    ("Dict", "{'loss': loss, 'other': loss + loss}", [("TL001", 10)]),
+    ("dict", "{'loss': loss}", [("TL001", 10)]),
+    ("Mapping[str, float]", "{'loss': loss}", [("TL001", 10)]),
+    # what the callers pass says nothing of tensors, or is not the container annotated
+    ("Dict", "{'loss': loss.item()}", []),
+    ("List", "{'loss': loss}", []),
+    ("Dict", "dict(loss=loss)", []),
+    ("Dict", "stats", []),
+])
+def test_a_bare_container_annotation_keeps_what_the_callers_pass(cli, tmp_path, annotation, passed, expected):
+    """`def log(self, losses: Dict = None)`: the annotation says a dict and nothing of its values;
+    the call sites say the rest (PyTorch-CycleGAN's Logger.log)."""
+    (tmp_path / "utils.py").write_text(
+        "from typing import Dict, List, Mapping\n\n\nclass Logger:\n    def __init__(self):\n        self.losses = {}\n\n"
+        f"    def log(self, losses: {annotation} = None):\n"
+        "        for name in losses.keys():\n            self.losses[name] = losses[name].data.item()\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom utils import Logger\n\nnet = torch.nn.Linear(4, 4)\nlogger = Logger()\nstats = load()\n"
+        "for step in range(3):\n    loss = torch.nn.functional.mse_loss(net(torch.randn(2, 4)), torch.randn(2, 4))\n"
+        f"    loss.backward()\n    logger.log({passed})\n")
+    assert _findings(cli, "--select", "TL001", str(tmp_path)) == expected

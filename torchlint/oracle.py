@@ -65,6 +65,12 @@ _CALLBACK_PARAMETERS: dict[str, tuple[str, tuple[Kind | None, ...]]] = {
 # Builtins that keep what an iterable holds (`next` takes one element of it).
 _ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "filter", "next"})
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
+# Container annotations that say nothing of the elements' kinds: mapping (True) or sequence (False)
+_BUILTIN_CONTAINERS = {"dict": True, "list": False, "tuple": False}
+_TYPING_CONTAINERS = {
+    "Dict": True, "Mapping": True, "MutableMapping": True, "OrderedDict": True, "DefaultDict": True,
+    "List": False, "Tuple": False, "Sequence": False, "MutableSequence": False, "Iterable": False,
+}
 
 
 # `loader.collate_fn = pad`, `loader.collate_fn=pad` (not `==`): a loader's collate function set after it is built
@@ -576,6 +582,13 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if param.annotation is None:
             return self._unannotated_param_kind(param, scope)
         annotated = self._annotation_kind(param.annotation.annotation)
+        if annotated is None:
+            mapping = self._container_annotation(param.annotation.annotation)
+            if mapping is None:
+                return None
+            # `losses: Dict = None`: a dict, of what its callers say
+            called = self._unannotated_param_kind(param, scope)
+            return called if is_kind(called, CONTAINER) and called.mapping == mapping else None
         some_module = is_kind(annotated, MODULE) and annotated.cls is None and annotated.origin in MODULE_BASE_CLASSES
         if not some_module:
             return annotated
@@ -679,6 +692,19 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return self._kind(positional[index], scope)  # (`**kwargs` cannot pass it again)
         named = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == param.name.value), None)
         return self._kind(named, scope) if named is not None else None  # (or `**kwargs` may hold it)
+
+    def _container_annotation(self, annotation: cst.CSTNode) -> bool | None:
+        """`dict`, `Dict`, `Mapping[str, Tensor]` (True); `list`, `Tuple[...]`, `Sequence` (False);
+        anything else None."""
+        if isinstance(annotation, cst.Subscript):
+            annotation = annotation.value
+        qualified = self.imports.qualify(annotation)
+        name = dotted_name(annotation)
+        if qualified is None and name in _BUILTIN_CONTAINERS:
+            return _BUILTIN_CONTAINERS[name]
+        if qualified is not None and qualified.startswith(("typing.", "collections.")):
+            return _TYPING_CONTAINERS.get(qualified.rsplit(".", 1)[-1])
+        return None
 
     def _annotation_kind(self, annotation: cst.CSTNode) -> Kind | None:
         """What a parameter annotated `annotation` is: `Module`, `Optional[Module]`, `Module | None`,
