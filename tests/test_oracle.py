@@ -162,6 +162,11 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "m, opt = helper.prepare(nn.Linear(2, 2), opt)\nprobe(m)\n", None, id="other-prepare"),
         pytest.param(HEAD + "from apex import amp\nm, opt = amp.initialize(*parts)\nprobe(m)\n", None,
                      id="amp-initialize-starred"),
+        pytest.param(HEAD + "from apex import amp\nm, opt = amp.initialize(nn.Linear(2, 2), opt, opt_level='O1')\nprobe(m)\n",
+                     "module", id="amp-initialize-options"),
+        # one value comes back alone: unpacking it unpacks the module
+        pytest.param(HEAD + "from apex import amp\nm, opt = amp.initialize(nn.Linear(2, 2), opt_level='O1')\nprobe(m)\n",
+                     None, id="amp-initialize-one-value"),
         pytest.param(HEAD + "from apex.parallel import DistributedDataParallel as DDP\nprobe(DDP(nn.Linear(2, 2)))\n",
                      "module", id="apex-ddp"),
         pytest.param(HEAD + "import torchvision.models as models\nm = models.__dict__[arch]()\nprobe(m(x))\n", "tensor+graph",

@@ -941,8 +941,12 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if not passes_through and isinstance(func, cst.Attribute) and func.attr.value == "prepare":
             owner = self._kind(func.value, scope)
             passes_through = owner is not None and owner.base == OBJECT and owner.origin in PASS_THROUGH_OWNERS
-        positional = [arg.value for arg in value.args if arg.keyword is None and not arg.star]
-        if not passes_through or len(positional) != len(value.args) or not -len(positional) <= path[0] < len(positional):
+        if not passes_through or any(arg.star for arg in value.args):
+            return None
+        # (keywords are options: `opt_level="O1"`, `device_placement=[...]`; one positional
+        # value comes back alone, not in a tuple)
+        positional = [arg.value for arg in value.args if arg.keyword is None]
+        if len(positional) < 2 or not -len(positional) <= path[0] < len(positional):
             return None
         return self._kind(positional[path[0]], scope)
 
