@@ -4167,3 +4167,42 @@ def test_a_bare_container_annotation_keeps_what_the_callers_pass(cli, tmp_path, 
         "for step in range(3):\n    loss = torch.nn.functional.mse_loss(net(torch.randn(2, 4)), torch.randn(2, 4))\n"
         f"    loss.backward()\n    logger.log({passed})\n")
     assert _findings(cli, "--select", "TL001", str(tmp_path)) == expected
+
+
+_TEMPLATE_BASE = (
+    "import torch\nfrom torch import nn\n\n\nclass BaseModel(nn.Module):\n    def forward(self, x):\n"
+    "        return self.main(x)\n\n\n")
+_TEMPLATE_NET = (
+    "class Net(BaseModel):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.fc = nn.Linear(4, 4)\n\n    def main(self, x):\n        return self.fc(x)\n")
+
+
+@pytest.mark.parametrize(("models", "expected"), [
+    (_TEMPLATE_BASE + _TEMPLATE_NET, [("TL001", 5)]),
+    # two subclasses agreeing on a tensor
+    (_TEMPLATE_BASE + _TEMPLATE_NET + "\n\nclass Other(BaseModel):\n    def main(self, x):\n        return torch.tanh(x)\n",
+     [("TL001", 5)]),
+    # look-alikes: a subclass returning a pair; the name given by a decorator, a binding, a mixin
+    # or `__getattr__`; a base outside the project that may define it
+    (_TEMPLATE_BASE + _TEMPLATE_NET + "\n\nclass Pair(BaseModel):\n    def main(self, x):\n        return x, x\n", []),
+    (_TEMPLATE_BASE + _TEMPLATE_NET + "\n\nclass Prop(BaseModel):\n    @property\n    def main(self):\n        return len\n", []),
+    (_TEMPLATE_BASE + _TEMPLATE_NET + "\n\nclass Bound(BaseModel):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.main = print\n", []),
+    (_TEMPLATE_BASE + _TEMPLATE_NET + "\n\nclass Mixed(Helpers, BaseModel):\n    pass\n", []),
+    (_TEMPLATE_BASE + _TEMPLATE_NET + "\n\nclass Proxy(BaseModel):\n    def __getattr__(self, name):\n        return print\n", []),
+    (_TEMPLATE_BASE.replace("class BaseModel(nn.Module)", "class BaseModel(Helpers, nn.Module)") + _TEMPLATE_NET, []),
+])
+def test_a_method_only_subclasses_define_returns_what_they_agree_on(cli, tmp_path, models, expected):
+    """`BaseModel.forward` returning `self.main(x)`, with `main` defined only by the subclasses
+    (BEGAN-pytorch): calling a subclass's instance runs one of their `main`s."""
+    (tmp_path / "models.py").write_text("from helpers import Helpers\n" + models)
+    (tmp_path / "helpers.py").write_text("from somewhere import Helpers\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom models import Net\n\nout = Net()(torch.randn(2, 4))\nprint(out.data)\n")
+    assert _findings(cli, "--select", "TL001", str(tmp_path)) == expected
+
+
+def test_a_method_only_subclasses_define_is_read_in_the_file_too(cli, tmp_path):
+    (tmp_path / "models.py").write_text(
+        _TEMPLATE_BASE + _TEMPLATE_NET + "\n\nout = Net()(torch.randn(2, 4))\nprint(out.data)\n")
+    assert _findings(cli, "--select", "TL001", str(tmp_path)) == [("TL001", 20)]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import libcst as cst
 
-from torchlint.analysis import dotted_name, walk_statements
+from torchlint.analysis import dotted_name, method_named, walk_statements
 from torchlint.codemod import names_used
 from torchlint.kinds import (
     CLASS, FUNCTION, GUESSED_LAYER_PARAMETER, MODULE, OBJECT, TENSOR, Kind, attribute_kind, augmented_kind,
@@ -176,6 +176,39 @@ class AttributeKinds:
                 return None
         overriding = self._overriding_kinds(owner, attribute)
         return merge(overriding) if overriding else None
+
+    def _defined_by_subclasses_only(self, owner: cst.ClassDef, method: str) -> Kind | None:
+        """`self.main(x)` in a method of a base class that neither defines nor binds `main`, while
+        its subclasses define it as plain methods (BEGAN's `BaseModel.forward` returning
+        `self.main(x)`): the call runs one of those (on any other instance it would raise), so it
+        returns what they return, where they agree. Only where no base of the class may give the
+        name and no subclass gets it otherwise (a decorator, a binding, a mixin, `__getattr__`)."""
+        if method.startswith("__") or method in MODULE_ATTRIBUTE_NAMES:
+            return None
+        if self._attribute_bindings(owner, method) or self._looked_up_otherwise(owner, method):
+            return None
+        if self.project.installable and not owner.name.value.startswith("_"):
+            return None  # a public class of a package: its users' subclasses are not seen
+        if self._set_above(owner, method, frozenset({owner})) is not False or self._set_otherwise(owner, method):
+            return None
+        results: list[Kind | None] = []
+        for subclass in self._file_subclasses(owner):
+            function = method_named(subclass, method)
+            if function is not None and (function.decorators or self._attribute_bindings(subclass, method)):
+                return None
+            if function is None and self._subclass_gets_otherwise(subclass, owner, method):
+                return None
+            if function is not None:
+                if self._defines_any(subclass, ("__getattr__", "__getattribute__"), set()):
+                    return None
+                results.append(self._method_returns(function))
+        summary = self.project.summaries.get(self._project_path)
+        if summary is not None and owner.name.value in summary.classes:
+            own = self.project.project_class(self._project_path, owner.name.value)
+            if self.project.subclasses_get_otherwise(own, method, defining=True):
+                return None
+            results += self.project.overriding_results(own, method, elsewhere_than=self._project_path)
+        return merge(results) if results and None not in results else None
 
     def _file_subclasses(self, owner: cst.ClassDef) -> list[cst.ClassDef]:
         """The file's classes deriving from `owner`, found once per class (a walk over every pair)."""

@@ -843,13 +843,14 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         A base of the file reads `self` as any of its subclasses may be (what they assign merged
         in), so what it returns holds here; a base of the project is read as for an instance of
         itself, so only where this class assigns no attribute that the base's family has; either
-        way only for a plain class (the index's ClassSummary.plain: at most an `__init__`, no other
-        way of setting attributes, no metaclass)."""
+        way only for a plain class (the index's ClassSummary.plain_methods: at most an `__init__`
+        and undecorated methods the base's family does not define, no other way of setting
+        attributes, no metaclass)."""
         if len(cls.bases) != 1 or cls.bases[0].keyword is not None:
             return None
         summary = self.project.summaries.get(self._project_path)
         own = summary.classes.get(cls.name.value) if summary is not None and len(self.classes.by_name.get(cls.name.value, ())) == 1 else None
-        if own is None or not own.plain:
+        if own is None or not own.plain_methods:
             return None  # (it may set what the base's code reads by other means than `self.x = v`)
         qualified, definitions = self._written_base(cls.bases[0])
         if definitions:
@@ -1143,6 +1144,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         static_only = receiver.base == CLASS
         if isinstance(receiver.cls, cst.ClassDef):
             function = method_named(receiver.cls, method)
+            if function is None and not static_only:
+                return self._defined_by_subclasses_only(receiver.cls, method)
             if function is None or (static_only and not _is_staticmethod(function)) or self._rebinds_method(receiver.cls, method):
                 return None
             result = self._method_returns(function)

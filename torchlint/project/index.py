@@ -1035,11 +1035,12 @@ class ProjectIndex(Callers):
         """A class without a `forward` of its own runs its base's (`class ResNet18(ResNet)` whose
         `__init__` only passes other arguments up): what the base's returns, read as for an
         instance of the base, so only where the class changes nothing that reading sees: it is
-        plain (see ClassSummary.plain), assigns no attribute the base's family assigns, and
-        nothing assigns a `forward` on it."""
+        plain but for methods the base's family does not define (see ClassSummary.plain_methods:
+        the base's code calling one reads what the subclasses define), assigns no attribute the
+        base's family assigns, and nothing assigns a `forward` on it."""
         base = self.single_project_base(cls)
         own = self.summaries[cls.path].classes[cls.name]
-        if base is None or not own.plain or "forward" in own.attributes or self.assigned_on(cls, "forward"):
+        if base is None or not own.plain_methods or "forward" in own.attributes or self.assigned_on(cls, "forward"):
             return None
         if self.shadows_family(base, own.attributes.keys(), own.methods.keys() - {"__init__"}):
             return None
@@ -1134,6 +1135,8 @@ class ProjectIndex(Callers):
         tensor, a module or a tuple of tensors (`static_only`: only a static method's)."""
         summary = self.summaries.get(cls.path)
         key = summary.classes[cls.name].methods.get(method) if summary and cls.name in summary.classes else None
+        if key is None and not static_only and summary and cls.name in summary.classes:
+            return self._defined_by_subclasses_only(cls, method)
         if key is None or self._rebinds_method(cls, method):
             return None
         if static_only and "staticmethod" not in self._function(cls.path, key).decorators:
@@ -1142,6 +1145,24 @@ class ProjectIndex(Callers):
         if kind is not None and kind.base == OBJECT and isinstance(kind.cls, ProjectClass):
             return kind  # an instance of a class of the project (`return PPO(policy_net)`; see return_kind)
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
+
+    def _defined_by_subclasses_only(self, cls: ProjectClass, method: str) -> Kind | None:
+        """`self.main(x)` in a method of a class that neither defines nor binds `main`, nor has a
+        base that may give it, while its subclasses define it as plain methods (BEGAN's
+        `BaseModel.forward` returning `self.main(x)`): the call runs one of those definitions (on
+        any other instance it would raise), so it returns what they return, where they agree."""
+        if method.startswith("__") or method in MODULE_ATTRIBUTE_NAMES:
+            return None
+        if self.installable and not cls.name.startswith("_"):
+            return None  # a public class of a package: its users' subclasses are not seen
+        if self.defines_any(cls, (method, "__getattr__", "__getattribute__")) or self._rebinds_method(cls, method):
+            return None
+        if self.sets_attribute_above(cls, method) is not False or self.assigned_on(cls, method):
+            return None
+        if self.subclasses_get_otherwise(cls, method, defining=True):
+            return None
+        results = self.overriding_results(cls, method)
+        return merge(results) if results and None not in results else None
 
     def applied_forward(self, cls: ProjectClass) -> Kind | None:
         """What the `forward` of a project class deriving from `torch.autograd.Function` returns
@@ -1214,16 +1235,25 @@ class ProjectIndex(Callers):
                 return None
         return False
 
-    def subclasses_get_otherwise(self, cls: ProjectClass, attribute: str) -> bool:
+    def subclasses_get_otherwise(self, cls: ProjectClass, attribute: str, defining: bool = False) -> bool:
         """A project subclass of `cls` gives `self.<attribute>` other than by assigning it: a
         property, method or `__getattr__` of its own, or a base outside `cls`'s family (a mixin)
-        that may set it, or one the index cannot read; or one may exist unseen."""
+        that may set it, or one the index cannot read; or one may exist unseen. `defining`: the
+        name is a method the subclasses define, plainly (no decorator), and never assign."""
         subclasses = self._project_subclasses(cls)
         if any(self._used_as_value(member) for member in {cls} | subclasses):
             return True  # a subclass the index cannot read may exist (`type("Fixed", (Base,), {...})`)
         family = subclasses | {cls} | self._project_ancestors(cls)
         for subclass in subclasses:
-            if self.defines_any(subclass, (attribute, "__getattr__", "__getattribute__")):
+            if defining:
+                if self.defines_any(subclass, ("__getattr__", "__getattribute__")) or self._rebinds_method(subclass, attribute) \
+                        or attribute in self.summaries[subclass.path].classes[subclass.name].attributes:
+                    return True
+                own = self.summaries[subclass.path].classes[subclass.name].methods.get(attribute)
+                function = self._function(subclass.path, own) if own is not None else None
+                if own is not None and (function is None or function.decorators):
+                    return True
+            elif self.defines_any(subclass, (attribute, "__getattr__", "__getattribute__")):
                 return True
             bases = self._resolved_bases(subclass)
             if bases is None:
@@ -1231,7 +1261,8 @@ class ProjectIndex(Callers):
             for base, symbol in bases:
                 if symbol is not None and symbol.what == "class":
                     other = self.project_class(symbol.path, symbol.name)
-                    if other not in family and self.sets_attribute_above(other, attribute) is not False:
+                    if other not in family and (self.sets_attribute_above(other, attribute) is not False
+                                                or (defining and self.defines_any(other, (attribute,)))):
                         return True
                 elif not (symbol is not None and symbol.what == "external" and is_torch_module_class(symbol.qualified)):
                     return True

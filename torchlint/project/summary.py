@@ -26,7 +26,7 @@ from torchlint.project.flow import _CHAIN_SIZE, _bindings, _computes, _grad_off_
 from torchlint.project.syntax import _CHILD_FIELDS, _COMPOUND, _INNER_SCOPES, _LEAF_FIELDS, _NOT_NODES, _called_name, _dotted, _statements, _walk, _walk_outside_nested_scopes
 
 
-FORMAT = 61  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 62  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -103,6 +103,9 @@ class ClassSummary:
     # `__init__` (and a docstring), no keyword among its bases (a metaclass), and its text never
     # sets attributes by other means (`setattr`, `add_module`, `__dict__`, a property)
     plain: bool = False
+    # plain, but for methods other than `__init__` defined without decorators (a base's code
+    # calling one reads it as the subclasses define it; see ProjectIndex.shadows_family)
+    plain_methods: bool = False
     # its text names `__init__` outside its own `__init__` (`def reset(self): self.__init__(...)`,
     # `super().__init__(...)` in another method): a constructor may run again with other values
     reinitialises: bool = False
@@ -504,6 +507,7 @@ class _Summarizer:
             line=node.lineno,
             decorators=tuple(_decorator_name(d) for d in node.decorator_list),
             plain=self._plain_class(node),
+            plain_methods=self._plain_class(node, methods=True),
             reinitialises=self._reinitialises(node),
         )
 
@@ -515,12 +519,12 @@ class _Summarizer:
         own = [item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"]
         return mentions > sum(self._function_text(item).count("__init__") for item in own)
 
-    def _plain_class(self, node: ast.ClassDef) -> bool:
-        """See ClassSummary.plain."""
+    def _plain_class(self, node: ast.ClassDef, methods: bool = False) -> bool:
+        """See ClassSummary.plain (`methods`: ClassSummary.plain_methods)."""
         if node.keywords or node.decorator_list:
             return False
         for item in node.body:
-            if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+            if isinstance(item, ast.FunctionDef) and (item.name == "__init__" or (methods and not item.decorator_list)):
                 continue
             if isinstance(item, ast.Pass) or (isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)):
                 continue
