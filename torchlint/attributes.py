@@ -161,11 +161,7 @@ class AttributeKinds:
         and it is not looked up otherwise."""
         if not self._some_subclass_sets(owner, attribute):
             return None  # (asked first: the cheapest question, and most classes have no such subclass)
-        if self._attribute_bindings(owner, attribute) or self._looked_up_otherwise(owner, attribute):
-            return None
-        if self.project.installable and not owner.name.value.startswith("_"):
-            return None  # a public class of a package: its users' subclasses are not seen
-        if self._set_above(owner, attribute, frozenset({owner})) is not False or self._set_otherwise(owner, attribute):
+        if self._owner_may_give(owner, attribute):
             return None
         if any(self._subclass_gets_otherwise(subclass, owner, attribute) for subclass in self._file_subclasses(owner)):
             return None
@@ -177,6 +173,15 @@ class AttributeKinds:
         overriding = self._overriding_kinds(owner, attribute)
         return merge(overriding) if overriding else None
 
+    def _owner_may_give(self, owner: cst.ClassDef, name: str) -> bool:
+        """The class, a base, or code elsewhere may give `self.<name>` on an instance of the
+        class itself, or its subclasses may not all be seen (a public class of a package)."""
+        if self._attribute_bindings(owner, name) or self._looked_up_otherwise(owner, name):
+            return True
+        if self.project.installable and not owner.name.value.startswith("_"):
+            return True  # a public class of a package: its users' subclasses are not seen
+        return self._set_above(owner, name, frozenset({owner})) is not False or self._set_otherwise(owner, name)
+
     def _defined_by_subclasses_only(self, owner: cst.ClassDef, method: str) -> Kind | None:
         """`self.main(x)` in a method of a base class that neither defines nor binds `main`, while
         its subclasses define it as plain methods (BEGAN's `BaseModel.forward` returning
@@ -185,11 +190,7 @@ class AttributeKinds:
         name and no subclass gets it otherwise (a decorator, a binding, a mixin, `__getattr__`)."""
         if method.startswith("__") or method in MODULE_ATTRIBUTE_NAMES:
             return None
-        if self._attribute_bindings(owner, method) or self._looked_up_otherwise(owner, method):
-            return None
-        if self.project.installable and not owner.name.value.startswith("_"):
-            return None  # a public class of a package: its users' subclasses are not seen
-        if self._set_above(owner, method, frozenset({owner})) is not False or self._set_otherwise(owner, method):
+        if self._owner_may_give(owner, method):
             return None
         results: list[Kind | None] = []
         for subclass in self._file_subclasses(owner):
