@@ -108,7 +108,9 @@ class LossAccumulatedWithGraph(Rule):
     `torch.no_grad()`/`torch.inference_mode()` or in a function decorated with them, and values
     computed there and added after the block (`with torch.no_grad(): batch_loss = criterion(out,
     y)`, then `losses.append(batch_loss * n)`); values
-    already `.item()`ed, `.detach()`ed or `float(...)`ed; plain numbers; an accumulator reset
+    already `.item()`ed, `.detach()`ed or `float(...)`ed; a total rebound to its number later in
+    the same pass (`total += loss`, then `total = total.item()` in the same block, with no
+    statement between that may leave the pass); plain numbers; an accumulator reset
     on every way through the loop body to the accumulation (a reset only under a condition of its
     own, such as the end of a gradient-accumulation window, is not one); and values of unknown
     type (a value that is `.backward()`ed in its scope is a tensor that carries a graph, in a file
@@ -339,9 +341,21 @@ class LossAccumulatedWithGraph(Rule):
         "    stats.total = total\n    total = total.item()\n    return total\n",
         SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
         "    total.backward()\n    total = total.item()\n    return total\n",
+        # each pass ends with the number: no graph outlives the iteration
+        SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y)\n    n = x.size(0)\n"
+        "    total = total.item()\nprint(total)\n",
+        SETUP + "total = 0\nfor x, y in loader:\n    total = total + criterion(model(x), y)\n    total = float(total)\n"
+        "history.append(total)\n",
     )
 
     invalid = (
+        # the pass may end before the rebinding (a `continue` under an `if` between them)
+        Invalid(
+            SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y)\n    if x is None:\n"
+            "        continue\n    total = total.item()\nprint(total)\n",
+            SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y).detach()\n    if x is None:\n"
+            "        continue\n    total = total.item()\nprint(total)\n",
+        ),
         # rebound to a number after the loop: what the function returns carries no graph, and the
         # loop kept every batch's graph until then
         Invalid(
@@ -565,6 +579,8 @@ class LossAccumulatedWithGraph(Rule):
         scope_body = function.body if function is not None else self.ctx.module
         if not _bound_before(accumulator, loop, scope_body) or _reset_in(accumulator, loop, self.ctx.stack):
             return
+        if self._ended_in_the_pass(accumulator, scope_body):
+            return
         if element and (not _only_fresh_containers(accumulator, scope_body) or _stored_into(accumulator, loop)):
             return  # another object's container (its fate is unseen), or elements reset in the loop
         if appended and not freed_in_loop and not _only_fresh_containers(accumulator, scope_body):
@@ -586,6 +602,30 @@ class LossAccumulatedWithGraph(Rule):
             fix = self.replace(value, method_call(value, "detach"), "Accumulate `.detach()`",
                                "unsafe" if guessed else "safe")
         self.report(report_at, _MESSAGE, fix)
+
+    def _ended_in_the_pass(self, accumulator: str, scope_body: cst.CSTNode) -> bool:
+        """`total += loss`, then `total = total.item()` later in the same block, with only simple
+        statements that do not jump between them: each pass leaves the number, so no graph
+        outlives the iteration."""
+        line = next((node for node in reversed(self.ctx.stack) if isinstance(node, cst.SimpleStatementLine)), None)
+        if line is None:
+            return False
+        block = self.ctx.stack[[id(node) for node in self.ctx.stack].index(id(line)) - 1]
+        if not isinstance(block, cst.IndentedBlock):
+            return False
+        fates = self._fates(scope_body)
+        start = _index_in(block, line)
+        for name, chain in fates.uses_of(accumulator):
+            rebinding = _rebinding_line(name, chain, accumulator) if name is not None else None
+            if rebinding is None or rebinding[1] is not block:
+                continue
+            end = _index_in(block, rebinding[0])
+            between = block.body[start + 1:end]
+            if end > start and all(isinstance(statement, cst.SimpleStatementLine) and not any(
+                    isinstance(small, _JUMPS) for small in statement.body) for statement in between) \
+                    and fates._fate(name, chain, self) == (SAFE, []):
+                return True
+        return False
 
     def _unrolled_into_one_backward(self, accumulator: str, loop: cst.CSTNode, scope_body: cst.CSTNode) -> bool:
         """The loop backpropagates nothing itself, and another total it accumulates is
@@ -698,6 +738,7 @@ _CARRIERS = (
     cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.CompFor, cst.CompIf,
     cst.Await,
 )
+_JUMPS = (cst.Continue, cst.Break, cst.Return, cst.Raise)
 _READING_STATEMENTS = (cst.Expr, cst.If, cst.While, cst.Assert, cst.Del, cst.Comparison, cst.ComparisonTarget)
 
 
@@ -765,6 +806,12 @@ class _Fates:
                         derived.add(target)
                         pending.append(target)
         return fates
+
+    def uses_of(self, name: str) -> list:
+        """Every read of `name` in the scope, with its chain of ancestors (see _collect_uses)."""
+        if self.uses is None:
+            self.uses = self._collect_uses()
+        return self.uses.get(name, [])
 
     def _rebound_after(self, accumulator: str, loop: cst.CSTNode, rule: LossAccumulatedWithGraph) -> set[int]:
         """The uses of the accumulator that read it after `total = total.item()` (or any single
