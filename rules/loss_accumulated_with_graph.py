@@ -341,6 +341,18 @@ class LossAccumulatedWithGraph(Rule):
         "    stats.total = total\n    total = total.item()\n    return total\n",
         SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
         "    total.backward()\n    total = total.item()\n    return total\n",
+        # a rebinding that keeps the graph in another of its reads of the total
+        SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+        "    total = total if stats else total.item()\n    return total\n",
+        SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+        "    total = (total.item(), total)\n    return total\n",
+        SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+        "    total = total.sum() / total.shape[0]\n    return total\n",
+        SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+        "    total = total.mean() if isinstance(total, torch.Tensor) else torch.tensor(total)\n    return total\n",
+        # a differentiable collective (`torch.distributed.nn`), then returned
+        "import torch.distributed.nn.functional as dist_fn\n" + SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+        "    total = dist_fn.all_reduce(total)\n    return total\n",
         # each pass ends with the number: no graph outlives the iteration
         SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y)\n    n = x.size(0)\n"
         "    total = total.item()\nprint(total)\n",
@@ -613,17 +625,14 @@ class LossAccumulatedWithGraph(Rule):
         block = self.ctx.stack[[id(node) for node in self.ctx.stack].index(id(line)) - 1]
         if not isinstance(block, cst.IndentedBlock):
             return False
-        fates = self._fates(scope_body)
         start = _index_in(block, line)
-        for name, chain in fates.uses_of(accumulator):
-            rebinding = _rebinding_line(name, chain, accumulator) if name is not None else None
-            if rebinding is None or rebinding[1] is not block:
+        for rebinding, where in self._fates(scope_body).detaching_rebindings(accumulator, self):
+            if where is not block:
                 continue
-            end = _index_in(block, rebinding[0])
+            end = _index_in(block, rebinding)
             between = block.body[start + 1:end]
             if end > start and all(isinstance(statement, cst.SimpleStatementLine) and not any(
-                    isinstance(small, _JUMPS) for small in statement.body) for statement in between) \
-                    and fates._fate(name, chain, self) == (SAFE, []):
+                    isinstance(small, _JUMPS) for small in statement.body) for statement in between):
                 return True
         return False
 
@@ -683,8 +692,9 @@ class LossAccumulatedWithGraph(Rule):
         qualified = self.ctx.qualify(call.func)
         if name in _NEVER_BACKPROPAGATING_BUILTINS and qualified is None:
             return True
-        if qualified is not None and qualified.startswith(_NEVER_BACKPROPAGATING_MODULES):
-            return True
+        if qualified is not None and qualified.startswith(_NEVER_BACKPROPAGATING_MODULES) \
+                and not qualified.startswith("torch.distributed.nn."):
+            return True  # (`torch.distributed.nn`'s collectives are differentiable)
         if not isinstance(call.func, cst.Attribute):
             return False
         method = call.func.attr.value
@@ -813,6 +823,23 @@ class _Fates:
             self.uses = self._collect_uses()
         return self.uses.get(name, [])
 
+    def detaching_rebindings(self, accumulator: str, rule: LossAccumulatedWithGraph) -> list[tuple[cst.CSTNode, cst.CSTNode]]:
+        """(line, block) of each `accumulator = <value>` alone on a line of a block whose every
+        read of the accumulator ends its graph (`total.item() / n`, `float(total)`; not `total
+        if train else total.item()`, `(total.item(), total)`, `total.sum() / total.shape[0]`),
+        with no function or lambda inside that could read it later."""
+        lines: dict[int, tuple[cst.CSTNode, cst.CSTNode, bool]] = {}
+        for name, chain in self.uses_of(accumulator):
+            rebinding = _rebinding_line(name, chain, accumulator) if name is not None else None
+            if rebinding is None:
+                continue
+            line, block = rebinding
+            ends = self._fate(name, chain, rule) == (SAFE, [])
+            earlier = lines.get(id(line))
+            lines[id(line)] = (line, block, ends and (earlier is None or earlier[2]))
+        return [(line, block) for line, block, ends in lines.values()
+                if ends and not any(isinstance(node, SCOPE_NODES) for node in descendants(line))]
+
     def _rebound_after(self, accumulator: str, loop: cst.CSTNode, rule: LossAccumulatedWithGraph) -> set[int]:
         """The uses of the accumulator that read it after `total = total.item()` (or any single
         assignment to it from its value without the graph: `.detach()`, `float(total)`) made
@@ -826,11 +853,7 @@ class _Fates:
         if around_loop is None:
             return set()
         later: list[tuple[cst.CSTNode, int]] = []  # (block, index of the rebinding in it)
-        for name, chain in uses:
-            rebinding = _rebinding_line(name, chain, accumulator)
-            if rebinding is None or self._fate(name, chain, rule) != (SAFE, []):
-                continue
-            line, block = rebinding
+        for line, block in self.detaching_rebindings(accumulator, rule):
             if not any(node is block for node in around_loop):
                 continue
             loop_statement = around_loop[[id(node) for node in around_loop].index(id(block)) - 1]

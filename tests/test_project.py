@@ -4206,3 +4206,29 @@ def test_a_method_only_subclasses_define_is_read_in_the_file_too(cli, tmp_path):
     (tmp_path / "models.py").write_text(
         _TEMPLATE_BASE + _TEMPLATE_NET + "\n\nout = Net()(torch.randn(2, 4))\nprint(out.data)\n")
     assert _findings(cli, "--select", "TL001", str(tmp_path)) == [("TL001", 20)]
+
+
+@pytest.mark.parametrize(("own", "expected"), [
+    # a method named as the submodule the base's `forward` calls: it wins over `_modules`
+    ("    def crit(self, out, y):\n        return float(((out - y) ** 2).mean())\n", []),
+    # what calling an instance runs
+    ("    def _call_impl(self, *args, **kwargs):\n        return 1.0\n", []),
+    ("    def __getattribute__(self, name):\n        return super().__getattribute__(name)\n", []),
+    # the look-alike that stays found: a helper method the base's code never reads
+    ("    def describe(self):\n        return 'scored'\n", [("TL003", 9)]),
+])
+def test_a_subclass_inheriting_forward_is_read_as_its_base_only_without_a_method_the_base_reads(cli, tmp_path, own, expected):
+    """`class Scored(Base)` inheriting `forward`, with a method of its own named as what the
+    base's code reads (a review's program: `total += model(x, y)` was a false TL003 whose safe
+    fix broke the program); across files and in one."""
+    base = ("import torch.nn as nn\n\n\nclass Base(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.fc = nn.Linear(4, 1)\n        self.crit = nn.MSELoss()\n\n    def forward(self, x, y):\n"
+            "        return self.crit(self.fc(x), y)\n")
+    loop = "total = 0\nfor x, y in loader:\n    loss = model(x, y)\n    total += loss\nprint(total)\n"
+    (tmp_path / "base.py").write_text(base)
+    (tmp_path / "a.py").write_text("from base import Base\n\n\nclass Scored(Base):\n" + own)
+    (tmp_path / "train.py").write_text("import torch\nfrom a import Scored\n\n\nmodel = Scored()\n" + loop)
+    assert _findings(cli, "--select", "TL003", "train.py") == expected
+    lines = (base + "\n\nclass Scored(Base):\n" + own + "\n\nmodel = Scored()\n").count("\n")
+    (tmp_path / "one.py").write_text(base + "\n\nclass Scored(Base):\n" + own + "\n\nmodel = Scored()\n" + loop)
+    assert _findings(cli, "--select", "TL003", "one.py") == [(code, lines + 4) for code, _ in expected]

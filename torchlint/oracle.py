@@ -854,7 +854,10 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return None  # (it may set what the base's code reads by other means than `self.x = v`)
         qualified, definitions = self._written_base(cls.bases[0])
         if definitions:
-            kind = self._local_instance_kind(definitions[0]) if len(definitions) == 1 else None
+            if len(definitions) != 1 or any(self._owner_may_give(definitions[0], method)
+                                            for method in own.methods.keys() - {"__init__"}):
+                return None  # (its own method of a name the base's code reads through `self`)
+            kind = self._local_instance_kind(definitions[0])
             return kind.output if kind is not None and kind.base == MODULE else None
         base = self._imported_kind(qualified)
         if base is None or base.base != CLASS or not isinstance(base.cls, ProjectClass):

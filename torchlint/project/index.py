@@ -1056,7 +1056,9 @@ class ProjectIndex(Callers):
             if summary is None or member.name not in summary.classes:
                 return True
             own = summary.classes[member.name]
-            if attributes & own.attributes.keys() or (attributes | methods) & own.methods.keys():
+            # (a method named as a submodule the family assigns wins over it: nn.Module keeps
+            # submodules in `_modules`, read only where the class has no such name)
+            if (attributes | methods) & own.attributes.keys() or (attributes | methods) & own.methods.keys():
                 return True
         return False
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from torchlint import legacy
 from torchlint.kinds import TENSOR_ITERATORS
 from torchlint.lines import line_starts
+from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES
 from torchlint.outline import Outline, Uses
 from torchlint.project.containers import _changed_in_place, _grow_lists, _items_changed, _items_changed_in_text, _mark_sequential_lists, _marked_changed, _mutable_displays, _returned_dicts, _returned_locals, _returned_tuples
 from torchlint.project.descriptors import Descriptor, _closure_refs, _describe, _describe_dict, _describe_returned, _hidden_import_name, _mentions_locals, _place, _renamed_refs, _string_keyed, _target_paths, last_name, select
@@ -26,7 +27,7 @@ from torchlint.project.flow import _CHAIN_SIZE, _bindings, _computes, _grad_off_
 from torchlint.project.syntax import _CHILD_FIELDS, _COMPOUND, _INNER_SCOPES, _LEAF_FIELDS, _NOT_NODES, _called_name, _dotted, _statements, _walk, _walk_outside_nested_scopes
 
 
-FORMAT = 62  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 63  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -524,8 +525,10 @@ class _Summarizer:
         if node.keywords or node.decorator_list:
             return False
         for item in node.body:
-            if isinstance(item, ast.FunctionDef) and (item.name == "__init__" or (methods and not item.decorator_list)):
-                continue
+            if isinstance(item, ast.FunctionDef) and (item.name == "__init__" or (
+                    methods and not item.decorator_list and not item.name.startswith("__")
+                    and item.name not in MODULE_ATTRIBUTE_NAMES)):
+                continue  # (not `_call_impl`, `__new__`, `__getattribute__`: calling the instance runs them)
             if isinstance(item, ast.Pass) or (isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)):
                 continue
             return False
