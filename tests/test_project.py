@@ -4232,3 +4232,25 @@ def test_a_subclass_inheriting_forward_is_read_as_its_base_only_without_a_method
     lines = (base + "\n\nclass Scored(Base):\n" + own + "\n\nmodel = Scored()\n").count("\n")
     (tmp_path / "one.py").write_text(base + "\n\nclass Scored(Base):\n" + own + "\n\nmodel = Scored()\n" + loop)
     assert _findings(cli, "--select", "TL003", "one.py") == [(code, lines + 4) for code, _ in expected]
+
+
+@pytest.mark.parametrize(("other", "expected"), [
+    ("", [("TL005", 15)]),
+    # another subclass's network is a plain class with a `forward`, or not known
+    ("\n\nclass Plain:\n    def forward(self, x):\n        return x\n\n\nclass Other(BaseGAN):\n    def getNetD(self):\n"
+     "        return Plain()\n", []),
+    ("\n\nclass Other(BaseGAN):\n    def getNetD(self):\n        return build()\n", []),
+])
+def test_a_stub_method_the_subclasses_define_gives_what_their_definitions_agree_on(cli, tmp_path, other, expected):
+    """`def getNetD(self): pass` in the base, the network built by each subclass's override
+    (pytorch_GAN_zoo's BaseGAN): on an instance of the base the call gives None, neutral beside
+    what the overrides return."""
+    (tmp_path / "base.py").write_text(
+        "import torch.nn as nn\n\n\nclass BaseGAN:\n    def __init__(self):\n        self.netD = self.getNetD()\n\n"
+        "    def getNetD(self):\n        r\"\"\"Defined by the subclasses.\"\"\"\n        pass\n\n"
+        "    def step(self, x):\n        if x is None:\n            return None\n        return self.netD.forward(x)\n")
+    (tmp_path / "pgan.py").write_text(
+        "import torch.nn as nn\nfrom base import BaseGAN\n\n\nclass DNet(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.fc = nn.Linear(4, 1)\n\n    def forward(self, x):\n        return self.fc(x)\n\n\n"
+        "class ProgressiveGAN(BaseGAN):\n    def getNetD(self):\n        return DNet()\n" + other)
+    assert _findings(cli, "--select", "TL005", str(tmp_path)) == expected

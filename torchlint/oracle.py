@@ -1152,6 +1152,11 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             if function is None or (static_only and not _is_staticmethod(function)) or self._rebinds_method(receiver.cls, method):
                 return None
             result = self._method_returns(function)
+            if result is None and not static_only and self.returned_values(function) == []:
+                # `def getNetD(self): pass` for the subclasses to define: on an instance of the
+                # class itself the call gives None, neutral beside what their definitions return
+                overriding = self._overriding_results(receiver.cls, method)
+                return merge([NONE, *overriding]) if overriding else None
         elif isinstance(receiver.cls, ProjectClass):
             result = self.project.method_result(receiver.cls, method, static_only=static_only)
         else:
