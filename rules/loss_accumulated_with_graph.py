@@ -353,6 +353,8 @@ class LossAccumulatedWithGraph(Rule):
         # a differentiable collective (`torch.distributed.nn`), then returned
         "import torch.distributed.nn.functional as dist_fn\n" + SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
         "    total = dist_fn.all_reduce(total)\n    return total\n",
+        "from torch.distributed.tensor import DTensor, Replicate\n" + SETUP + "def evaluate(loader, stats):\n    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n"
+        "    total = DTensor.from_local(total, stats, [Replicate()])\n    return total\n",
         # each pass ends with the number: no graph outlives the iteration
         SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y)\n    n = x.size(0)\n"
         "    total = total.item()\nprint(total)\n",
@@ -692,9 +694,11 @@ class LossAccumulatedWithGraph(Rule):
         qualified = self.ctx.qualify(call.func)
         if name in _NEVER_BACKPROPAGATING_BUILTINS and qualified is None:
             return True
-        if qualified is not None and qualified.startswith(_NEVER_BACKPROPAGATING_MODULES) \
-                and not qualified.startswith("torch.distributed.nn."):
-            return True  # (`torch.distributed.nn`'s collectives are differentiable)
+        if qualified is not None and qualified.startswith(_NEVER_BACKPROPAGATING_MODULES) and not (
+                qualified.startswith("torch.distributed.") and qualified.count(".") > 2):
+            # (only torch.distributed's own functions: `torch.distributed.nn`'s collectives,
+            # DTensor's `from_local` and the functional collectives' autograd ones are differentiable)
+            return True
         if not isinstance(call.func, cst.Attribute):
             return False
         method = call.func.attr.value

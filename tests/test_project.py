@@ -4214,6 +4214,9 @@ def test_a_method_only_subclasses_define_is_read_in_the_file_too(cli, tmp_path):
     # what calling an instance runs
     ("    def _call_impl(self, *args, **kwargs):\n        return 1.0\n", []),
     ("    def __getattribute__(self, name):\n        return super().__getattribute__(name)\n", []),
+    # a method changing the submodule the base reads through `_modules` or `vars()`
+    ("    def swap(self):\n        self._modules['crit'] = abs\n", []),
+    ("    def swap(self):\n        vars(self)['crit'] = abs\n", []),
     # the look-alike that stays found: a helper method the base's code never reads
     ("    def describe(self):\n        return 'scored'\n", [("TL003", 9)]),
 ])
@@ -4234,20 +4237,24 @@ def test_a_subclass_inheriting_forward_is_read_as_its_base_only_without_a_method
     assert _findings(cli, "--select", "TL003", "one.py") == [(code, lines + 4) for code, _ in expected]
 
 
-@pytest.mark.parametrize(("other", "expected"), [
-    ("", [("TL005", 15)]),
+@pytest.mark.parametrize(("stub", "other", "expected"), [
+    ("raise NotImplementedError", "", [("TL005", 15)]),
     # another subclass's network is a plain class with a `forward`, or not known
-    ("\n\nclass Plain:\n    def forward(self, x):\n        return x\n\n\nclass Other(BaseGAN):\n    def getNetD(self):\n"
-     "        return Plain()\n", []),
-    ("\n\nclass Other(BaseGAN):\n    def getNetD(self):\n        return build()\n", []),
+    ("raise NotImplementedError", "\n\nclass Plain:\n    def forward(self, x):\n        return x\n\n\nclass Other(BaseGAN):\n"
+     "    def getNetD(self):\n        return Plain()\n", []),
+    ("raise NotImplementedError", "\n\nclass Other(BaseGAN):\n    def getNetD(self):\n        return build()\n", []),
+    # a stub that returns None: an instance of the base itself gets None (a review's program)
+    ("pass", "", []),
+    ("raise NotImplementedError\n\n    def getNetD(self):\n        return self.state_dict()", "", []),
 ])
-def test_a_stub_method_the_subclasses_define_gives_what_their_definitions_agree_on(cli, tmp_path, other, expected):
-    """`def getNetD(self): pass` in the base, the network built by each subclass's override
-    (pytorch_GAN_zoo's BaseGAN): on an instance of the base the call gives None, neutral beside
-    what the overrides return."""
+def test_a_stub_method_the_subclasses_define_gives_what_their_definitions_agree_on(cli, tmp_path, stub, other, expected):
+    """`def getNetD(self): raise NotImplementedError` in the base, the network built by each
+    subclass's override: the call never returns on an instance of the base itself, so it gives
+    what the overrides agree on. Not for a stub that returns None (`pass`: pytorch_GAN_zoo's
+    BaseGAN stays missed), nor a method defined twice."""
     (tmp_path / "base.py").write_text(
         "import torch.nn as nn\n\n\nclass BaseGAN:\n    def __init__(self):\n        self.netD = self.getNetD()\n\n"
-        "    def getNetD(self):\n        r\"\"\"Defined by the subclasses.\"\"\"\n        pass\n\n"
+        f"    def getNetD(self):\n        r\"\"\"Defined by the subclasses.\"\"\"\n        {stub}\n\n"
         "    def step(self, x):\n        if x is None:\n            return None\n        return self.netD.forward(x)\n")
     (tmp_path / "pgan.py").write_text(
         "import torch.nn as nn\nfrom base import BaseGAN\n\n\nclass DNet(nn.Module):\n    def __init__(self):\n"

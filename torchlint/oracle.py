@@ -1151,12 +1151,15 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
                 return self._defined_by_subclasses_only(receiver.cls, method)
             if function is None or (static_only and not _is_staticmethod(function)) or self._rebinds_method(receiver.cls, method):
                 return None
+            if sum(isinstance(item, cst.FunctionDef) and item.name.value == method for item in receiver.cls.body.body) > 1:
+                return None  # defined twice in the class body: the last `def` is the one bound
             result = self._method_returns(function)
-            if result is None and not static_only and self.returned_values(function) == []:
-                # `def getNetD(self): pass` for the subclasses to define: on an instance of the
-                # class itself the call gives None, neutral beside what their definitions return
+            if result is None and not static_only and _only_raises(function):
+                # `def build(self): raise NotImplementedError` for the subclasses to define: on an
+                # instance of the class itself the call never returns, so what it gives is what
+                # their definitions agree on
                 overriding = self._overriding_results(receiver.cls, method)
-                return merge([NONE, *overriding]) if overriding else None
+                return merge(overriding) if overriding else None
         elif isinstance(receiver.cls, ProjectClass):
             result = self.project.method_result(receiver.cls, method, static_only=static_only)
         else:
@@ -2085,6 +2088,17 @@ def _requests_grad(call: cst.Call) -> bool:
         and isinstance(arg.value, cst.Name) and arg.value.value == "True"
         for arg in call.args
     )
+
+
+def _only_raises(function: cst.FunctionDef) -> bool:
+    """The function's body (a docstring aside) is one `raise` statement: calling it never returns."""
+    if function.decorators or function.asynchronous is not None or not isinstance(function.body, cst.IndentedBlock):
+        return False
+    statements = [line for line in function.body.body
+                  if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr)
+                          and isinstance(line.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]
+    return (len(statements) == 1 and isinstance(statements[0], cst.SimpleStatementLine) and len(statements[0].body) == 1
+            and isinstance(statements[0].body[0], cst.Raise))
 
 
 def _is_staticmethod(function: cst.FunctionDef) -> bool:

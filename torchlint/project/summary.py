@@ -27,7 +27,7 @@ from torchlint.project.flow import _CHAIN_SIZE, _bindings, _computes, _grad_off_
 from torchlint.project.syntax import _CHILD_FIELDS, _COMPOUND, _INNER_SCOPES, _LEAF_FIELDS, _NOT_NODES, _called_name, _dotted, _statements, _walk, _walk_outside_nested_scopes
 
 
-FORMAT = 63  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 64  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -1385,7 +1385,7 @@ def _guard_side(side: ast.expr) -> str | None:
 
 # Words in a class's text by which it may set what a base's code reads other than `self.x = v`.
 _SETTING_OTHERWISE = ("setattr", "add_module", "register_module", "register_buffer", "register_parameter",
-                      "__dict__", "property", "forward", "__call__")
+                      "__dict__", "_modules", "vars(", "property", "forward", "__call__")
 
 
 def _chosen_names(value: ast.expr) -> list[ast.Name]:
