@@ -850,7 +850,7 @@ class _Fates:
         after the loop in a block around it: the later statements of that block run only after
         the rebinding, and read the number. What runs before it (an enclosing loop's next pass
         reaching the top of its body) is followed as before."""
-        uses = self.uses.get(accumulator, ())
+        uses = self.uses_of(accumulator)
         around_loop = next((ancestors[ancestors.index(loop):] for ancestors in
                             (list(_ancestors(name, chain)) for name, chain in uses if name is not None)
                             if any(node is loop for node in ancestors)), None)
