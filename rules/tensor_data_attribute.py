@@ -33,7 +33,8 @@ class TensorDataAttribute(Rule):
     `m.weight`/`m.bias` of a known module (`for m in self.modules()` included), and, in a file that
     uses torch, a layer parameter (`weight`, `bias`, `weight_g`, `weight_v`, `weight_orig`,
     `in_proj_weight`, `in_proj_bias`, an RNN's `weight_ih_l0`/`bias_hh_l1_reverse` and its cell's
-    `weight_ih`) or a normalisation layer's buffer (`running_mean`, `running_var`) of a submodule
+    `weight_ih`) or a normalisation layer's buffer (`running_mean`, `running_var`,
+    `num_batches_tracked`) of a submodule
     built where it cannot be read (`self.conv.weight.data` with `self.conv` from a factory,
     `self.head[-1].bias.data`, `m.bn.running_var.data`), and an element of a batch that a
     DataLoader with the default collate function yields (`for x, y in loader: x.data`; also a

@@ -267,6 +267,7 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "class Pair(nn.Module):\n    def forward(self, x):\n        return {'a': self.fc(x)}\n"
                      "probe(Pair()(x))\n", "object", id="forward-dict"),
         pytest.param(HEAD + "def f(m):\n    probe(m.bn.running_mean)\n", "tensor", id="guessed-layer-buffer"),
+        pytest.param(HEAD + "def f(m):\n    probe(m.bn.num_batches_tracked)\n", "tensor", id="guessed-batch-count-buffer"),
         pytest.param(HEAD + "def f(m):\n    probe(m.rnn.weight_hh_l0)\n", "tensor+graph", id="guessed-rnn-parameter"),
         pytest.param(HEAD + "def f(m):\n    probe(m.cell.bias_ih)\n", "tensor+graph", id="guessed-rnn-cell-parameter"),
         pytest.param(HEAD + "def f(m):\n    probe(m.rnn.weight_hh_l0_reverse)\n", "tensor+graph", id="guessed-reverse"),

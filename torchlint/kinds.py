@@ -247,7 +247,7 @@ TENSOR_ITERATORS = frozenset({"parameters", "buffers", "named_parameters", "name
 LAYER_PARAMETERS = frozenset({"weight", "bias", "weight_g", "weight_v", "weight_orig", "in_proj_weight",
                               "in_proj_bias"})
 RNN_PARAMETER = re.compile(r"(weight|bias)_(ih|hh)(_l\d+(_reverse)?)?$")
-LAYER_BUFFERS = frozenset({"running_mean", "running_var"})
+LAYER_BUFFERS = frozenset({"running_mean", "running_var", "num_batches_tracked"})
 TENSOR_ATTRIBUTES = {"grad": False, "data": False}  # attribute -> keeps the graph?
 VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag"})
 
