@@ -598,6 +598,10 @@ FROM_USE = {
                             None),
     "accumulated-from-zero": (HEAD + "crit = nn.MSELoss()\ndef f(model, xs):\n    loss = 0\n    for x in xs:\n"
                               "        loss += crit(model(x), x)\n    probe(loss)\n", "tensor+graph"),
+    "accumulated-then-scaled": (HEAD + "crit = nn.MSELoss()\ndef f(model, xs, w):\n    loss = 0\n    for x in xs:\n"
+                                "        loss += crit(model(x), x)\n    loss *= w\n    loss /= 2\n    probe(loss)\n", "tensor+graph"),
+    # scaling alone does not make the number a tensor
+    "scaled-number": (HEAD + "def f(xs, w):\n    loss = 0\n    loss *= w\n    probe(loss)\n", None),
     "accumulated-before-its-terms": (HEAD + "crit = nn.MSELoss()\ndef f(model, xs):\n    loss = 0\n    probe(loss)\n"
                                      "    for x in xs:\n        loss += crit(model(x), x)\n", None),
     "accumulated-unknown-from-zero": (HEAD + "def f(xs):\n    t = 0\n    for x in xs:\n        t += x\n    probe(t)\n",

@@ -65,6 +65,7 @@ _CALLBACK_PARAMETERS: dict[str, tuple[str, tuple[Kind | None, ...]]] = {
 # Builtins that keep what an iterable holds (`next` takes one element of it).
 _ITERABLE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed", "iter", "filter", "next"})
 _OPTIONAL_TYPES = frozenset({"typing.Optional", "typing.Union"})
+_SCALING_IN_PLACE = (cst.MultiplyAssign, cst.DivideAssign)
 # Container annotations that say nothing of the elements' kinds: mapping (True) or sequence (False)
 _BUILTIN_CONTAINERS = {"dict": True, "list": False, "tuple": False}
 _TYPING_CONTAINERS = {
@@ -532,7 +533,9 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return None
         if any(b.how == "value" and not isinstance(b.value, (cst.Integer, cst.Float)) for b in bindings):
             return None
-        terms = [self._kind(b.value.value, b.scope) for b in bindings if b.how == "augmented"]
+        # (`loss *= weight` after the sum: scaling keeps a tensor a tensor, and its graph)
+        terms = [self._kind(b.value.value, b.scope) for b in bindings
+                 if b.how == "augmented" and not isinstance(b.value.operator, _SCALING_IN_PLACE)]
         summed = merge(terms) if terms else None
         return summed if summed is not None and summed.base == TENSOR else None
 
