@@ -704,6 +704,32 @@ FROM_USE = {
                                                 "    dist.all_gather_object(gathered, local)\n    probe(gathered)\n", None),
     "sequential-of-a-list-ending-in-an-lstm": (HEAD + "model = [nn.Linear(2, 2)]\nmodel += [nn.LSTM(2, 2)]\n"
                                                "probe(nn.Sequential(*model)(x))\n", "container"),  # (output, (h, c))
+    # a Sequential built empty and filled by `add_module` statements: what the module added last returns
+    "sequential-filled-by-add-module": (HEAD + "model = nn.Sequential()\nmodel.add_module('fc', nn.Linear(8, 3))\n"
+                                        "model.add_module('act', nn.Tanh())\nprobe(model(x))\n", "tensor+graph"),
+    "sequential-attribute-filled-by-add-module": (
+        HEAD + "class G(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Sequential()\n"
+        "        for i in range(3):\n            self.out.add_module(f'b{i}', make_block())\n"
+        "        self.out.add_module('act', nn.Tanh())\n        self.init_weights()\n"
+        "    def forward(self, z):\n        probe(self.out(z))\n", "tensor+graph"),
+    "sequential-added-to-in-a-loop-last": (HEAD + "model = nn.Sequential()\nmodel.add_module('act', nn.Tanh())\n"
+                                           "for i in range(3):\n    model.add_module(str(i), make_block())\n"
+                                           "probe(model(x))\n", "object"),
+    "sequential-added-last-under-a-name-given-before": (HEAD + "model = nn.Sequential()\nmodel.add_module('act', nn.Tanh())\n"
+                                                        "model.add_module('rnn', nn.LSTM(2, 2))\n"
+                                                        "model.add_module('act', nn.Sigmoid())\nprobe(model(x))\n",
+                                                        "object"),  # (replaced in place: the LSTM ends it)
+    "sequential-added-to-then-handed-on": (HEAD + "model = nn.Sequential()\nmodel.add_module('act', nn.Tanh())\n"
+                                           "extend(model)\nprobe(model(x))\n", "object"),
+    "sequential-added-to-then-grown-otherwise": (HEAD + "model = nn.Sequential()\nmodel.add_module('act', nn.Tanh())\n"
+                                                 "model.append(make_head())\nprobe(model(x))\n", "object"),
+    "sequential-read-before-its-last-module": (HEAD + "model = nn.Sequential()\nmodel.add_module('fc', nn.Linear(2, 2))\n"
+                                               "model[0].weight.requires_grad_(False)\nmodel.add_module('act', nn.Tanh())\n"
+                                               "probe(model(x))\n", "object"),
+    "sequential-ending-in-an-lstm-by-add-module": (HEAD + "model = nn.Sequential()\nmodel.add_module('fc', nn.Linear(2, 2))\n"
+                                                   "model.add_module('rnn', nn.LSTM(2, 2))\nprobe(model(x))\n", "container"),
+    "sequential-with-a-computed-last-name": (HEAD + "model = nn.Sequential()\nmodel.add_module(name, nn.Tanh())\n"
+                                             "probe(model(x))\n", "object"),
     # `.sigmoid()` is no evidence: autodiff libraries' values (micrograd's `Value`) have one too
     "sigmoid-of-unknown": (HEAD + "def f(net, x):\n    probe(net.refine(x).sigmoid().squeeze())\n", None),
     "sigmoid-of-a-class-of-the-file": (HEAD + "class Gate:\n    def sigmoid(self):\n        return self\ndef f(g):\n"

@@ -197,6 +197,33 @@ def test_a_forward_of_another_module_returning_from_a_try_or_with_body(cli, tmp_
     assert _findings(cli, "run.py") == expected
 
 
+FILLED_SEQUENTIAL = (
+    "import torch.nn as nn\nclass Generator(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.model = self.build()\n    def build(self):\n        model = nn.Sequential()\n"
+    "        model.add_module('fc', nn.Linear(8, 16))\n        model.add_module('act', nn.Tanh())\n        return model\n"
+    "    def forward(self, x):\n        return self.model(x)\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL001", 5)]),
+    # the Sequential grows after its last `add_module`, or that one replaces an earlier module in place
+    (("        return model\n", "        model.append(make_head())\n        return model\n"), []),
+    (("        return model\n", "        grow(model)\n        return model\n"), []),
+    (("('act', nn.Tanh())", "('fc', nn.Tanh())"), []),
+    (("('act', nn.Tanh())", "('act', nn.LSTM(16, 16))"), []),
+    # not torch's Sequential
+    (("        model = nn.Sequential()\n", "        from blocks import Sequential\n        model = Sequential()\n"), []),
+    (("nn.Sequential()", "Sequential()"), []),
+])
+def test_a_sequential_of_another_module_filled_by_add_module(cli, tmp_path, change, expected):
+    (tmp_path / "nets.py").write_text(FILLED_SEQUENTIAL.replace(*change))
+    (tmp_path / "run.py").write_text(
+        "from nets import Generator\n\n\ndef step(x):\n    print(Generator()(x).cpu().data.numpy())\n"
+    )
+    assert _findings(cli, "run.py") == expected
+
+
 def test_a_name_imported_in_a_with_body_is_not_its_earlier_value(cli, tmp_path):
     (tmp_path / "running.py").write_text("class Running:\n    data = 0\nRUNNING = Running()\n")
     (tmp_path / "lib.py").write_text(

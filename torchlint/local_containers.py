@@ -347,6 +347,62 @@ def item_added_last(statement: cst.CSTNode, name: str) -> cst.BaseExpression | N
     return elements[-1].value if elements and not isinstance(elements[-1], cst.StarredElement) else None
 
 
+def added_by_add_module(target: str, after: Sequence[cst.CSTNode]) -> cst.BaseExpression | None:
+    """The module the last `target.add_module("name", m)` statement of `after` (the statements
+    after `target = nn.Sequential()` in its block) adds, when the Sequential ends with it: every
+    mention of `target` before that statement is an `add_module` call's receiver, no other of
+    them gives its literal name (that one would be replaced in place), and after it `target` is
+    only called, returned or assigned whole (the summaries' `_added_by_add_module`, on libcst)."""
+    last = next((i for i in range(len(after) - 1, -1, -1) if _module_added(after[i], target) is not None), None)
+    if last is None:
+        return None
+    name, added = _module_added(after[last], target)
+    for statement in after[:last]:
+        receivers = {id(call.func.value) for call in _add_module_calls(statement)}
+        for node in descendants(statement):
+            if _dotted_is(node, target) and id(node) not in receivers:
+                return None
+        if any(_dotted_is(call.func.value, target) and call.args and _string_value(call.args[0].value) == name
+               for call in _add_module_calls(statement)):
+            return None
+    for statement in after[last + 1:]:
+        whole = {id(node.func) for node in descendants(statement) if isinstance(node, cst.Call)}
+        for node in descendants(statement):
+            if isinstance(node, (cst.Return, cst.Assign)) and node.value is not None:
+                whole.add(id(node.value))
+            elif isinstance(node, cst.AssignTarget):
+                whole.add(id(node.target))
+        if any(_dotted_is(node, target) and id(node) not in whole for node in descendants(statement)):
+            return None
+    return added
+
+
+def _module_added(statement: cst.CSTNode, target: str) -> tuple[str, cst.BaseExpression] | None:
+    """`target.add_module("name", module)` as a statement of its own: the name and the module."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    call = statement.body[0].value if isinstance(statement.body[0], cst.Expr) else None
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "add_module"
+            and _dotted_is(call.func.value, target) and len(call.args) == 2
+            and not any(arg.keyword is not None or arg.star for arg in call.args)):
+        return None
+    name = _string_value(call.args[0].value)
+    return (name, call.args[1].value) if name is not None else None
+
+
+def _add_module_calls(statement: cst.CSTNode) -> list[cst.Call]:
+    return [node for node in descendants(statement) if isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute) and node.func.attr.value == "add_module"]
+
+
+def _string_value(expr: cst.BaseExpression) -> str | None:
+    return expr.evaluated_value if isinstance(expr, cst.SimpleString) else None
+
+
+def _dotted_is(node: cst.CSTNode, dotted: str) -> bool:
+    return isinstance(node, (cst.Name, cst.Attribute)) and dotted_name(node) == dotted
+
+
 def _item_store(path: Sequence[cst.CSTNode]) -> tuple[str, cst.BaseExpression] | None:
     """`ckpt["arch"] = model` as the use `path` ends at (its target): the literal key and the
     value; None for any other use (a computed key, `del`, `+=`)."""

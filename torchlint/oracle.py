@@ -21,7 +21,7 @@ from torchlint.codemod import names_used
 from torchlint.attributes import AttributeKinds
 from torchlint.narrowing import NOT_A_TENSOR, Narrowing
 from torchlint.stored_items import StoredItems
-from torchlint.local_containers import LocalContainers, handed_on, item_added_last, literal_key  # noqa: F401  (literal_key: re-exported)
+from torchlint.local_containers import LocalContainers, added_by_add_module, handed_on, item_added_last, literal_key  # noqa: F401  (literal_key: re-exported)
 from torchlint.usage_evidence import UsageEvidence, is_int_literal
 from torchlint.kinds import (  # noqa: F401  (re-exported: rules import the kinds from here)
     CHOICE_DEPTH, CLASS, CONTAINER, CYCLE, FUNCTION, GUESSED, GUESSED_LAYER_PARAMETER, GUESSED_STORED_ITEM, GUESSED_TENSOR_OR_NUMBER, GUESSED_TENSOR_USE,
@@ -1829,6 +1829,10 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
     def _sequential_output(self, call: cst.Call, scope: Scope) -> Kind | None:
         """A Sequential returns what its last module returns (a tensor only if that one does);
         given `*layers`, what every module the list holds returns, when they agree."""
+        if not call.args:
+            added = self._added_by_add_module(call, scope)  # `model = nn.Sequential()`, `model.add_module(...)`
+            last = self._kind(added, scope) if added is not None else None
+            return last.output if last is not None and last.base == MODULE else None
         if not call.args or call.args[-1].keyword is not None or call.args[-1].star == "**":
             return None
         given = call.args[-1].value
@@ -1841,6 +1845,23 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
                 held = last if last is not None and last.base == CONTAINER and not last.mapping else None
                 last = held.element if held is not None else None
         return last.output if last is not None and last.base == MODULE else None
+
+    def _added_by_add_module(self, call: cst.Call, scope: Scope) -> cst.BaseExpression | None:
+        """The module a Sequential built empty ends with, when the statement `target = call` is
+        followed in its block by `target.add_module(...)` statements (see added_by_add_module)."""
+        path = self.scopes.parents.path_to(scope.node, call)
+        if path is None or len(path) < 4:
+            return None
+        assign, line, block = path[-2], path[-3], path[-4]
+        if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1
+                and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
+                and isinstance(block, (cst.IndentedBlock, cst.Module))):
+            return None
+        target = dotted_name(assign.targets[0].target)
+        statements = list(block.body)
+        if target is None or line not in statements:
+            return None
+        return added_by_add_module(target, statements[statements.index(line) + 1:])
 
     def _last_added(self, name: str, call: cst.Call, scope: Scope) -> cst.BaseExpression | None:
         """The item the list `name` ends with where `call` stands, from the statement before it in

@@ -10,7 +10,7 @@ import re
 
 from torchlint.kinds import CONTAINER_MUTATING_METHODS
 from torchlint.project.descriptors import Descriptor, _LAST_ITEM, _describe, _string_keyed
-from torchlint.project.syntax import _COMPOUND, _NESTED_SCOPES, _all_children, _called_name, _statements
+from torchlint.project.syntax import _COMPOUND, _NESTED_SCOPES, _all_children, _called_name, _dotted, _statements
 
 
 def _returned_dicts(function: ast.AST, statements: list[ast.stmt], locals_: dict[str, list],
@@ -332,6 +332,71 @@ def _mark_sequential_lists(tree: ast.AST) -> None:
                 for index, statement in enumerate(block):
                     if not isinstance(statement, _COMPOUND):
                         _mark_in_statement(statement, block[:index], read_otherwise)
+
+
+def _mark_filled_sequentials(tree: ast.AST) -> None:
+    """On each Sequential built empty by a plain assignment (`model = nn.Sequential()`,
+    `self.out = nn.Sequential()`) and filled in its block by `add_module` statements, the module
+    added last (see _added_by_add_module): the Sequential returns what that module returns."""
+    for scope in ast.walk(tree):
+        if isinstance(scope, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+            for block in _blocks(scope.body):
+                for index, statement in enumerate(block):
+                    if (type(statement) is ast.Assign and len(statement.targets) == 1
+                            and type(statement.value) is ast.Call and not statement.value.args
+                            and not statement.value.keywords and _called_name(statement.value.func) == "Sequential"
+                            and (target := _dotted(statement.targets[0])) is not None):
+                        item = _added_by_add_module(target, block[index + 1:])
+                        if item is not None:
+                            setattr(statement.value, _LAST_ITEM, item)
+
+
+def _added_by_add_module(target: str, after: list[ast.stmt]) -> ast.expr | None:
+    """The module the last `target.add_module("name", m)` statement of `after` adds, when the
+    Sequential ends with it: every mention of `target` before that statement is an `add_module`
+    call's receiver (a loop of them too: each appends before it), no other of them gives its
+    literal name (that one would be replaced in place), and after it `target` is only called,
+    returned or assigned whole (not grown, indexed or handed on)."""
+    last = next((i for i in range(len(after) - 1, -1, -1) if _adds_module(after[i], target)), None)
+    if last is None:
+        return None
+    final = after[last].value
+    for statement in after[:last]:
+        for node in ast.walk(statement):
+            if _dotted_is(node, target) and not _receives_add_module(statement, node):
+                return None
+            if (type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "add_module"
+                    and _dotted_is(node.func.value, target) and node.args
+                    and type(node.args[0]) is ast.Constant and node.args[0].value == final.args[0].value):
+                return None
+    for statement in after[last + 1:]:
+        whole = set()
+        if type(statement) in (ast.Return, ast.Assign) and statement.value is not None:
+            whole.add(id(statement.value))
+        if type(statement) is ast.Assign:
+            whole.update(map(id, statement.targets))
+        whole.update(id(node.func) for node in ast.walk(statement) if type(node) is ast.Call)
+        if any(_dotted_is(node, target) and id(node) not in whole for node in ast.walk(statement)):
+            return None
+    return final.args[1]
+
+
+def _adds_module(statement: ast.stmt, target: str) -> bool:
+    """`target.add_module("name", module)` as a statement of its own."""
+    call = statement.value if type(statement) is ast.Expr else None
+    return (type(call) is ast.Call and type(call.func) is ast.Attribute and call.func.attr == "add_module"
+            and _dotted_is(call.func.value, target) and len(call.args) == 2 and not call.keywords
+            and type(call.args[0]) is ast.Constant and type(call.args[0].value) is str
+            and type(call.args[1]) is not ast.Starred)
+
+
+def _receives_add_module(statement: ast.stmt, node: ast.AST) -> bool:
+    return any(type(call) is ast.Call and type(call.func) is ast.Attribute and call.func.attr == "add_module"
+               and call.func.value is node for call in ast.walk(statement))
+
+
+def _dotted_is(node: ast.AST, dotted: str) -> bool:
+    return type(node) in (ast.Name, ast.Attribute) and _dotted(node) == dotted
 
 
 def _blocks(body: list[ast.stmt]):

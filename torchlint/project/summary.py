@@ -21,13 +21,13 @@ from torchlint.kinds import TENSOR_ITERATORS
 from torchlint.lines import line_starts
 from torchlint.torch_api import MODULE_ATTRIBUTE_NAMES
 from torchlint.outline import Outline, Uses
-from torchlint.project.containers import _changed_in_place, _grow_lists, _items_changed, _items_changed_in_text, _mark_sequential_lists, _marked_changed, _mutable_displays, _returned_dicts, _returned_locals, _returned_tuples
+from torchlint.project.containers import _changed_in_place, _grow_lists, _items_changed, _items_changed_in_text, _mark_filled_sequentials, _mark_sequential_lists, _marked_changed, _mutable_displays, _returned_dicts, _returned_locals, _returned_tuples
 from torchlint.project.descriptors import Descriptor, _closure_refs, _describe, _describe_dict, _describe_returned, _hidden_import_name, _mentions_locals, _place, _renamed_refs, _string_keyed, _target_paths, last_name, select
 from torchlint.project.flow import _CHAIN_SIZE, _bindings, _computes, _grad_off_statements, _last_top_level_values, _reaching_values, _read_at_reaching_values, _size_within, _turns_grad_off, _with_last_values
 from torchlint.project.syntax import _CHILD_FIELDS, _COMPOUND, _INNER_SCOPES, _LEAF_FIELDS, _NOT_NODES, _called_name, _dotted, _statements, _walk, _walk_outside_nested_scopes
 
 
-FORMAT = 64  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 65  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
@@ -314,6 +314,8 @@ class _Summarizer:
         self._tree = tree
         if "Sequential(*" in self.text:
             _mark_sequential_lists(tree)
+        if "add_module(" in self.text:
+            _mark_filled_sequentials(tree)
         stars = []
         module_statements = list(_statements(tree.body))
         top_level = {id(statement) for statement in tree.body}
