@@ -112,7 +112,12 @@ class LossAccumulatedWithGraph(Rule):
     the same pass (`total += loss`, then `total = total.item()` in the same block, with no
     statement between that may leave the pass); plain numbers; an accumulator reset
     on every way through the loop body to the accumulation (a reset only under a condition of its
-    own, such as the end of a gradient-accumulation window, is not one); and values of unknown
+    own, such as the end of a gradient-accumulation window, is not one); an accumulator made
+    afresh on every pass of a loop around the accumulating one whose body steps an optimizer after
+    it, where the accumulating loop steps none (`for x, y in loader: parts = []`, `for _ in
+    range(n_subnets): ... parts.append(loss)`, then `optimizer.step()`: its graphs live for that
+    one step; the receiver's name says it is an optimizer: `optimizer`, `opt_G`, `self.optim`);
+    and values of unknown
     type (a value that is `.backward()`ed in its scope is a tensor that carries a graph, in a file
     that uses torch: another autodiff library's values, micrograd's, have `.backward()` too). A
     tensor made where the linter cannot tell whether it carries a graph (`-torch.mean(utils.nll(out,
@@ -147,6 +152,14 @@ class LossAccumulatedWithGraph(Rule):
         return super().could_fire(text) and (_a_line_accumulates_a_loss(text) or _a_line_accumulates_a_backpropagated_name(text))
 
     valid = (
+        # made afresh for each batch, filled by the sub-steps of that batch, then the optimizer steps:
+        # the graphs live for one step (once-for-all's `loss_of_subnets`)
+        SETUP + "def train(loader, optimizer, meter):\n    for x, y in loader:\n        parts = []\n"
+        "        for _ in range(4):\n            loss = criterion(model(x), y)\n            parts.append(loss)\n"
+        "            loss.backward()\n        optimizer.step()\n        meter.update(sum(parts).item())\n",
+        SETUP + "def train(loader, run):\n    for x, y in loader:\n        total = 0\n        for chunk in x.split(2):\n"
+        "            loss = criterion(model(chunk), y[:2])\n            loss.backward()\n            total += loss\n"
+        "        run.optimizer.step()\n        print(total.item())\n",
         # meters that keep numbers, keep only the last value, or are made anew each pass; a
         # method that takes the value out first; a meter of a library; no grad
         SETUP + METER + "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n"
@@ -363,6 +376,25 @@ class LossAccumulatedWithGraph(Rule):
     )
 
     invalid = (
+        # made afresh for each epoch, but the loop that fills it steps the optimizer each batch: every
+        # batch's graph of the epoch stays alive
+        Invalid(
+            SETUP + "def train(loader, optimizer, scheduler):\n    for epoch in range(3):\n        hist = []\n"
+            "        for x, y in loader:\n            loss = criterion(model(x), y)\n            loss.backward()\n"
+            "            optimizer.step()\n            hist.append(loss)\n        scheduler.step()\n",
+            SETUP + "def train(loader, optimizer, scheduler):\n    for epoch in range(3):\n        hist = []\n"
+            "        for x, y in loader:\n            loss = criterion(model(x), y)\n            loss.backward()\n"
+            "            optimizer.step()\n            hist.append(loss.detach())\n        scheduler.step()\n",
+        ),
+        # the loop around steps only a scheduler: an epoch, not a batch
+        Invalid(
+            SETUP + "def train(loader, scheduler):\n    for epoch in range(3):\n        hist = []\n"
+            "        for x, y in loader:\n            loss = criterion(model(x), y)\n            loss.backward()\n"
+            "            hist.append(loss)\n        scheduler.step()\n",
+            SETUP + "def train(loader, scheduler):\n    for epoch in range(3):\n        hist = []\n"
+            "        for x, y in loader:\n            loss = criterion(model(x), y)\n            loss.backward()\n"
+            "            hist.append(loss.detach())\n        scheduler.step()\n",
+        ),
         # the pass may end before the rebinding (a `continue` under an `if` between them)
         Invalid(
             SETUP + "total = 0\nfor x, y in loader:\n    total += criterion(model(x), y)\n    if x is None:\n"
@@ -592,6 +624,8 @@ class LossAccumulatedWithGraph(Rule):
         function = self.ctx.enclosing(cst.FunctionDef)
         scope_body = function.body if function is not None else self.ctx.module
         if not _bound_before(accumulator, loop, scope_body) or _reset_in(accumulator, loop, self.ctx.stack):
+            return
+        if _lives_one_step(accumulator, loop, self.ctx.stack):
             return
         if self._ended_in_the_pass(accumulator, scope_body):
             return
@@ -1180,6 +1214,37 @@ def _reset_in(name: str, loop: cst.CSTNode, stack: list[cst.CSTNode]) -> bool:
         for block in blocks
         for statement in _unconditional_statements(block)
     )
+
+
+def _lives_one_step(name: str, loop: cst.CSTNode, stack: list[cst.CSTNode]) -> bool:
+    """The accumulator is made afresh on every pass of a loop around `loop` whose body takes an
+    optimizer step after it (`for images, labels in loader: losses = []`, `for _ in
+    range(n_subnets): ... losses.append(loss)`, then `optimizer.step()`), and `loop` itself takes
+    none: the graphs it holds live for one optimisation step, which is the step's own work, not
+    every iteration's. (An epoch loop whose batch loop steps the optimizer is no such loop.)"""
+    if _optimizer_steps(loop, skip=None):
+        return False
+    within = stack[:next((i for i, node in enumerate(stack) if node is loop), len(stack))]
+    for outer in reversed(within):
+        if isinstance(outer, SCOPE_NODES):
+            return False
+        if isinstance(outer, (cst.For, cst.While)) and _reset_in(name, outer, stack):
+            return _optimizer_steps(outer, skip=loop)
+    return False
+
+
+# An optimizer's name (`optimizer`, `opt_G`, `self.optim`, `run_manager.optimizer`); a scheduler's
+# `step()` marks an epoch, not a batch.
+_OPTIMIZER_NAME = re.compile(r"(?:^|[._])[oO]pt(?:im|imi[sz]er)?s?(?:$|_|\d|[A-Z])")
+
+
+def _optimizer_steps(loop: cst.CSTNode, skip: cst.CSTNode | None) -> bool:
+    """`loop`'s body (not `skip`'s, nor nested functions') calls `<optimizer>.step(...)`."""
+    for node in descendants(loop.body, lambda n: n is skip or isinstance(n, SCOPE_NODES)):
+        if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "step"
+                and _OPTIMIZER_NAME.search(dotted_name(node.func.value) or "")):
+            return True
+    return False
 
 
 def _unconditional_statements(block: cst.CSTNode):
