@@ -788,6 +788,32 @@ def test_a_value_reading_the_name_it_rebinds(source, expected):
     assert kinds(HEAD + source) == [expected]
 
 
+PROPERTY = HEAD + ("class Classifier(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                   "        self._weights = nn.ParameterList([])\n    @property\n    def weights(self):\n"
+                   "        return torch.cat([w for w in self._weights])\n    def imprint(self):\n        probe(self.weights)\n")
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), "tensor"),
+    # a setter beside it; read through an instance outside the class
+    (("    def imprint(self):\n", "    @weights.setter\n    def weights(self, value):\n        self._weights = value\n"
+      "    def imprint(self):\n"), "tensor"),
+    (("        probe(self.weights)\n", "        pass\nprobe(Classifier().weights)\n"), "tensor"),
+    # another decorator under it, a `property` the file imports, a class reading attributes
+    # its own way, a subclass defining it again, a getter returning what is not known, a call of it
+    (("    @property\n", "    @property\n    @memoise\n"), None),
+    (("import torch\n", "import torch\nfrom mylib import property\n"), None),
+    (("    def imprint(self):\n", "    def __getattribute__(self, name):\n        return 0\n    def imprint(self):\n"), None),
+    (("        probe(self.weights)\n", "        probe(self.weights)\nclass Sub(Classifier):\n    @property\n"
+      "    def weights(self):\n        return load_weights()\n"), None),
+    (("return torch.cat([w for w in self._weights])", "return self.store.get('w')"), None),
+    (("probe(self.weights)", "probe(self.weights())"), None),
+    (("    def imprint(self):\n", "    weights = other\n    def imprint(self):\n"), None),
+])
+def test_a_property_of_the_class_is_what_its_getter_returns(change, expected):
+    assert kinds(PROPERTY.replace(*change)) == [expected]
+
+
 def test_self_and_self_attributes():
     source = (
         NET

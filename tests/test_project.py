@@ -224,6 +224,32 @@ def test_a_sequential_of_another_module_filled_by_add_module(cli, tmp_path, chan
     assert _findings(cli, "run.py") == expected
 
 
+PROPERTY_CLASS = (
+    "import torch\nimport torch.nn as nn\nclass Classifier(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self._weights = nn.ParameterList([])\n    @property\n    def weights(self):\n"
+    "        return torch.cat([w for w in self._weights])\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL001", 5)]),
+    # another decorator, a `property` the module imports, a subclass defining it again, a getter
+    # returning what is not known, `__getattribute__`
+    (("    @property\n", "    @property\n    @memoise\n"), []),
+    (("import torch\n", "import torch\nfrom mylib import property\n"), []),
+    (("        return torch.cat([w for w in self._weights])\n", "        return torch.cat([w for w in self._weights])\n"
+      "class Sub(Classifier):\n    @property\n    def weights(self):\n        return load()\n"), []),
+    (("return torch.cat([w for w in self._weights])", "return self.store.get('w')"), []),
+    (("    @property\n", "    def __getattribute__(self, name):\n        return 0\n    @property\n"), []),
+])
+def test_a_property_of_a_class_of_another_module(cli, tmp_path, change, expected):
+    (tmp_path / "nets.py").write_text(PROPERTY_CLASS.replace(*change))
+    (tmp_path / "run.py").write_text(
+        "from nets import Classifier\n\n\ndef step(clf):\n    print(clf.weights.data.norm())\n\n\nstep(Classifier())\n"
+    )
+    assert _findings(cli, "run.py") == expected
+
+
 def test_a_name_imported_in_a_with_body_is_not_its_earlier_value(cli, tmp_path):
     (tmp_path / "running.py").write_text("class Running:\n    data = 0\nRUNNING = Running()\n")
     (tmp_path / "lib.py").write_text(

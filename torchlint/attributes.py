@@ -304,7 +304,8 @@ class AttributeKinds:
         bindings = self._attribute_bindings(owner, attribute)
         if not bindings:
             if not seen and self._looked_up_otherwise(owner, attribute):
-                return None  # a property, or `__getattr__` handing on another object's
+                # a property (what its getter returns), or `__getattr__` handing on another object's
+                return self.property_kind(owner, attribute)
             return self._inherited_attribute_kind(owner, attribute, seen | {owner})
         assigned = [binding for binding in bindings if binding.how != "augmented"]
         held = merge(self._binding_kind(binding) for binding in assigned) if assigned else None

@@ -94,6 +94,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         self._in_progress: set[object] = set()
         self._binding_kinds: dict[Binding, Kind | None] = {}
         self._method_outputs: dict[cst.FunctionDef, Kind | None] = {}
+        self._getter_outputs: dict[cst.FunctionDef, Kind | None] = {}
         self._grown_lists: dict[tuple, Kind | None] = {}  # (scope, name), and (scope, name, "dict")
         self._class_attributes: dict[tuple[cst.ClassDef, str], list[Binding]] = {}
         self._registered: dict[str, tuple[str, tuple[Kind | None, ...]]] | None = None
@@ -902,21 +903,48 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         module or a tuple of tensors."""
         return self._memoised(self._method_outputs, method, None, lambda: self._returned_kind(method))
 
-    def returned_values(self, function: cst.FunctionDef) -> list[cst.BaseExpression | None] | None:
+    def property_kind(self, owner: cst.ClassDef, attribute: str) -> Kind | None:
+        """`self.weights` where the class itself defines `@property def weights(self)` (a setter or
+        deleter beside it): what the getter returns, where every subclass defining the name again
+        agrees; not where the class or a base reads attributes through `__getattribute__`, nor
+        where the class body binds the name otherwise."""
+        defined = [item for item in owner.body.body if isinstance(item, cst.FunctionDef) and item.name.value == attribute]
+        if (not defined or not self._is_property_getter(defined[0])
+                or not all(_is_accessor_of(item, attribute) for item in defined[1:])
+                or self._rebinds_method(owner, attribute) or self._defines_any(owner, ("__getattribute__",), set())):
+            return None
+        getter = defined[0]
+        kind = self._memoised(self._getter_outputs, getter, None, lambda: self._returned_kind(getter, getter=True))
+        if kind is None:
+            return None
+        overriding = self._overriding_results(owner, attribute)
+        return merge([kind, *overriding]) if overriding else kind
+
+    def _is_property_getter(self, function: cst.FunctionDef) -> bool:
+        """Decorated first by the builtin `property` (not a name the file imports or binds)."""
+        if not function.decorators:
+            return False
+        first = function.decorators[0].decorator
+        return (isinstance(first, cst.Name) and first.value == "property" and self.imports.qualify(first) is None
+                and not self.scopes.lookup("property", self.scopes.module_scope()))
+
+    def returned_values(self, function: cst.FunctionDef, getter: bool = False) -> list[cst.BaseExpression | None] | None:
         """What each `return` of a function of the file gives (None for a bare `return`); None when
         a call's result may be something else: a decorator may wrap the function, and a generator's
-        call gives a generator (an `async def`'s, a coroutine)."""
+        call gives a generator (an `async def`'s, a coroutine). `getter`: a property's getter,
+        whose first decorator is `@property` (reading the attribute gives what it returns)."""
         if function.asynchronous is not None:
             return None
-        if not all(self._keeps_result(decorator.decorator) for decorator in function.decorators):
+        decorators = function.decorators[1:] if getter else function.decorators
+        if not all(self._keeps_result(decorator.decorator) for decorator in decorators):
             return None
         if any(isinstance(node, cst.Yield)
                for node in descendants(function.body, outside_nested_scopes)):
             return None
         return [s.value for s in walk_statements(function.body, False) if isinstance(s, cst.Return)]
 
-    def _returned_kind(self, method: cst.FunctionDef) -> Kind | None:
-        returns = self.returned_values(method)
+    def _returned_kind(self, method: cst.FunctionDef, getter: bool = False) -> Kind | None:
+        returns = self.returned_values(method, getter)
         if returns is None:
             return None
         scope = self._function_scope(method)
@@ -2112,6 +2140,12 @@ def _requests_grad(call: cst.Call) -> bool:
         and isinstance(arg.value, cst.Name) and arg.value.value == "True"
         for arg in call.args
     )
+
+
+def _is_accessor_of(function: cst.FunctionDef, attribute: str) -> bool:
+    """`@weights.setter` or `@weights.deleter` alone on a `def weights(...)`."""
+    return len(function.decorators) == 1 and dotted_name(function.decorators[0].decorator) in (
+        f"{attribute}.setter", f"{attribute}.deleter")
 
 
 def _only_raises(function: cst.FunctionDef) -> bool:

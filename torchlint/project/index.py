@@ -28,7 +28,7 @@ from torchlint.project.callers import (
 from torchlint.project.descriptors import Descriptor, select
 from torchlint.project.roots import search_folders
 from torchlint.project.summary import (
-    OWN_ITERATOR, REDEFINED, FunctionSummary, ModuleSummary, content_digest, lookup_names, summarize, uses_digest,
+    OWN_ITERATOR, REDEFINED, UNREAD_METHOD, FunctionSummary, ModuleSummary, content_digest, lookup_names, summarize, uses_digest,
 )
 from torchlint.project.symbols import ProjectClass, ProjectFunction, Symbol
 from torchlint.torch_api import (
@@ -1366,9 +1366,27 @@ class ProjectIndex(Callers):
         summary = self.summaries.get(cls.path)
         values = summary.classes[cls.name].attributes.get(attribute, ()) if summary and cls.name in summary.classes else ()
         if not values:
+            if not seen and summary is not None and cls.name in summary.classes and attribute in summary.classes[cls.name].methods:
+                return self._property_kind(cls, attribute)
             return self._inherited_attribute_kind(cls, attribute, seen | {cls})
         return self._memoised(("attribute", cls, attribute),
                               lambda: self._local_kind(cls.path, tuple(value for _, value in values)))
+
+    def _property_kind(self, cls: ProjectClass, attribute: str) -> Kind | None:
+        """`net.weights` where the class defines `@property def weights(self)` once: what the getter
+        returns, where every subclass defining the name again agrees; not where the module binds
+        `property` itself or the class reads attributes through `__getattribute__` (the file's
+        oracle judges a class of its own so: `TypeOracle.property_kind`)."""
+        summary = self.summaries[cls.path]
+        key = summary.classes[cls.name].methods.get(attribute)
+        if (key is None or key == UNREAD_METHOD or "property" in summary.imports or "property" in summary.names
+                or self.defines_any(cls, ("__getattribute__",))):
+            return None
+        kind = self.return_kind(ProjectFunction(cls.path, key, key), getter=True)
+        if kind is None:
+            return None
+        overriding = self.overriding_results(cls, attribute)
+        return merge([kind, *overriding]) if overriding else kind
 
     def _inherited_attribute_kind(self, cls: ProjectClass, attribute: str, seen: frozenset) -> Kind | None:
         """An attribute the class never assigns is its base's (`self.conv` set in the base's
@@ -1392,11 +1410,13 @@ class ProjectIndex(Callers):
         summary = self.summaries.get(path)
         return summary.functions.get(key) if summary is not None and key else None
 
-    def return_kind(self, function: ProjectFunction) -> Kind | None:
+    def return_kind(self, function: ProjectFunction, getter: bool = False) -> Kind | None:
+        """What calling the function returns (`getter`: what reading the property it is the getter
+        of gives: its only decorator is `@property`)."""
         summary = self._function(function.path, function.key)
         if summary is None or not summary.returns or ("none",) in summary.returns:
             return None  # no value, or a factory that may return None
-        if not _keeps_result(summary):
+        if not (summary.decorators == ("property",) if getter else _keeps_result(summary)):
             return None  # a decorator may return something else
         self.consulted.add(function.path)
         kinds = [self.kind(function.path, value) for value in summary.returns]
