@@ -814,6 +814,33 @@ def test_a_property_of_the_class_is_what_its_getter_returns(change, expected):
     assert kinds(PROPERTY.replace(*change)) == [expected]
 
 
+# A parameter whose only caller passes a local each pass of a loop that rebinds it from the
+# function's own return: the value bound just before the loop (a tensor, whatever the local held
+# before it) reaches the first pass, and the body's values keep it a tensor (PGD's `linf_clamp`).
+LOOP_ENTRY = ("from torch.autograd import Variable\ndef clampit(x, lo):\n    probe(x)\n    return x\n"
+              "def attack(model, x):\n    x_adv = x.clone()\n    x_adv += 1\n    x_adv = torch.clamp(x_adv, 0, 1)\n"
+              "    x_adv = Variable(x_adv.cuda(), requires_grad=True)\n    for t in range(3):\n        logits = model(x_adv)\n"
+              "        x_adv = clampit(x_adv, x - 1)\n        x_adv = torch.clamp(x_adv, 0, 1)\n")
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), "tensor"),
+    (("    for t in range(3):\n", "    while flag:\n"), "tensor"),
+    # the body binds it to what is not known, as a loop target, by unpacking, or deletes it
+    (("        x_adv = torch.clamp(x_adv, 0, 1)\n", "        x_adv = load(x_adv)\n"), None),
+    (("        logits = model(x_adv)\n", "        for x_adv in model(x_adv):\n            pass\n"), None),
+    (("        x_adv = torch.clamp(x_adv, 0, 1)\n", "        x_adv, y = step(x_adv)\n"), None),
+    (("        x_adv = torch.clamp(x_adv, 0, 1)\n", "        del x_adv\n        x_adv = torch.zeros(3)\n"), None),
+    # the value before the loop is not known, or not the one bound last in the same block
+    (("x_adv = Variable(x_adv.cuda(), requires_grad=True)", "x_adv = make(x_adv)"), None),
+    (("    for t in range(3):\n", "    if flag:\n        x_adv = make()\n    for t in range(3):\n"), None),
+    # a nested function reads it (a call of it may see any value)
+    (("    for t in range(3):\n", "    def show():\n        print(x_adv)\n    for t in range(3):\n"), None),
+])
+def test_a_local_at_the_top_of_a_loop_that_binds_it_again(change, expected):
+    assert kinds(HEAD + LOOP_ENTRY.replace(*change)) == [expected]
+
+
 def test_self_and_self_attributes():
     source = (
         NET

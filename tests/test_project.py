@@ -250,6 +250,30 @@ def test_a_property_of_a_class_of_another_module(cli, tmp_path, change, expected
     assert _findings(cli, "run.py") == expected
 
 
+SAMPLER = (
+    "import torch\nimport torch.nn as nn\nclass Diffusion(nn.Module):\n    def p_sample(self, x, t):\n        return x * t\n"
+    "    def p_sample_loop(self, shape, keep=False):\n        x = torch.randn(shape)\n        if keep: steps = [x]\n"
+    "        for i in reversed(range(0, 5)):\n            x = self.p_sample(x, i)\n            if keep: steps.append(x)\n"
+    "        if keep:\n            return x, torch.stack(steps, dim=1)\n        return x\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    # a local judged by induction over its values, one of them a call passing it as the loop reads it
+    # (its value at the top of the loop's body, judged by an induction of its own)
+    (("", ""), []),  # (a tuple or a tensor comes back)
+    (("        if keep:\n            return x, torch.stack(steps, dim=1)\n", ""), [("TL001", 6)]),
+])
+def test_a_sampling_loop_of_another_module(cli, tmp_path, change, expected):
+    (tmp_path / "nets.py").write_text(SAMPLER.replace(*change))
+    (tmp_path / "run.py").write_text(
+        "from nets import Diffusion\n\n\ndef sample(shape):\n    out = Diffusion().p_sample_loop(shape)\n    return out.data\n"
+    )
+    result = cli("check", "--no-cache", "--output-format", "json", "run.py")
+    assert "internal error" not in result.output + (result.stderr or "")
+    assert sorted((d["code"], d["line"]) for d in json.loads(result.stdout)) == expected
+
+
 def test_a_name_imported_in_a_with_body_is_not_its_earlier_value(cli, tmp_path):
     (tmp_path / "running.py").write_text("class Running:\n    data = 0\nRUNNING = Running()\n")
     (tmp_path / "lib.py").write_text(

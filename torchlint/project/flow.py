@@ -9,7 +9,7 @@ import ast
 
 from torchlint.project.containers import _handed_on
 from torchlint.project.descriptors import Descriptor, _describe, _describe_returned, _target_bindings, _target_paths
-from torchlint.project.syntax import _COMPOUND, _dotted, _walk
+from torchlint.project.syntax import _COMPOUND, _dotted, _statements, _walk
 
 
 def _runs_later(statement: ast.stmt) -> bool:
@@ -242,9 +242,11 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                     # binds, deletes or changes (`loader = DataLoader(loader)`, then `for epoch in
                     # range(n): train(loader)`): every pass of a loop sees that one value
                     held = _kept_through(statement, last)
+                    entering = _loop_entry_values(statement, last, key, local_names, walrus, in_closures)
                     for field in ("body", "orelse", "finalbody"):
                         targets = _loop_targets(statement, key, local_names, rebound) if field == "body" else None
-                        scan(getattr(statement, field, None) or [], {**held, **(targets or {})})
+                        seed = {**held, **entering, **(targets or {})} if field == "body" else held
+                        scan(getattr(statement, field, None) or [], seed)
                     for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
                         scan(clause.body, held)
                 bound = _bound_names(statement) if last or isinstance(statement, ast.If) else ()
@@ -319,6 +321,35 @@ def _kept_through(statement: ast.stmt, last: dict[str, Descriptor]) -> dict[str,
         elif isinstance(node, ast.ExceptHandler) and node.name:
             touched.add(node.name)
     return {name: value for name, value in last.items() if name not in touched}
+
+
+def _loop_entry_values(loop: ast.stmt, last: dict[str, Descriptor], key: str, local_names: frozenset[str],
+                       walrus: bool, in_closures: set[str]) -> dict[str, Descriptor]:
+    """What a name the loop's body binds again holds at the top of the body, where a plain
+    assignment just before the loop gave it its value (`x_adv = Variable(x_adv.cuda(), ...)`, then
+    `for t in range(steps): ... x_adv = linf_clamp(x_adv, ...)`): that value on the first pass, one
+    the body binds on the others. `("loop", local, before, (values the body binds...))`, which the
+    index judges by induction (ProjectIndex._loop_entry_kind). Not for a name the body binds
+    where no value is described (a loop target, a tuple element unknown, `del`), nor for one a
+    nested function reads (see _reaching_values), nor for displays (changed in place unseen)."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or not last:
+        return {}
+    bound: dict[str, list[Descriptor]] = {}
+    for statement in _statements(loop.body):
+        for name, value in _bindings(statement, key, local_names, walrus=walrus):
+            if name in last:
+                bound.setdefault(name, []).append(value)
+        if isinstance(statement, ast.Delete) or (walrus and any(type(node) is ast.NamedExpr for node in _walk(statement))):
+            return {}
+    found = {}
+    for name, values in bound.items():
+        before = last[name]
+        if name in in_closures or _holds_display(before) or any(value is None or _holds_display(value) for value in values):
+            continue
+        entry = ("loop", ("local", key, name), before, tuple(values))
+        if _size_within(entry, _CHAIN_SIZE):
+            found[name] = entry
+    return found
 
 
 def _read_in_nested_scopes(body: list[ast.stmt]) -> set[str]:
@@ -529,6 +560,8 @@ def _with_last_values(descriptor: Descriptor, key: str, last: dict[str, Descript
         value = last.get(descriptor[2])
         return value if value is not None and not (kept and _holds_display(value)) else descriptor
     tag = descriptor[0] if kept else None
+    if descriptor[:1] == ("loop",):
+        return descriptor  # (its values read the name as the loop's body binds it, not as `last` says)
     if tag == "either":
         return (tag, *(_with_last_values(part, key, last) for part in descriptor[1:]))
     if tag == "list" and len(descriptor) == 2 and isinstance(descriptor[1], tuple):

@@ -37,6 +37,7 @@ from torchlint.torch_api import (
 
 
 _MAX_DEPTH = 40
+_UNSET = object()  # (no answer memoised)
 _NO_CYCLE = 1 << 30  # no cycle met (deeper than any ask)
 # How many values `_wrapped_parameter` follows through a function's locals before giving up.
 _MAX_WRAPPED_VALUES = 32
@@ -440,6 +441,8 @@ class ProjectIndex(Callers):
             return dict_display_kind(list(d[1][1:]), [self.kind(path, value) for value in d[2]])
         if tag == "either":
             return merge([self.kind(path, d[1]), self.kind(path, d[2])])
+        if tag == "loop":
+            return self._loop_entry_kind(path, d)
         if tag == "no graph":  # made with autograd off
             kind = self.kind(path, d[1])
             return without_graph(kind) if kind is not CYCLE and carries_graph(kind) else kind
@@ -492,6 +495,22 @@ class ProjectIndex(Callers):
         del self._memo[key]
         return kind
 
+    def _loop_entry_kind(self, path: str, entering: tuple) -> Kind | None:
+        """What a local holds at the top of a loop's body (see flow._loop_entry_values): the value
+        bound just before the loop, judged whatever the local held before it, when each value the
+        body binds keeps that kind given it (by induction over the passes, it then always holds).
+        What is judged under the assumption is forgotten after: outside the loop the local may
+        hold other values. Otherwise, what all the local's values agree on. The body's reads of the name there are this very value (the call of
+        `linf_clamp(x_adv, ...)` that gives `x_adv` its next value reads it): assumed too."""
+        _, local, before, values = entering
+        entry = self._judged_assuming(path, local, None, [before])[0]
+        if entry is None or entry is CYCLE:
+            return self.kind(path, local)  # (what every value of the local agrees on, as without the loop's)
+        kind = self._assuming(path, (local, entering), entry, lambda: self._local_kind(path, (before, *values)))
+        if kind is None or kind is CYCLE or kind.base != entry.base or merge([entry, kind]) != kind:
+            return self.kind(path, local)
+        return kind
+
     def _sum_from_a_number(self, path: str, local: tuple, values: tuple[Descriptor, ...]) -> Kind | None:
         """`loss = 0`, then `loss = loss + torch.sum(d)` in a loop or under a condition: a tensor
         if the sum grew, else still the number. A tensor where a tensor's attribute is read (a
@@ -510,12 +529,26 @@ class ProjectIndex(Callers):
 
     def _judged_assuming(self, path: str, local: tuple, assumed: Kind | None, values: list[Descriptor]) -> list:
         """The kinds of `values` while the local is taken to hold `assumed` (forgotten after)."""
-        key, before, provisional_before = ("d", path, local), set(self._memo), set(self._provisional)
-        self._memo[key] = assumed
-        kinds = [self.kind(path, value) for value in values]
-        self._forget_judged_since(before, provisional_before)
-        self._memo.pop(key, None)
-        return kinds
+        return self._assuming(path, (local,), assumed, lambda: [self.kind(path, value) for value in values])
+
+    def _assuming(self, path: str, described: tuple[Descriptor, ...], assumed: Kind | None, judge: Callable[[], object]):
+        """`judge()` while each of the `described` values is taken to hold `assumed`; what it judged
+        is forgotten after, and their own answers are what they were before (an assumption made
+        further up, too)."""
+        keys = [("d", path, d) for d in described]
+        before, provisional_before = set(self._memo), set(self._provisional)
+        held = [self._memo.get(key, _UNSET) for key in keys]
+        for key in keys:
+            self._memo[key] = assumed
+        try:
+            return judge()
+        finally:
+            self._forget_judged_since(before, provisional_before)
+            for key, value in zip(keys, held):
+                if value is _UNSET:
+                    self._memo.pop(key, None)
+                else:
+                    self._memo[key] = value
 
     def _local_kind(self, path: str, values: tuple[Descriptor, ...]) -> Kind | None:
         """What a function's local name (or a class's attribute) holds: its values merged; with
