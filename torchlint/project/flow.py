@@ -242,7 +242,8 @@ def _reaching_values(body: list[ast.stmt], key: str, local_names: frozenset[str]
                     # binds, deletes or changes (`loader = DataLoader(loader)`, then `for epoch in
                     # range(n): train(loader)`): every pass of a loop sees that one value
                     held = _kept_through(statement, last)
-                    entering = _loop_entry_values(statement, last, key, local_names, walrus, in_closures)
+                    entering = _loop_entry_values(statement, {name: value for name, value in last.items() if name not in held},
+                                                  key, local_names, walrus, in_closures) if len(held) < len(last) else {}
                     for field in ("body", "orelse", "finalbody"):
                         targets = _loop_targets(statement, key, local_names, rebound) if field == "body" else None
                         seed = {**held, **entering, **(targets or {})} if field == "body" else held
