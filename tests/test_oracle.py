@@ -709,9 +709,18 @@ FROM_USE = {
                                         "model.add_module('act', nn.Tanh())\nprobe(model(x))\n", "tensor+graph"),
     "sequential-attribute-filled-by-add-module": (
         HEAD + "class G(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Sequential()\n"
-        "        for i in range(3):\n            self.out.add_module(f'b{i}', make_block())\n"
+        "        if wide:\n            self.out.add_module('fc', make_block())\n"
         "        self.out.add_module('act', nn.Tanh())\n        self.init_weights()\n"
         "    def forward(self, z):\n        probe(self.out(z))\n", "tensor+graph"),
+    # a name computed before the last (it may be the last one's: that module is replaced in place)
+    "sequential-filled-under-computed-names-first": (
+        HEAD + "class G(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Sequential()\n"
+        "        for i in range(3):\n            self.out.add_module(f'b{i}', make_block())\n"
+        "        self.out.add_module('act', nn.Tanh())\n"
+        "    def forward(self, z):\n        probe(self.out(z))\n", "object"),
+    "sequential-added-to-through-another-name-after": (HEAD + "model = nn.Sequential()\nmodel.add_module('act', nn.Tanh())\n"
+                                                       "head = model\nhead.add_module('rnn', nn.LSTM(2, 2))\n"
+                                                       "probe(model(x))\n", "object"),
     "sequential-added-to-in-a-loop-last": (HEAD + "model = nn.Sequential()\nmodel.add_module('act', nn.Tanh())\n"
                                            "for i in range(3):\n    model.add_module(str(i), make_block())\n"
                                            "probe(model(x))\n", "object"),
@@ -836,6 +845,11 @@ LOOP_ENTRY = ("from torch.autograd import Variable\ndef clampit(x, lo):\n    pro
     (("    for t in range(3):\n", "    if flag:\n        x_adv = make()\n    for t in range(3):\n"), None),
     # a nested function reads it (a call of it may see any value)
     (("    for t in range(3):\n", "    def show():\n        print(x_adv)\n    for t in range(3):\n"), None),
+    # bound where no value is described: a `while` test's walrus, a `case` capture, an `except` name
+    (("    for t in range(3):\n", "    while (x_adv := pending.pop()) is not None:\n"), None),
+    (("        logits = model(x_adv)\n", "        match model:\n            case Box() as x_adv:\n                pass\n"), None),
+    (("        logits = model(x_adv)\n", "        try:\n            logits = model(x_adv)\n        except ValueError as x_adv:\n"
+      "            pass\n"), None),
 ])
 def test_a_local_at_the_top_of_a_loop_that_binds_it_again(change, expected):
     assert kinds(HEAD + LOOP_ENTRY.replace(*change)) == [expected]

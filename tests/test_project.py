@@ -211,6 +211,8 @@ FILLED_SEQUENTIAL = (
     (("        return model\n", "        model.append(make_head())\n        return model\n"), []),
     (("        return model\n", "        grow(model)\n        return model\n"), []),
     (("('act', nn.Tanh())", "('fc', nn.Tanh())"), []),
+    (("        model.add_module('fc', nn.Linear(8, 16))\n", "        for name in names:\n            model.add_module(name, make())\n"), []),
+    (("        return model\n", "        head = model\n        head.add_module('out', make_head())\n        return model\n"), []),
     (("('act', nn.Tanh())", "('act', nn.LSTM(16, 16))"), []),
     # not torch's Sequential
     (("        model = nn.Sequential()\n", "        from blocks import Sequential\n        model = Sequential()\n"), []),

@@ -350,30 +350,37 @@ def item_added_last(statement: cst.CSTNode, name: str) -> cst.BaseExpression | N
 def added_by_add_module(target: str, after: Sequence[cst.CSTNode]) -> cst.BaseExpression | None:
     """The module the last `target.add_module("name", m)` statement of `after` (the statements
     after `target = nn.Sequential()` in its block) adds, when the Sequential ends with it: every
-    mention of `target` before that statement is an `add_module` call's receiver, no other of
-    them gives its literal name (that one would be replaced in place), and after it `target` is
-    only called, returned or assigned whole (the summaries' `_added_by_add_module`, on libcst)."""
+    mention of `target` before that statement is an `add_module` call's receiver giving a literal
+    name other than the last one's (the same name, or one computed, may replace a module in
+    place), and after it `target` is only called, returned or bound anew, or assigned whole to a
+    name used so too (the summaries' `_added_by_add_module`, on libcst)."""
     last = next((i for i in range(len(after) - 1, -1, -1) if _module_added(after[i], target) is not None), None)
     if last is None:
         return None
     name, added = _module_added(after[last], target)
     for statement in after[:last]:
-        receivers = {id(call.func.value) for call in _add_module_calls(statement)}
+        calls = [call for call in _add_module_calls(statement) if _dotted_is(call.func.value, target)]
+        receivers = {id(call.func.value) for call in calls}
         for node in descendants(statement):
             if _dotted_is(node, target) and id(node) not in receivers:
                 return None
-        if any(_dotted_is(call.func.value, target) and call.args and _string_value(call.args[0].value) == name
-               for call in _add_module_calls(statement)):
+        if any(not call.args or _string_value(call.args[0].value) in (None, name) for call in calls):
             return None
+    aliases = {target}
     for statement in after[last + 1:]:
         whole = {id(node.func) for node in descendants(statement) if isinstance(node, cst.Call)}
+        aliased = []
         for node in descendants(statement):
             if isinstance(node, (cst.Return, cst.Assign)) and node.value is not None:
                 whole.add(id(node.value))
+                if isinstance(node, cst.Assign) and dotted_name(node.value) in aliases:
+                    aliased.extend(dotted_name(t.target) for t in node.targets)  # `head = model`
             elif isinstance(node, cst.AssignTarget):
                 whole.add(id(node.target))
-        if any(_dotted_is(node, target) and id(node) not in whole for node in descendants(statement)):
+        if any(isinstance(node, (cst.Name, cst.Attribute)) and dotted_name(node) in aliases and id(node) not in whole
+               for node in descendants(statement)):
             return None
+        aliases.update(alias for alias in aliased if alias)
     return added
 
 

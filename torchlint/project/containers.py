@@ -354,9 +354,10 @@ def _mark_filled_sequentials(tree: ast.AST) -> None:
 def _added_by_add_module(target: str, after: list[ast.stmt]) -> ast.expr | None:
     """The module the last `target.add_module("name", m)` statement of `after` adds, when the
     Sequential ends with it: every mention of `target` before that statement is an `add_module`
-    call's receiver (a loop of them too: each appends before it), no other of them gives its
-    literal name (that one would be replaced in place), and after it `target` is only called,
-    returned or assigned whole (not grown, indexed or handed on)."""
+    call's receiver (a loop of them too: each appends before it) giving a literal name other than
+    the last one's (the same name, or one computed, may replace a module in place), and after it
+    `target` is only called, returned or bound anew, or assigned whole to a name that is then
+    used so too (not grown, indexed or handed on)."""
     last = next((i for i in range(len(after) - 1, -1, -1) if _adds_module(after[i], target)), None)
     if last is None:
         return None
@@ -366,9 +367,11 @@ def _added_by_add_module(target: str, after: list[ast.stmt]) -> ast.expr | None:
             if _dotted_is(node, target) and not _receives_add_module(statement, node):
                 return None
             if (type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "add_module"
-                    and _dotted_is(node.func.value, target) and node.args
-                    and type(node.args[0]) is ast.Constant and node.args[0].value == final.args[0].value):
+                    and _dotted_is(node.func.value, target) and not (
+                        node.args and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str
+                        and node.args[0].value != final.args[0].value)):
                 return None
+    aliases = {target}
     for statement in after[last + 1:]:
         whole = set()
         if type(statement) in (ast.Return, ast.Assign) and statement.value is not None:
@@ -376,8 +379,11 @@ def _added_by_add_module(target: str, after: list[ast.stmt]) -> ast.expr | None:
         if type(statement) is ast.Assign:
             whole.update(map(id, statement.targets))
         whole.update(id(node.func) for node in ast.walk(statement) if type(node) is ast.Call)
-        if any(_dotted_is(node, target) and id(node) not in whole for node in ast.walk(statement)):
+        if any(type(node) in (ast.Name, ast.Attribute) and _dotted(node) in aliases and id(node) not in whole
+               for node in ast.walk(statement)):
             return None
+        if type(statement) is ast.Assign and _dotted(statement.value) in aliases:
+            aliases.update(_dotted(t) for t in statement.targets if _dotted(t))  # `head = model`: the same Sequential
     return final.args[1]
 
 

@@ -335,21 +335,42 @@ def _loop_entry_values(loop: ast.stmt, last: dict[str, Descriptor], key: str, lo
     nested function reads (see _reaching_values), nor for displays (changed in place unseen)."""
     if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or not last:
         return {}
+    if walrus and any(type(node) is ast.NamedExpr for node in _walk(loop)):
+        return {}  # (a `while (x := ...)` test binds it on every pass too)
     bound: dict[str, list[Descriptor]] = {}
     for statement in _statements(loop.body):
         for name, value in _bindings(statement, key, local_names, walrus=walrus):
             if name in last:
                 bound.setdefault(name, []).append(value)
-        if isinstance(statement, ast.Delete) or (walrus and any(type(node) is ast.NamedExpr for node in _walk(statement))):
+        if isinstance(statement, ast.Delete):
             return {}
+    bound_otherwise = _bound_by_patterns_and_clauses(loop)
     found = {}
     for name, values in bound.items():
         before = last[name]
-        if name in in_closures or _holds_display(before) or any(value is None or _holds_display(value) for value in values):
+        if (name in in_closures or name in bound_otherwise or _holds_display(before)
+                or any(value is None or _holds_display(value) for value in values)):
             continue
         entry = ("loop", ("local", key, name), before, tuple(values))
         if _size_within(entry, _CHAIN_SIZE):
             found[name] = entry
+    return found
+
+
+def _bound_by_patterns_and_clauses(statement: ast.stmt) -> set[str]:
+    """The names a statement binds where `_bindings` describes no value: `case Box() as x`, a
+    `case [*rest]` or `{**rest}` capture, `except E as x`, an import, a `def` or `class`."""
+    found = set()
+    for node in _walk(statement):
+        kind = type(node)
+        if kind in (ast.MatchAs, ast.MatchStar, ast.ExceptHandler) and node.name:
+            found.add(node.name)
+        elif kind is ast.MatchMapping and node.rest:
+            found.add(node.rest)
+        elif kind in (ast.Import, ast.ImportFrom):
+            found.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            found.add(node.name)
     return found
 
 
