@@ -112,15 +112,7 @@ class LossAccumulatedWithGraph(Rule):
     the same pass (`total += loss`, then `total = total.item()` in the same block, with no
     statement between that may leave the pass); plain numbers; an accumulator reset
     on every way through the loop body to the accumulation (a reset only under a condition of its
-    own, such as the end of a gradient-accumulation window, is not one); an accumulator made
-    afresh on every pass of a loop around the accumulating one whose body steps an optimizer after
-    it, where the accumulating loop steps none (`for x, y in loader: parts = []`, `for _ in
-    range(n_subnets): ... parts.append(loss)`, then `optimizer.step()`: its graphs live for that
-    one step; the receiver's name says it is an optimizer: `optimizer`, `opt_G`, `self.optim`, not
-    `opt_scheduler`), where the accumulating loop may step nothing (no `.step(...)` of anything, no
-    call named for a step, none handed an optimizer) and the outer body keeps the accumulator
-    nowhere (`history.append(parts)`, `meter.update(total)`, `log = total` keep it: flagged);
-    and values of unknown
+    own, such as the end of a gradient-accumulation window, is not one); and values of unknown
     type (a value that is `.backward()`ed in its scope is a tensor that carries a graph, in a file
     that uses torch: another autodiff library's values, micrograd's, have `.backward()` too). A
     tensor made where the linter cannot tell whether it carries a graph (`-torch.mean(utils.nll(out,
@@ -155,14 +147,6 @@ class LossAccumulatedWithGraph(Rule):
         return super().could_fire(text) and (_a_line_accumulates_a_loss(text) or _a_line_accumulates_a_backpropagated_name(text))
 
     valid = (
-        # made afresh for each batch, filled by the sub-steps of that batch, then the optimizer steps:
-        # the graphs live for one step (once-for-all's `loss_of_subnets`)
-        SETUP + "def train(loader, optimizer, meter):\n    for x, y in loader:\n        parts = []\n"
-        "        for _ in range(4):\n            loss = criterion(model(x), y)\n            parts.append(loss)\n"
-        "            loss.backward()\n        optimizer.step()\n        meter.update(sum(parts).item())\n",
-        SETUP + "def train(loader, run):\n    for x, y in loader:\n        total = 0\n        for chunk in x.split(2):\n"
-        "            loss = criterion(model(chunk), y[:2])\n            loss.backward()\n            total += loss\n"
-        "        run.optimizer.step()\n        print(total.item())\n",
         # meters that keep numbers, keep only the last value, or are made anew each pass; a
         # method that takes the value out first; a meter of a library; no grad
         SETUP + METER + "losses = Meter()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n"
@@ -653,8 +637,6 @@ class LossAccumulatedWithGraph(Rule):
         function = self.ctx.enclosing(cst.FunctionDef)
         scope_body = function.body if function is not None else self.ctx.module
         if not _bound_before(accumulator, loop, scope_body) or _reset_in(accumulator, loop, self.ctx.stack):
-            return
-        if _lives_one_step(accumulator, loop, self.ctx.stack):
             return
         if self._ended_in_the_pass(accumulator, scope_body):
             return
@@ -1243,88 +1225,6 @@ def _reset_in(name: str, loop: cst.CSTNode, stack: list[cst.CSTNode]) -> bool:
         for block in blocks
         for statement in _unconditional_statements(block)
     )
-
-
-def _lives_one_step(name: str, loop: cst.CSTNode, stack: list[cst.CSTNode]) -> bool:
-    """The accumulator is made afresh on every pass of a loop around `loop` whose body steps an
-    optimizer after `loop` (`for images, labels in loader: losses = []`, `for _ in
-    range(n_subnets): ... losses.append(loss)`, then `optimizer.step()`), `loop` itself steps
-    nothing (no `.step(...)`, no call named for a step, none handed an optimizer), and the outer
-    body uses the accumulator only through its attributes or as a call's argument, not kept
-    anywhere (`history.append(losses)`, `meter.update(total)`, `log = total`): the graphs it holds
-    live for one optimisation step, which is the step's own work, not every iteration's. (An epoch
-    loop whose batch loop steps the optimizer is no such loop.)"""
-    if _may_step(loop):
-        return False
-    within = stack[:next((i for i, node in enumerate(stack) if node is loop), len(stack))]
-    for depth in range(len(within) - 1, -1, -1):
-        outer = within[depth]
-        if isinstance(outer, SCOPE_NODES):
-            return False
-        if isinstance(outer, (cst.For, cst.While)) and _reset_in(name, outer, stack):
-            holding = within[depth + 2] if depth + 2 < len(within) else loop  # (the statement of the body around `loop`)
-            body = list(outer.body.body) if isinstance(outer.body, cst.IndentedBlock) else []
-            if holding not in body:
-                return False
-            after = body[body.index(holding) + 1:]
-            return (any(_steps_optimizer(statement) for statement in after)
-                    and not _kept_elsewhere(name, outer.body, loop))
-    return False
-
-
-# An optimizer's name, the last part of the receiver (`optimizer`, `opt_G`, `optD`, `self.optim`,
-# `run_manager.optimizer`); not `opt_scheduler` or `opt_level`: a scheduler's step marks an epoch.
-_OPTIMIZER_NAME = re.compile(r"^(?:opt|optim|optimizer|optimiser)(?:_?[A-Za-z]|_?\d+)?$")
-
-# Calls that keep what they are given: the accumulator handed to one outlives the step.
-_KEEPING_CALLS = frozenset({"append", "extend", "insert", "add", "update", "put", "push", "setdefault",
-                            "__setitem__", "register_buffer", "appendleft"})
-
-
-def _is_optimizer_name(expr: cst.CSTNode) -> bool:
-    dotted = dotted_name(expr)
-    return dotted is not None and _OPTIMIZER_NAME.match(dotted.rsplit(".", 1)[-1]) is not None
-
-
-def _steps_optimizer(statement: cst.CSTNode) -> bool:
-    """The statement (not its nested functions) calls `<optimizer>.step(...)`."""
-    return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "step"
-               and _is_optimizer_name(node.func.value)
-               for node in descendants(statement, lambda n: isinstance(n, SCOPE_NODES)))
-
-
-def _may_step(loop: cst.CSTNode) -> bool:
-    """The loop's body may take an optimizer step: a `.step(...)` call of anything
-    (`scaler.step(optimizer)`, `engine.step()`), a call named for a step (`train_step(loss)`), or
-    a call handed an optimizer."""
-    for node in descendants(loop.body, lambda n: isinstance(n, SCOPE_NODES)):
-        if not isinstance(node, cst.Call):
-            continue
-        called = dotted_name(node.func) or ""
-        if "step" in called.rsplit(".", 1)[-1].lower() or any(_is_optimizer_name(arg.value) for arg in node.args):
-            return True
-    return False
-
-
-def _kept_elsewhere(name: str, body: cst.CSTNode, loop: cst.CSTNode) -> bool:
-    """Outside `loop`, the body reads `name` otherwise than through an attribute (`total.item()`)
-    or as an argument of a call that does not keep it (`sum(parts)`, `list_mean(parts)`), or
-    binds it otherwise than plainly (the reset itself)."""
-    for path in paths(body, lambda n: n is loop or isinstance(n, SCOPE_NODES)):
-        node = path[-1]
-        if not (isinstance(node, cst.Name) and node.value == name) or any(step is loop for step in path):
-            continue
-        parent = path[-2] if len(path) > 1 else None
-        if isinstance(parent, cst.Attribute) and parent.value is node:
-            continue  # `total.item()`, `parts.append(x)`
-        if isinstance(parent, cst.AssignTarget) and parent.target is node:
-            continue  # the reset
-        if isinstance(parent, cst.Arg) and parent.value is node and len(path) > 2 and isinstance(path[-3], cst.Call):
-            call = path[-3]
-            if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in _KEEPING_CALLS):
-                continue  # `sum(parts)`, `list_mean(parts)`
-        return True
-    return False
 
 
 def _unconditional_statements(block: cst.CSTNode):

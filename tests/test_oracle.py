@@ -850,9 +850,20 @@ LOOP_ENTRY = ("from torch.autograd import Variable\ndef clampit(x, lo):\n    pro
     (("        logits = model(x_adv)\n", "        match model:\n            case Box() as x_adv:\n                pass\n"), None),
     (("        logits = model(x_adv)\n", "        try:\n            logits = model(x_adv)\n        except ValueError as x_adv:\n"
       "            pass\n"), None),
+    # the loop's own target (what it iterates is not known), and a value read from the name before
+    # the loop handed back to it in the body (`y = x_adv` first: the caller's object on a later pass)
+    (("    for t in range(3):\n", "    for x_adv in boxes or []:\n"), None),
 ])
 def test_a_local_at_the_top_of_a_loop_that_binds_it_again(change, expected):
     assert kinds(HEAD + LOOP_ENTRY.replace(*change)) == [expected]
+
+
+@pytest.mark.parametrize(("handed_back", "expected"), [("torch.ones(3)", "tensor"), ("y", None)])
+def test_a_value_read_from_the_local_before_the_loop_is_not_its_loop_value(handed_back, expected):
+    # `y = x` reads what the caller passed; handed back in the body, the next pass holds that
+    source = ("def show(p):\n    probe(p)\ndef run(x):\n    y = x\n    x = torch.zeros(3, requires_grad=True)\n"
+              f"    for i in range(2):\n        show(x)\n        x = {handed_back}\nrun(Box(1))\n")
+    assert kinds(HEAD + source) == [expected]
 
 
 def test_self_and_self_attributes():

@@ -345,16 +345,30 @@ def _loop_entry_values(loop: ast.stmt, last: dict[str, Descriptor], key: str, lo
         if isinstance(statement, ast.Delete):
             return {}
     bound_otherwise = _bound_by_patterns_and_clauses(loop)
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        bound_otherwise |= {node.id for node in _walk(loop.target) if type(node) is ast.Name}  # the loop's own target
     found = {}
     for name, values in bound.items():
         before = last[name]
         if (name in in_closures or name in bound_otherwise or _holds_display(before)
                 or any(value is None or _holds_display(value) for value in values)):
             continue
-        entry = ("loop", ("local", key, name), before, tuple(values))
+        # (the body's reads of the name are of what it holds in the loop: judged as the entry value,
+        # by induction, without judging every other value read from the name that way)
+        inside = ("loopvar", key, name)
+        entry = ("loop", ("local", key, name), before, tuple(_renamed_local(value, key, name, inside) for value in values))
         if _size_within(entry, _CHAIN_SIZE):
             found[name] = entry
     return found
+
+
+def _renamed_local(descriptor: Descriptor, key: str, name: str, renamed: tuple) -> Descriptor:
+    """The descriptor with each read of the function's local `name` as `renamed`."""
+    if not isinstance(descriptor, tuple):
+        return descriptor
+    if descriptor == ("local", key, name):
+        return renamed
+    return tuple(_renamed_local(part, key, name, renamed) for part in descriptor)
 
 
 def _bound_by_patterns_and_clauses(statement: ast.stmt) -> set[str]:

@@ -443,6 +443,8 @@ class ProjectIndex(Callers):
             return merge([self.kind(path, d[1]), self.kind(path, d[2])])
         if tag == "loop":
             return self._loop_entry_kind(path, d)
+        if tag == "loopvar":  # (judged as the loop's entry value inside `_loop_entry_kind` only)
+            return self.kind(path, ("local", d[1], d[2]))
         if tag == "no graph":  # made with autograd off
             kind = self.kind(path, d[1])
             return without_graph(kind) if kind is not CYCLE and carries_graph(kind) else kind
@@ -506,7 +508,8 @@ class ProjectIndex(Callers):
         entry = self._judged_assuming(path, local, None, [before])[0]
         if entry is None or entry is CYCLE:
             return self.kind(path, local)  # (what every value of the local agrees on, as without the loop's)
-        kind = self._assuming(path, (local, entering), entry, lambda: self._local_kind(path, (before, *values)))
+        inside = ("loopvar", *local[1:])  # the body's reads of the local (see flow._loop_entry_values)
+        kind = self._assuming(path, (inside, entering), entry, lambda: self._local_kind(path, (before, *values)))
         if kind is None or kind is CYCLE or kind.base != entry.base or merge([entry, kind]) != kind:
             return self.kind(path, local)
         return kind
