@@ -305,22 +305,12 @@ def _kept_through(statement: ast.stmt, last: dict[str, Descriptor]) -> dict[str,
     """The values of `last` no part of the compound statement may rebind, delete or change."""
     if not last:
         return {}
-    touched = set(_displays_changed(statement, last))
+    touched = set(_displays_changed(statement, last)) | _bound_by_patterns_and_clauses(statement)
     for node in _walk(statement):
         if type(node) is ast.Name and type(node.ctx) is not ast.Load:
             touched.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            touched.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            touched.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             touched.update(node.names)
-        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
-            touched.add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            touched.add(node.rest)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            touched.add(node.name)
     return {name: value for name, value in last.items() if name not in touched}
 
 
