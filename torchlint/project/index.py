@@ -501,9 +501,11 @@ class ProjectIndex(Callers):
         """What a local holds at the top of a loop's body (see flow._loop_entry_values): the value
         bound just before the loop, judged whatever the local held before it, when each value the
         body binds keeps that kind given it (by induction over the passes, it then always holds).
-        What is judged under the assumption is forgotten after: outside the loop the local may
-        hold other values. Otherwise, what all the local's values agree on. The body's reads of the name there are this very value (the call of
-        `linf_clamp(x_adv, ...)` that gives `x_adv` its next value reads it): assumed too."""
+        What is assumed: the body's reads of the name (`("loopvar", ...)` in its values) and this
+        very value, which calls in the body are handed (`linf_clamp(x_adv, ...)`, giving `x_adv` its
+        next value); not the local's other reads (`y = x` before the loop). What is judged under the
+        assumption is forgotten after. Where the induction fails: what all the local's values agree
+        on, as without the loop's."""
         _, local, before, values = entering
         entry = self._judged_assuming(path, local, None, [before])[0]
         if entry is None or entry is CYCLE:
