@@ -16,6 +16,7 @@ from torchlint.torch_api import (
     DATA_LOADERS,
     DATA_PARALLEL_FUNCTIONS,
     GRAPH_CUTTING_METHODS,
+    LINALG_TENSOR_TUPLES,
     MODEL_OUTPUT_TENSOR_FIELDS,
     MODEL_OUTPUT_TENSOR_METHODS,
     MODULE_CONTAINERS,
@@ -30,6 +31,7 @@ from torchlint.torch_api import (
     SELF_RETURNING_METHODS,
     TENSOR_ATTRIBUTE_NAMES,
     TENSOR_ONLY_METHODS,
+    TENSOR_DECOMPOSITIONS,
     TENSOR_TUPLE_FUNCTIONS,
     TENSOR_TUPLE_RESULTS,
     WHOLE_TENSOR_REDUCTIONS,
@@ -503,7 +505,8 @@ def library_call_kind(qualified: str, inner: Kind | None, keywords: set[str], gr
         return derived_tensor(inner.graph, [inner]) if inner.base == TENSOR else None
     if qualified == "torch.where" and ((positional or 0) >= 2 or keywords & {"input", "other"}):
         return tensor(graph)  # `torch.where(cond, x, y)` picks elements; `torch.where(cond)` gives indices
-    if (namespace == "torch" and name in TENSOR_TUPLE_RESULTS) or qualified in TENSOR_TUPLE_FUNCTIONS:
+    if ((namespace == "torch" and name in TENSOR_TUPLE_RESULTS | TENSOR_DECOMPOSITIONS) or qualified in TENSOR_TUPLE_FUNCTIONS
+            or (namespace == "torch.linalg" and name in LINALG_TENSOR_TUPLES)):
         return TENSOR_TUPLE
     if qualified in PACKING_FUNCTIONS:
         return Kind(OBJECT, origin=PACKED_SEQUENCE)
@@ -676,7 +679,7 @@ def method_call_kind(receiver: Kind | None, method: str, without_arguments: bool
         return tensor(DISTRIBUTION_TENSORS[method])  # `Categorical(logits=z).sample()`
     if receiver.base == TENSOR and method in WHOLE_TENSOR_REDUCTIONS and without_arguments:
         return derived_tensor(receiver.graph, [receiver])  # `x.max()`: the largest element
-    if receiver.base == TENSOR and method in TENSOR_TUPLE_RESULTS:
+    if receiver.base == TENSOR and (method in TENSOR_TUPLE_RESULTS or method in TENSOR_DECOMPOSITIONS):
         # (of a tensor taken for one by a guess, tensors by the same guess)
         return TENSOR_TUPLE if receiver.origin not in GUESSED else Kind(CONTAINER, element=Kind(TENSOR, origin=receiver.origin))
     if receiver.base != TENSOR or method in NON_TENSOR_METHODS or method not in TENSOR_ATTRIBUTE_NAMES:

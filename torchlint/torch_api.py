@@ -135,6 +135,15 @@ TENSOR_TUPLE_RESULTS = frozenset(
      "median", "nanmedian", "max", "min", "aminmax", "std_mean", "var_mean", "cummax", "cummin",
      "broadcast_tensors", "meshgrid", "lu_unpack"}
 )
+# Decompositions and the like that return a (named) tuple of tensors whatever they are given, as
+# torch's functions and tensor methods (`u, s, v = torch.svd(x)`, `x.qr()`) and as torch.linalg's
+# (`q, r = torch.linalg.qr(x)`, `torch.linalg.lstsq(a, b)`): `eig` and `lstsq` of torch itself
+# are gone from recent releases, but older code calls them.
+TENSOR_DECOMPOSITIONS = frozenset({"svd", "qr", "slogdet", "lu", "frexp", "geqrf", "histogram", "eig", "lstsq"})
+LINALG_TENSOR_TUPLES = frozenset(
+    {"svd", "qr", "eig", "eigh", "slogdet", "lstsq", "lu", "lu_factor", "lu_factor_ex", "cholesky_ex", "inv_ex",
+     "solve_ex", "ldl_factor", "ldl_factor_ex"}
+)
 # Of those, the reductions that give one tensor when no dimension is named: `x.max()`,
 # `torch.median(x)` (with a dimension, a named tuple; with a second tensor, a tensor).
 WHOLE_TENSOR_REDUCTIONS = frozenset({"max", "min", "median", "nanmedian"})
