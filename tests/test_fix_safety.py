@@ -251,7 +251,8 @@ def test_tl005_a_module_of_unknown_class_gets_an_unsafe_fix():
 def test_tl005_a_module_chosen_from_several_classes():
     """`Net = A if big else B; Net().forward(x)` and `{"a": A, "b": B}[name]()`: every choice is a
     module class, so the instance is a module; which class is not known, so the fix is unsafe.
-    A choice that may be something else, or a table changed later, says nothing."""
+    A choice that may be something else, or a table that may be changed later (named otherwise
+    than to look a class up), says nothing."""
     rule = rule_by_code("TL005")
     classes = ("import torch.nn as nn\n\n\nclass A(nn.Module):\n    pass\n\n\nclass B(A):\n    pass\n\n\n"
                "class Plain:\n    def forward(self, x):\n        return x\n\n\n")
@@ -260,18 +261,30 @@ def test_tl005_a_module_chosen_from_several_classes():
         "def run(name, x):\n    return {'a': A, 'b': B}[name]().forward(x)\n",
         "def run(name, x):\n    table = {'a': A, 'b': B}\n    cls = table[name]\n    return cls().forward(x)\n",
         "def run(big, x):\n    Net = A if big else (B if x else nn.Linear)\n    return Net(2, 2).forward(x)\n",
+        # a module-level table that only its display fills (no other module of the project names it)
+        "TABLE = {'a': A, 'b': B}\n\n\ndef run(name, x):\n    cls = TABLE[name]\n    return cls().forward(x)\n",
+        "TABLE = dict(a=A, b=B)\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
     ]
     for body in flagged:
         [finding] = lint_text(classes + body, "run.py", [rule]).diagnostics
         assert finding.fix is not None and finding.fix.applicability == "unsafe", body
+    # one entry: that very class (or a KeyError), so the fix is proven
+    single = "TABLE = {'a': A}\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n"
+    [finding] = lint_text(classes + single, "run.py", [rule]).diagnostics
+    assert finding.fix is not None and finding.fix.applicability == "safe"
     silent = [
         "def run(big, x):\n    Net = A if big else Plain\n    return Net().forward(x)\n",
         "def run(big, x, make):\n    Net = A if big else make\n    return Net().forward(x)\n",
         "def run(name, x):\n    return {'a': A, 'p': Plain}[name]().forward(x)\n",
         "TABLE = {'a': A, 'b': B}\nTABLE['p'] = Plain\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
         "def run(name, x, extra):\n    return {'a': A, **extra}[name]().forward(x)\n",
-        # a module-level table is a registry that other modules may fill
-        "TABLE = {'a': A, 'b': B}\n\n\ndef run(name, x):\n    cls = TABLE[name]\n    return cls().forward(x)\n",
+        # a module-level table the file names otherwise: handed on, aliased or printed, it may be filled there
+        "TABLE = {'a': A, 'b': B}\nfill(TABLE)\n\n\ndef run(name, x):\n    cls = TABLE[name]\n    return cls().forward(x)\n",
+        "TABLE = {'a': A, 'b': B}\nT = TABLE\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
+        "TABLE = {'a': A, 'b': B}\nglobals()['TABLE']['p'] = Plain\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
+        "TABLE = {'a': A, 'b': B}\nif x:\n    TABLE = {'p': Plain}\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
+        "TABLE = dict(a=A, **extra)\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
+        "TABLE = {'a': A, 'b': B}\n\n\ndef run(name, x, dict=dict):\n    return dict(a=A, p=Plain)[name]().forward(x)\n",
         # a local table handed on or aliased may be filled there
         "def run(name, x):\n    table = {'a': A, 'b': B}\n    fill(table)\n    return table[name]().forward(x)\n",
         "def run(name, x):\n    table = {'a': A, 'b': B}\n    alias = table\n    alias['p'] = Plain\n    return table[name]().forward(x)\n",

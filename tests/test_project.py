@@ -317,6 +317,34 @@ def test_a_factory_choosing_among_module_classes(cli, tmp_path, change, expected
     assert _findings(cli, "run.py") == expected
 
 
+TABLE_MODELS = (
+    "import torch.nn as nn\nclass A(nn.Module):\n    pass\nclass B(A):\n    pass\n"
+    "MODELS = {'a': A, 'b': B}\n\n\nclass Trainer:\n    def __init__(self, name):\n        self.net = MODELS[name]()\n\n"
+    "    def step(self, x):\n        return self.net.forward(x)\n"
+)
+
+
+@pytest.mark.parametrize(("other", "package", "expected"), [
+    ("from models import Trainer\nTrainer('a').step(1)\n", False, [("TL005", 14)]),
+    # another module may fill the table: it names it (reads, stores, imports it under another name)
+    ("from models import MODELS, Trainer\nMODELS['p'] = object\n", False, []),
+    ("import models\nmodels.MODELS.update(p=object)\n", False, []),
+    ("from models import MODELS as M\n", False, []),
+    ("from models import *\nprint(MODELS)\n", False, []),
+    # a public name of an installable package: code outside the project may register more
+    ("from .models import Trainer\n", True, []),
+])
+def test_a_module_level_table_of_module_classes(cli, tmp_path, other, package, expected):
+    folder = tmp_path / "pkg" if package else tmp_path
+    folder.mkdir(exist_ok=True)
+    if package:
+        (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\nversion = '1'\n")
+        (folder / "__init__.py").write_text("")
+    (folder / "models.py").write_text(TABLE_MODELS)
+    (folder / "run.py").write_text(other)
+    assert _findings(cli, str(folder / "models.py")) == expected
+
+
 @pytest.mark.parametrize("body", ["    yield 1\n", "    yield from range(2)\n", "    x = yield\n"])
 def test_a_generator_returning_a_module_gives_no_module(cli, tmp_path, body):
     # the call gives a generator; `return` only sets what StopIteration carries

@@ -1419,8 +1419,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         """`Net = A if big else B; Net()`, `{"a": A, "b": B}[name]()`: what the instances of the
         classes that can be chosen agree on (unknown unless every choice is a known class)."""
         choices = self._class_choices(func, scope, CHOICE_DEPTH)
-        if choices is None or len(choices) < 2:
-            return None
+        if not choices or (len(choices) == 1 and choices[0][0] is func):
+            return None  # (one choice: `{"resnet50": ResNet50Fc}[name]()` still picks that class)
         choosing = self.__dict__.setdefault("_choosing", set())
         if id(func) in choosing:
             return None  # `model = factory; model = model()`: a choice is this very call
@@ -1437,7 +1437,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             return self._all_choices([(expr.body, scope), (expr.orelse, scope)], depth)
         if isinstance(expr, cst.Subscript):
             table = self._dict_literal_values(expr.value, scope)
-            return None if table is None else self._all_choices([(value, scope) for value in table], depth)
+            return None if table is None else self._all_choices([(value, table[1]) for value in table[0]], depth)
         if isinstance(expr, cst.Name):
             bindings = self.scopes.lookup(expr.value, scope) or []
             if bindings and all(binding.how == "value" and not binding.path and binding.value is not None
@@ -1454,20 +1454,41 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             choices.extend(found)
         return choices
 
-    def _dict_literal_values(self, expr: cst.CSTNode, scope: Scope) -> list[cst.CSTNode] | None:
-        """The classes a dict display offers: written in place, or bound to a function's local
-        that is only ever looked up (a module-level table is a registry others may fill)."""
+    def _dict_literal_values(self, expr: cst.CSTNode, scope: Scope) -> tuple[list[cst.CSTNode], Scope] | None:
+        """The classes a dict display (or `dict(a=A, b=B)`) offers, and the scope they are read in:
+        written in place, or bound to a function's local that is only ever looked up, or to a
+        module-level table nothing but its display fills (see _table_only_looked_up)."""
         if isinstance(expr, cst.Name):
             bindings = self.scopes.lookup(expr.value, scope) or []
-            if (len(bindings) != 1 or bindings[0].how != "value" or bindings[0].path
-                    or not isinstance(bindings[0].scope.node, cst.FunctionDef)
-                    or not _only_looked_up(expr.value, bindings[0].scope.node)
-                    or self._stored_into_anywhere(expr.value)):
+            if len(bindings) != 1 or bindings[0].how != "value" or bindings[0].path:
                 return None
-            expr = bindings[0].value
+            owner = bindings[0].scope.node
+            if isinstance(owner, cst.FunctionDef):
+                if not _only_looked_up(expr.value, owner) or self._stored_into_anywhere(expr.value):
+                    return None
+            elif not (isinstance(owner, cst.Module) and self._table_only_looked_up(expr.value)):
+                return None
+            scope, expr = bindings[0].scope, bindings[0].value
+        if (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "dict"
+                and self.scopes.lookup("dict", scope) is None and expr.args
+                and all(arg.keyword is not None and not arg.star for arg in expr.args)):
+            return [arg.value for arg in expr.args], scope  # `dict(conv4=Conv4, resnet10=ResNet10)`
         if not isinstance(expr, cst.Dict) or not all(isinstance(element, cst.DictElement) for element in expr.elements):
             return None
-        return [element.value for element in expr.elements]
+        return [element.value for element in expr.elements], scope
+
+    def _table_only_looked_up(self, name: str) -> bool:
+        """A module-level table (`MODELS = {"a": A, "b": B}`) that nothing but its display fills:
+        this file writes its name only where it binds it and in `MODELS[key]` reads, no other
+        module of the project names it (to fill it, alias it or hand it on), and it is no public
+        name of an installable package (code outside the project may register more)."""
+        if not self.text or self._stored_into_anywhere(name):
+            return False
+        escaped = re.escape(name)
+        mentions = len(re.findall(rf"\b{escaped}\b", self.text))
+        lookups = len(re.findall(rf"\b{escaped}\s*\[", self.text))
+        return (mentions - lookups == 1 and not self.project.is_public_api(self._project_path, name)
+                and not self.project.named_elsewhere(self._project_path, name))
 
     def _stored_into_anywhere(self, name: str) -> bool:
         """`TABLE[k] = v` or `TABLE.update(...)` anywhere in the file's text (a registry filled by a

@@ -713,6 +713,11 @@ class Callers:
         last name is one of `names`, or names it otherwise (a value, a base class)."""
         return any(self._calls_named(name) or self._modules_where_escaping(name) for name in sorted(names))
 
+    def named_elsewhere(self, path: str, name: str) -> bool:
+        """Whether a module of the project other than `path` names `name` (last name) other than
+        as a callee: reads it, stores into it, imports it under another name."""
+        return any(module != path for module in self._modules_where_escaping(name))
+
     def _calls_named(self, name: str) -> list[tuple[str, CallSite]]:
         """Calls whose callee's last name is `name`: the run's table, with this view's file as it is now."""
         self.consulted.add(ASKED + name)
