@@ -317,6 +317,38 @@ def test_a_factory_choosing_among_module_classes(cli, tmp_path, change, expected
     assert _findings(cli, "run.py") == expected
 
 
+FED_BACK = (
+    "import torch.nn as nn\n\n\nclass Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.proj = nn.Linear(4, 4)\n\n    def first_frame(self, memory):\n        return memory.new_zeros(2, 4)\n\n"
+    "    def step(self, x):\n        return self.proj(x), x.sum()\n\n    def run(self, memory):\n"
+    "        x = self.first_frame(memory)\n        outs = []\n        while True:\n            x = self.proj(x)\n"
+    "            out, gate = self.step(x)\n            outs.append(out)\n            if len(outs) > 3 or stop(out):\n"
+    "                break\n            x = out\n        return outs\n\n\ndef stop(output):\n    return (output.data > 0).all()\n"
+)
+
+
+@pytest.mark.parametrize(("changes", "expected"), [
+    ((), [("TL001", 29)]),
+    ((("            x = self.proj(x)\n", ""),), [("TL001", 28)]),
+    ((("        return memory.new_zeros(2, 4)", "        return memory.frames"),), [("TL001", 29)]),
+    # what the loop feeds back decides, and nothing says what it is: the first frame is not known
+    # (or is a list), and `step` hands back what it is given
+    ((("        return memory.new_zeros(2, 4)", "        return memory.frames"), ("            x = self.proj(x)\n", ""),
+      ("return self.proj(x), x.sum()", "return x, x")), []),
+    ((("        return memory.new_zeros(2, 4)", "        return []"), ("            x = self.proj(x)\n", ""),
+      ("return self.proj(x), x.sum()", "return x, x")), []),
+])
+def test_a_local_every_value_of_which_a_loop_feeds_back(cli, tmp_path, changes, expected):
+    """`out, gate = self.step(self.proj(x))`, then `x = out` for the next pass: every value of
+    `out` mentions it, through `x`; what it holds is what the values give while it is not known,
+    when judging them again given that gives it back."""
+    source = FED_BACK
+    for old, new in changes:
+        source = source.replace(old, new)
+    (tmp_path / "models.py").write_text(source)
+    assert _findings(cli, "models.py") == expected
+
+
 TABLE_MODELS = (
     "import torch.nn as nn\nclass A(nn.Module):\n    pass\nclass B(A):\n    pass\n"
     "MODELS = {'a': A, 'b': B}\n\n\nclass Trainer:\n    def __init__(self, name):\n        self.net = MODELS[name]()\n\n"

@@ -483,7 +483,9 @@ class ProjectIndex(Callers):
         plain = tuple(value for value in values if not _mentions(value, local))
         if len(plain) == len(values):
             return self._local_kind(path, values)
-        assumed = self._local_kind(path, plain) if plain else None
+        if not plain:
+            return self._kind_made_from_itself(path, local, values)
+        assumed = self._local_kind(path, plain)
         if assumed is None and plain and all(_is_number(value) for value in plain):
             return self._sum_from_a_number(path, local, values)
         if assumed is None:
@@ -496,6 +498,17 @@ class ProjectIndex(Callers):
             return None
         del self._memo[key]
         return kind
+
+    def _kind_made_from_itself(self, path: str, local: tuple, values: tuple[Descriptor, ...]) -> Kind | None:
+        """A local every value of which mentions it, through what a loop feeds back
+        (`mel, gate = self.decode(self.prenet(inp))`, then `inp = mel` for the next pass): what the
+        values give while the local is not known, when judging them again given that kind gives
+        it back (a fixed point: by induction over the passes, it then always holds)."""
+        kind = self._assuming(path, (local,), CYCLE, lambda: self._local_kind(path, values))
+        if kind is None or kind is CYCLE:
+            return None
+        again = self._assuming(path, (local,), kind, lambda: self._local_kind(path, values))
+        return kind if again == kind else None
 
     def _loop_entry_kind(self, path: str, entering: tuple) -> Kind | None:
         """What a local holds at the top of a loop's body (see flow._loop_entry_values): the value
