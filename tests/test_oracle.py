@@ -152,6 +152,26 @@ def kinds(source: str) -> list:
         pytest.param(HEAD + "out = nn.Linear(2, 2)(x)\nvals, idx = out.topk(2, 1)\nprobe(vals)\n", "tensor", id="topk-values"),
         pytest.param(HEAD + "out = nn.Linear(2, 2)(x)\nprobe(out.max(1))\n", "container", id="max-with-dim-whole"),
         pytest.param(HEAD + "u, s, v = torch.svd(torch.randn(3, 3))\nprobe(s)\n", "tensor", id="svd-values"),
+        pytest.param(HEAD + "def f(fo):\n    data = []\n    for line in fo:\n        data.append((torch.ones(1), torch.ones(1)))\n"
+                     "    for x, y in data:\n        probe(x)\n", "tensor", id="grown-list-of-tuples"),
+        pytest.param(HEAD + "data = [(torch.ones(1), 3), (torch.zeros(1), 4)]\nfor x, n in data:\n    probe(x)\n", "tensor",
+                     id="list-of-tuples"),
+        pytest.param(HEAD + "data = [(torch.ones(1), 3), (torch.zeros(1), 4)]\nfor x, n in data:\n    probe(n)\n", None,
+                     id="list-of-tuples-number-place"),
+        pytest.param(HEAD + "data = [(torch.ones(1), torch.ones(1)) for _ in range(3)]\nfor j, (x, y) in enumerate(data):\n"
+                     "    probe(y)\n", "tensor", id="comprehension-of-tuples"),
+        pytest.param(HEAD + "def f(fo):\n    data = []\n    for line in fo:\n        data.append([torch.ones(1), torch.ones(1)])\n"
+                     "    for x, y in data:\n        probe(x)\n", None, id="grown-list-of-lists"),  # (a list may change)
+        pytest.param(HEAD + "data = [(torch.ones(1), 3), ('a', 4)]\nfor x, n in data:\n    probe(x)\n", None,
+                     id="list-of-tuples-disagreeing"),
+        pytest.param(HEAD + "data = [(torch.ones(1), 3), (torch.zeros(1),)]\nfor x, *n in data:\n    probe(x)\n", None,
+                     id="list-of-tuples-of-two-lengths"),
+        pytest.param(HEAD + "def f(fo):\n    data = []\n    for line in fo:\n        data.append((torch.ones(1), 1))\n"
+                     "    data[0] = ('a', 1)\n    for x, y in data:\n        probe(x)\n", None, id="list-of-tuples-stored-into"),
+        pytest.param(HEAD + "def f(fo):\n    data = []\n    for line in fo:\n        data.append((torch.ones(1), 1))\n"
+                     "    fill(data)\n    for x, y in data:\n        probe(x)\n", None, id="list-of-tuples-handed-on"),
+        pytest.param(HEAD + "def f(fo):\n    data = []\n    for line in fo:\n        data.append((line, 1))\n"
+                     "    for x, y in data:\n        probe(x)\n", None, id="list-of-tuples-of-unknowns"),
         pytest.param(HEAD + "q, r = torch.linalg.qr(torch.randn(3, 3))\nprobe(q)\n", "tensor", id="linalg-qr"),
         pytest.param(HEAD + "w, v = torch.linalg.eigh(torch.eye(3))\nprobe(torch.linalg.eigh(torch.eye(3)))\n", "container",
                      id="linalg-eigh-whole"),

@@ -544,13 +544,18 @@ CONTAINER_MUTATING_METHODS = frozenset({"append", "extend", "insert", "update", 
                                         "popitem", "remove", "clear", "reverse", "sort", "__delitem__"})
 
 
-def container_of(kinds: Iterable[Kind | None]) -> Kind | None:
+def container_of(kinds: Iterable[Kind | None], of_tuples: bool = False) -> Kind | None:
     """A list/tuple display: a container whose elements agree on a kind (modules, tensors,
     instances of one class of the project: `[Agent(), Agent()]`), or one known position by
-    position."""
+    position. `of_tuples`: every element is a tuple display, which no code can change, so
+    tuples agreeing position by position are an element too (`[(x, y), ...]`, then `for x, y
+    in batches`)."""
     kinds = list(kinds)
     element = merge(kinds)
     positions = tuple(kinds) if len(kinds) > 1 else None
+    if (of_tuples and element is not None and element.base == CONTAINER and not element.mapping
+            and element.positions is not None and any(is_kind(kind, MODULE) or is_kind(kind, TENSOR) for kind in element.positions)):
+        return Kind(CONTAINER, element=element, positions=positions)
     # (an OBJECT of no class or origin: modules beside known non-modules, see `merge`; loaders
     # of tensor batches: `{"train": train_loader, "val": val_loader}[phase]` is iterated)
     if element is not None and (element.base in (MODULE, TENSOR) or (

@@ -92,7 +92,8 @@ class LocalContainers:
             # `add_records(items, raw)`, `rows = items`, a closure: grown out of sight (torch's
             # own functions keep what they are given: `torch.save(Gs, path)`, `nn.ModuleList(layers)`)
             return None
-        added = [self._kind(element.value, scope) for display in grown_by_addition for element in display.elements]
+        added_values = [element.value for display in grown_by_addition for element in display.elements]
+        added = [self._kind(value, scope) for value in added_values]
         for marks, path in scope.uses.get(name, ()):
             if marks & _MUTATIONS and not marks & _LIST_GROWTH:
                 return None  # `layers[0] = ...`, `layers.update(...)`: not only grown
@@ -100,12 +101,14 @@ class LocalContainers:
                 values = _grown_by(path[-1])
                 if values is None:
                     return None
+                added_values += values
                 added += [self._kind(value, scope, (*path, value)) for value in values]
         if not added:
             return None
-        given = [self._kind(element.value, scope) for value in displays if isinstance(value, cst.List)
-                 for element in value.elements]
-        grown = container_of(given + added)  # (its positions are not the display's: only the element counts)
+        given_values = [element.value for value in displays if isinstance(value, cst.List) for element in value.elements]
+        given = [self._kind(value, scope) for value in given_values]
+        # (its positions are not the display's: only the element counts)
+        grown = container_of(given + added, of_tuples=all(isinstance(value, cst.Tuple) for value in given_values + added_values))
         return Kind(CONTAINER, element=grown.element) if grown is not None and grown.element is not None else None
 
     def _maybe_changed_out_of_sight(self, name: str, scope: Scope, bindings: list[Binding]) -> bool:

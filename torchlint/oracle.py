@@ -202,7 +202,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
             if any(isinstance(element, cst.StarredElement) for element in expr.elements):
                 return self._display_with_unpacking(expr, scope, at)
-            held = container_of(self._kind(element.value, scope, at) for element in expr.elements)
+            held = container_of((self._kind(element.value, scope, at) for element in expr.elements),
+                                of_tuples=all(isinstance(element.value, cst.Tuple) for element in expr.elements))
             if isinstance(expr, cst.Set) and held is not None:  # (a set has no positions)
                 return Kind(CONTAINER, element=held.element) if held.element is not None else None
             return held
@@ -285,7 +286,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
                 # `{x: DataLoader(sets[x]) for x in phases}`: a mapping of what each value is
                 held = container_of([self._kind(expr.value, inner)])
                 return replace(held, mapping=True) if held is not None else None
-            return container_of([self._kind(expr.elt, inner)])
+            return container_of([self._kind(expr.elt, inner)], of_tuples=isinstance(expr.elt, cst.Tuple))
         finally:
             if inner is not scope:  # (its bindings refer to it: emptied, nothing keeps the tree alive)
                 inner.bindings.clear()
