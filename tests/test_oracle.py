@@ -744,12 +744,25 @@ FROM_USE = {
         "        if wide:\n            self.out.add_module('fc', make_block())\n"
         "        self.out.add_module('act', nn.Tanh())\n        self.init_weights()\n"
         "    def forward(self, z):\n        probe(self.out(z))\n", "tensor+graph"),
-    # a name computed before the last (it may be the last one's: that module is replaced in place)
+    # names computed before the last one that can never be it (`f'b{i}'` always starts with `b`)
     "sequential-filled-under-computed-names-first": (
         HEAD + "class G(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Sequential()\n"
         "        for i in range(3):\n            self.out.add_module(f'b{i}', make_block())\n"
+        "            self.out.add_module('relu_%d' % i, nn.ReLU())\n            self.out.add_module('{}_bn'.format(i), nn.ReLU())\n"
+        "        self.out.add_module('act', nn.Tanh())\n"
+        "    def forward(self, z):\n        probe(self.out(z))\n", "tensor+graph"),
+    # a name computed before the last that may be it: that module is replaced in place
+    "sequential-filled-under-a-computed-name-that-may-be-the-last": (
+        HEAD + "class G(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.out = nn.Sequential()\n"
+        "        for i in range(3):\n            self.out.add_module(f'a{i}', make_block())\n"
         "        self.out.add_module('act', nn.Tanh())\n"
         "    def forward(self, z):\n        probe(self.out(z))\n", "object"),
+    "sequential-filled-under-a-formatted-name-that-may-be-the-last": (
+        HEAD + "model = nn.Sequential()\nmodel.add_module('%s' % name, make_block())\nmodel.add_module('{}t'.format(k), make_block())\n"
+        "model.add_module('act', nn.Tanh())\nprobe(model(x))\n", "object"),
+    "sequential-filled-under-an-f-string-with-no-field": (
+        HEAD + "model = nn.Sequential()\nmodel.add_module(f'act', make_block())\nmodel.add_module('act', nn.Tanh())\n"
+        "probe(model(x))\n", "object"),
     "sequential-added-to-through-another-name-after": (HEAD + "model = nn.Sequential()\nmodel.add_module('act', nn.Tanh())\n"
                                                        "head = model\nhead.add_module('rnn', nn.LSTM(2, 2))\n"
                                                        "probe(model(x))\n", "object"),

@@ -214,6 +214,13 @@ FILLED_SEQUENTIAL = (
     (("        model.add_module('fc', nn.Linear(8, 16))\n", "        for name in names:\n            model.add_module(name, make())\n"), []),
     (("        return model\n", "        head = model\n        head.add_module('out', make_head())\n        return model\n"), []),
     (("('act', nn.Tanh())", "('act', nn.LSTM(16, 16))"), []),
+    # names computed before the last one: only those that can never be it
+    (("        model.add_module('fc', nn.Linear(8, 16))\n",
+      "        for i in range(2):\n            model.add_module('hidden_%d' % i, nn.Linear(8, 16))\n"), [("TL001", 5)]),
+    (("        model.add_module('fc', nn.Linear(8, 16))\n",
+      "        for i in range(2):\n            model.add_module('ac%s' % i, nn.Linear(8, 16))\n"), []),
+    (("        model.add_module('fc', nn.Linear(8, 16))\n",
+      "        for i in range(2):\n            model.add_module(f'{i}t', nn.Linear(8, 16))\n"), []),
     # not torch's Sequential
     (("        model = nn.Sequential()\n", "        from blocks import Sequential\n        model = Sequential()\n"), []),
     (("nn.Sequential()", "Sequential()"), []),

@@ -14,7 +14,7 @@ import libcst as cst
 from torchlint.analysis import dotted_name
 from torchlint.kinds import CONTAINER, MODULE, TENSOR, Kind, merge
 from torchlint.kinds import CONTAINER_MUTATING_METHODS, container_of
-from torchlint.project.containers import NAMESPACE_READERS
+from torchlint.project.containers import NAMESPACE_READERS, formatted_affixes, joined_affixes, never_named
 from torchlint.scopes import Binding, Scope, reaching
 from torchlint.usage_evidence import ITEM_STORED, collect_uses
 from torchlint.torch_api import MODULE_CONTAINERS, MODULE_WRAPPERS, SEQUENTIAL_CONTAINERS, is_torch_module_class
@@ -353,10 +353,10 @@ def item_added_last(statement: cst.CSTNode, name: str) -> cst.BaseExpression | N
 def added_by_add_module(target: str, after: Sequence[cst.CSTNode]) -> cst.BaseExpression | None:
     """The module the last `target.add_module("name", m)` statement of `after` (the statements
     after `target = nn.Sequential()` in its block) adds, when the Sequential ends with it: every
-    mention of `target` before that statement is an `add_module` call's receiver giving a literal
-    name other than the last one's (the same name, or one computed, may replace a module in
-    place), and after it `target` is only called, returned or bound anew, or assigned whole to a
-    name used so too (the summaries' `_added_by_add_module`, on libcst)."""
+    mention of `target` before that statement is an `add_module` call's receiver giving a name
+    that cannot be the last one's (the same name, or one computed that may be it, replaces a
+    module in place), and after it `target` is only called, returned or bound anew, or assigned
+    whole to a name used so too (the summaries' `_added_by_add_module`, on libcst)."""
     last = next((i for i in range(len(after) - 1, -1, -1) if _module_added(after[i], target) is not None), None)
     if last is None:
         return None
@@ -367,7 +367,7 @@ def added_by_add_module(target: str, after: Sequence[cst.CSTNode]) -> cst.BaseEx
         for node in descendants(statement):
             if _dotted_is(node, target) and id(node) not in receivers:
                 return None
-        if any(not call.args or _string_value(call.args[0].value) in (None, name) for call in calls):
+        if any(not call.args or not never_named(_name_affixes(call.args[0].value), name) for call in calls):
             return None
     aliases = {target}
     for statement in after[last + 1:]:
@@ -403,6 +403,26 @@ def _module_added(statement: cst.CSTNode, target: str) -> tuple[str, cst.BaseExp
 def _add_module_calls(statement: cst.CSTNode) -> list[cst.Call]:
     return [node for node in descendants(statement) if isinstance(node, cst.Call)
             and isinstance(node.func, cst.Attribute) and node.func.attr.value == "add_module"]
+
+
+def _name_affixes(name: cst.BaseExpression) -> tuple[str, str | None] | None:
+    """A module name as never_named reads it (the summaries' `_name_affixes`, on libcst)."""
+    if isinstance(name, cst.SimpleString):
+        return name.evaluated_value, None
+    if isinstance(name, cst.FormattedString):
+        parts = [part.value if isinstance(part, cst.FormattedStringText) else None for part in name.parts]
+        return ("".join(parts), None) if None not in parts else joined_affixes(parts)
+    if isinstance(name, cst.BinaryOperation) and isinstance(name.left, cst.SimpleString):
+        if isinstance(name.operator, cst.Modulo):
+            return formatted_affixes(name.left.evaluated_value, "%")
+        if isinstance(name.operator, cst.Add):
+            return name.left.evaluated_value, ""
+    if isinstance(name, cst.BinaryOperation) and isinstance(name.operator, cst.Add) and isinstance(name.right, cst.SimpleString):
+        return "", name.right.evaluated_value
+    if (isinstance(name, cst.Call) and isinstance(name.func, cst.Attribute) and name.func.attr.value == "format"
+            and isinstance(name.func.value, cst.SimpleString)):
+        return formatted_affixes(name.func.value.evaluated_value, "{")
+    return None
 
 
 def _string_value(expr: cst.BaseExpression) -> str | None:

@@ -354,8 +354,9 @@ def _mark_filled_sequentials(tree: ast.AST) -> None:
 def _added_by_add_module(target: str, after: list[ast.stmt]) -> ast.expr | None:
     """The module the last `target.add_module("name", m)` statement of `after` adds, when the
     Sequential ends with it: every mention of `target` before that statement is an `add_module`
-    call's receiver (a loop of them too: each appends before it) giving a literal name other than
-    the last one's (the same name, or one computed, may replace a module in place), and after it
+    call's receiver (a loop of them too: each appends before it) giving a name that cannot be the
+    last one's (the same name, or one computed that may be it, replaces a module in place; one
+    computed as `'hidden_%d' % i` never is `'output'`, see never_named), and after it
     `target` is only called, returned or bound anew, or assigned whole to a name that is then
     used so too (not grown, indexed or handed on)."""
     last = next((i for i in range(len(after) - 1, -1, -1) if _adds_module(after[i], target)), None)
@@ -367,9 +368,8 @@ def _added_by_add_module(target: str, after: list[ast.stmt]) -> ast.expr | None:
             if _dotted_is(node, target) and not _receives_add_module(statement, node):
                 return None
             if (type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "add_module"
-                    and _dotted_is(node.func.value, target) and not (
-                        node.args and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str
-                        and node.args[0].value != final.args[0].value)):
+                    and _dotted_is(node.func.value, target)
+                    and not (node.args and never_named(_name_affixes(node.args[0]), final.args[0].value))):
                 return None
     aliases = {target}
     for statement in after[last + 1:]:
@@ -385,6 +385,62 @@ def _added_by_add_module(target: str, after: list[ast.stmt]) -> ast.expr | None:
         if type(statement) is ast.Assign and _dotted(statement.value) in aliases:
             aliases.update(_dotted(t) for t in statement.targets if _dotted(t))  # `head = model`: the same Sequential
     return final.args[1]
+
+
+def _name_affixes(name: ast.expr) -> tuple[str, str | None] | None:
+    """A module name as never_named reads it: a literal (`(name, None)`), or the literal start and
+    end one computed always has (`f"act_{i}"`, `'hidden_%d' % i`, `'fc' + str(i)`,
+    `'{}_bn'.format(i)`); None when neither is known."""
+    if type(name) is ast.Constant and type(name.value) is str:
+        return name.value, None
+    if type(name) is ast.JoinedStr:
+        parts = [part.value if type(part) is ast.Constant else None for part in name.values]
+        return ("".join(parts), None) if None not in parts else joined_affixes(parts)
+    if type(name) is ast.BinOp and type(name.left) is ast.Constant and type(name.left.value) is str:
+        if type(name.op) is ast.Mod:
+            return formatted_affixes(name.left.value, "%")
+        if type(name.op) is ast.Add:
+            return name.left.value, ""
+    if type(name) is ast.BinOp and type(name.op) is ast.Add and type(name.right) is ast.Constant and type(name.right.value) is str:
+        return "", name.right.value
+    if (type(name) is ast.Call and type(name.func) is ast.Attribute and name.func.attr == "format"
+            and type(name.func.value) is ast.Constant and type(name.func.value.value) is str):
+        return formatted_affixes(name.func.value.value, "{")
+    return None
+
+
+def joined_affixes(parts: list[str | None]) -> tuple[str, str]:
+    """An f-string's literal start and end (`None` for each replacement field)."""
+    start = "".join(part for part in _until_none(parts))
+    end = "".join(reversed(list(_until_none(reversed(parts)))))
+    return start, end
+
+
+def _until_none(parts):
+    for part in parts:
+        if part is None:
+            return
+        yield part
+
+
+def formatted_affixes(template: str, marker: str) -> tuple[str, str]:
+    """The literal start (and, for `str.format`, end) of what a template formats to: the text
+    before its first `%` (or `{`), and after its last `}` (an escaped `%%` or `{{` only ends the
+    start sooner)."""
+    start = template.split(marker, 1)[0]
+    end = template.rsplit("}", 1)[1] if marker == "{" and "}" in template else ""
+    return start, end
+
+
+def never_named(affixes: tuple[str, str | None] | None, name: str) -> bool:
+    """Whether a module name written so (`_name_affixes`: a literal, or the literal start and end
+    of one computed) can never be `name`."""
+    if affixes is None:
+        return False
+    start, end = affixes
+    if end is None:
+        return start != name
+    return not (name.startswith(start) and name.endswith(end) and len(name) >= len(start) + len(end))
 
 
 def _adds_module(statement: ast.stmt, target: str) -> bool:
