@@ -324,6 +324,30 @@ def test_a_factory_choosing_among_module_classes(cli, tmp_path, change, expected
     assert _findings(cli, "run.py") == expected
 
 
+NEVER_PASSED = (
+    "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def forward(self, x):\n        return x\n\n\n"
+    "def run(net, x):\n    return net.forward(x)\n\n\n"
+    "def fit(model, x, aux=None):\n    run(model, x)\n    if aux is not None:\n        run(aux, x)\n\n\n"
+    "fit(Net(), 1)\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL005", 10)]),
+    (("fit(Net(), 1)\n", "fit(Net(), 1)\nfit(Net(), 2, aux=None)\n"), [("TL005", 10)]),
+    # a call passes something else, or the default is not None: `aux` may be any of those
+    (("fit(Net(), 1)\n", "fit(Net(), 1)\nfit(Net(), 2, aux=make())\n"), []),
+    (("fit(Net(), 1)\n", "fit(Net(), 1)\nfit(Net(), 2, make())\n"), []),
+    (("aux=None", "aux=make()"), []),
+    (("fit(Net(), 1)\n", "fit(Net(), 1)\nfit(Net(), 2, *extra)\n"), []),
+])
+def test_a_parameter_every_call_leaves_none(cli, tmp_path, change, expected):
+    """`fit(model, x, aux=None)`, never given `aux`: `aux` is None, so the call under `if aux is
+    not None:` hands `run` nothing of another kind than the model the other call passes."""
+    (tmp_path / "train.py").write_text(NEVER_PASSED.replace(*change))
+    assert _findings(cli, "train.py") == expected
+
+
 FED_BACK = (
     "import torch.nn as nn\n\n\nclass Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
     "        self.proj = nn.Linear(4, 4)\n\n    def first_frame(self, memory):\n        return memory.new_zeros(2, 4)\n\n"
