@@ -324,6 +324,32 @@ def test_a_factory_choosing_among_module_classes(cli, tmp_path, change, expected
     assert _findings(cli, "run.py") == expected
 
 
+TUPLE_BATCHES = (
+    "import torch\n\n\ndef load_data(lines, size):\n    data = []\n    inputs = []\n    for line in lines:\n"
+    "        inputs.append(line)\n        if len(inputs) == size:\n"
+    "            data.append((torch.LongTensor(inputs), torch.zeros(size)))\n            inputs = []\n    return data\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL001", 6)]),
+    # a list given lists (which may change), a tuple holding something else at that place, a list
+    # not made empty, or one changed otherwise: its elements' places are not known
+    (("data.append((torch.LongTensor(inputs), torch.zeros(size)))", "data.append([torch.LongTensor(inputs), torch.zeros(size)])"), []),
+    (("data.append((torch.LongTensor(inputs), torch.zeros(size)))", "data.append((inputs, torch.zeros(size)))"), []),
+    (("    data = []\n", "    data = [(lines, size)]\n"), []),
+    (("    return data\n", "    data.extend(more)\n    return data\n"), []),
+    (("    return data\n", "    data[0] = (lines, size)\n    return data\n"), []),
+])
+def test_a_list_of_tuples_another_module_grows_and_returns(cli, tmp_path, change, expected):
+    (tmp_path / "data.py").write_text(TUPLE_BATCHES.replace(*change))
+    (tmp_path / "train.py").write_text(
+        "from data import load_data\n\n\ndef train(model, lines):\n    for x, y in load_data(lines, 4):\n"
+        "        model(x, x.data.gt(0))\n"
+    )
+    assert _findings(cli, "train.py") == expected
+
+
 NEVER_PASSED = (
     "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def forward(self, x):\n        return x\n\n\n"
     "def run(net, x):\n    return net.forward(x)\n\n\n"

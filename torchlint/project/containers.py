@@ -197,6 +197,10 @@ def _marked_changed(value: ast.expr | None, returned: Descriptor, changed: set[s
     return returned
 
 
+# The mark of a grown list's descriptor whose elements are all tuple displays: `("list", (element,), OF_TUPLES)`.
+OF_TUPLES = "of tuples"
+
+
 def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt], key: str,
                 local_names: frozenset[str], function: ast.AST, reaching: dict[int, dict[str, Descriptor]]) -> set[str]:
     """`hits = []`, then `hits.append(k * 100.0)` in a loop: the local holds a list of what its
@@ -214,19 +218,22 @@ def _grow_lists(locals_: dict[str, list[Descriptor]], statements: list[ast.stmt]
     if not lists:
         return set()
     added: dict[str, list[Descriptor]] = {}
+    of_tuples = set(lists)  # the lists made empty and only given tuple displays (see kinds.container_of)
     for statement in statements:
-        for name, values in _list_growth(statement, lists, key, local_names, reaching.get(statement.lineno)):
+        for name, values, tuples in _list_growth(statement, lists, key, local_names, reaching.get(statement.lineno)):
             if values is None:
                 lists.discard(name)
             else:
                 added.setdefault(name, []).extend(values)
+                if not tuples:
+                    of_tuples.discard(name)
     for name in lists & added.keys():
         made = locals_[name][0]
         elements = [*((made[1],) if made[0] == "each" else made[1]), *added[name]]
         either = elements[0]
         for element in elements[1:]:
             either = ("either", either, element)
-        locals_[name] = [("list", (either,))]
+        locals_[name] = [("list", (either,), OF_TUPLES) if name in of_tuples and made == ("list", ()) else ("list", (either,))]
     return lists & added.keys()
 
 
@@ -271,12 +278,14 @@ def _changed_through(name: ast.Name, parent: ast.AST | None) -> bool:
 
 def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: frozenset[str],
                  reaching: dict[str, Descriptor] | None = None):
-    """(name, the values added, or None when the list changes otherwise) for the statement's
-    changes to the lists named; a name added is read at the value `reaching` gives it."""
+    """(name, the values added, or None when the list changes otherwise, whether each value added
+    is a tuple display) for the statement's changes to the lists named; a name added is read at
+    the value `reaching` gives it."""
     if (type(statement) is ast.AugAssign and type(statement.op) is ast.Add and type(statement.target) is ast.Name
             and statement.target.id in lists and type(statement.value) in (ast.List, ast.Tuple)
             and not any(type(element) is ast.Starred for element in statement.value.elts)):
-        yield statement.target.id, [_describe(element, key, local_names) for element in statement.value.elts]
+        yield (statement.target.id, [_describe(element, key, local_names) for element in statement.value.elts],
+               _all_tuples(statement.value.elts))
         return
     if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
         targets = statement.targets if isinstance(statement, (ast.Assign, ast.Delete)) else [statement.target]
@@ -284,9 +293,9 @@ def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: fr
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in lists:
                 if type(statement) is ast.Assign and len(targets) == 1 and type(target.slice) is not ast.Slice:
                     # `masks[i] = Variable(masks[i].data)`: one more value its elements may hold
-                    yield target.value.id, [_describe(statement.value, key, local_names)]
+                    yield target.value.id, [_describe(statement.value, key, local_names)], _all_tuples([statement.value])
                 else:
-                    yield target.value.id, None
+                    yield target.value.id, None, False
         return
     if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
         return
@@ -300,14 +309,19 @@ def _list_growth(statement: ast.stmt, lists: set[str], key: str, local_names: fr
         return _describe(value, key, local_names)
 
     if func.attr == "append" and len(call.args) == 1 and not call.keywords:
-        yield func.value.id, [describe(call.args[0])]
+        yield func.value.id, [describe(call.args[0])], _all_tuples(call.args)
     elif func.attr == "insert" and len(call.args) == 2 and not call.keywords:
-        yield func.value.id, [describe(call.args[1])]
+        yield func.value.id, [describe(call.args[1])], _all_tuples(call.args[1:])
     elif (func.attr == "extend" and len(call.args) == 1 and isinstance(call.args[0], (ast.List, ast.Tuple))
           and not any(isinstance(element, ast.Starred) for element in call.args[0].elts)):
-        yield func.value.id, [describe(element) for element in call.args[0].elts]
+        yield func.value.id, [describe(element) for element in call.args[0].elts], _all_tuples(call.args[0].elts)
     elif func.attr in _LIST_CHANGES:
-        yield func.value.id, None
+        yield func.value.id, None, False
+
+
+def _all_tuples(values: list[ast.expr]) -> bool:
+    """Every value a tuple display (no code can change one: its places hold what they were given)."""
+    return all(type(value) is ast.Tuple and not any(type(e) is ast.Starred for e in value.elts) for value in values)
 
 
 def _adds_a_display(value: Descriptor) -> bool:

@@ -15,7 +15,8 @@ A value is described by a small tuple (a descriptor):
     ("attr", value, "name")          an attribute
     ("sub", value, index)            a subscript (`index` when it is a string or integer literal)
     ("iter", value, path)            a loop target: the element of `value` at `path` in the target
-    ("list", (elements...))          a list, tuple or set display
+    ("list", (elements...))          a list, tuple or set display (a third part, containers.OF_TUPLES:
+                                     a list made empty and grown only by tuple displays)
     ("each", element)                a comprehension: every element is `element` (places unknown)
     ("either", a, b)                 `a if cond else b`
     ("instance", cls)                what passed a type test against the class `cls` (`isinstance(v, cls)`)

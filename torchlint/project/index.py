@@ -430,8 +430,8 @@ class ProjectIndex(Callers):
                                   index if isinstance(index, int) else None)
         if tag == "iter":
             return self._iteration_kind(path, d[1], d[2])
-        if tag == "list":
-            return container_of(self.kind(path, element) for element in d[1])
+        if tag == "list":  # (`OF_TUPLES` third: a list grown only by tuple displays)
+            return container_of((self.kind(path, element) for element in d[1]), of_tuples=len(d) > 2)
         if tag == "each":
             return container_of([self.kind(path, d[1])])
         if tag == "changed":  # a container changed after it was made: what it holds is not known

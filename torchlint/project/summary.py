@@ -27,7 +27,7 @@ from torchlint.project.flow import _CHAIN_SIZE, _bindings, _computes, _grad_off_
 from torchlint.project.syntax import _CHILD_FIELDS, _COMPOUND, _INNER_SCOPES, _LEAF_FIELDS, _NOT_NODES, _called_name, _dotted, _statements, _walk, _walk_outside_nested_scopes
 
 
-FORMAT = 69  # bumped when summaries change shape, so cached ones are rebuilt
+FORMAT = 70  # bumped when summaries change shape, so cached ones are rebuilt
 
 
 # The escape (after a class name, or `*`) of an instance built from a class found at run time.
