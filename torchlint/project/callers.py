@@ -83,10 +83,6 @@ class Callers:
             sites = [(caller, site, offset) for caller, site, offset in sites if _may_bind(function, site, offset)]
         kinds = list(extra)
         kinds.extend(self._argument_kind(path, key, index, offset, caller, site) for caller, site, offset in sites)
-        if kinds and all(kind is NONE for kind in kinds):
-            # every call passes None (or leaves its default None): what the parameter holds is None,
-            # so a call under `if valid_loader is not None:` hands on nothing of another kind
-            return NONE
         agreed = merge(kinds) if kinds else None
         if agreed is None or not _is_method(key):
             return agreed

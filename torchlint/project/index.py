@@ -575,11 +575,9 @@ class ProjectIndex(Callers):
         extended stays a list (as the file's own oracle judges them)."""
         augmented = [_augmentation(value) for value in values]
         assigned = [value for value, aug in zip(values, augmented) if aug is None]
-        assigned_kinds = [self.kind(path, value) for value in assigned]
-        held = merge(assigned_kinds) if assigned else None
+        held = merge(self.kind(path, value) for value in assigned) if assigned else None
         if len(assigned) == len(values):
-            # (None wherever it is bound: `def fit(loader, valid=None)` called without `valid`)
-            return NONE if assigned_kinds and all(kind is NONE for kind in assigned_kinds) else held
+            return held
         added = [self.kind(path, aug[1]) for aug in augmented if aug is not None]
         if assigned and all(_is_number(value) for value in assigned) and added and all(is_kind(kind, TENSOR) for kind in added):
             # `l2 = 0`, then only `l2 += torch.norm(p)` in a loop: a tensor, but a guess: where the
