@@ -284,6 +284,8 @@ def test_tl005_a_module_chosen_from_several_classes():
         "TABLE = {'a': A, 'b': B}\nglobals()['TABLE']['p'] = Plain\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
         "TABLE = {'a': A, 'b': B}\nif x:\n    TABLE = {'p': Plain}\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
         "TABLE = dict(a=A, **extra)\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
+        # a star import after the table may bind the name anew
+        "TABLE = {'a': A, 'b': B}\nfrom plugins import *\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
         "TABLE = {'a': A, 'b': B}\n\n\ndef run(name, x, dict=dict):\n    return dict(a=A, p=Plain)[name]().forward(x)\n",
         # a local table handed on or aliased may be filled there
         "def run(name, x):\n    table = {'a': A, 'b': B}\n    fill(table)\n    return table[name]().forward(x)\n",

@@ -1481,10 +1481,11 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
     def _table_only_looked_up(self, name: str) -> bool:
         """A module-level table (`MODELS = {"a": A, "b": B}`) that nothing but its display fills:
         this file writes its name only where it binds it and in `MODELS[key]` reads, no other
-        module of the project names it (to fill it, alias it or hand it on), and it is no public
-        name of an installable package (code outside the project may register more)."""
-        if not self.text or self._stored_into_anywhere(name):
-            return False
+        module of the project names it (to fill it, alias it or hand it on), it is no public name
+        of an installable package (code outside the project may register more), and the file
+        star-imports nothing (which may bind the name anew)."""
+        if not self.text or self._stored_into_anywhere(name) or _STAR_IMPORT.search(self.text):
+            return False  # (`from plugins import *` may bind the name anew without writing it)
         escaped = re.escape(name)
         mentions = len(re.findall(rf"\b{escaped}\b", self.text))
         lookups = len(re.findall(rf"\b{escaped}\s*\[", self.text))
@@ -2094,6 +2095,9 @@ def starts_at_number(binding: Binding) -> bool:
     if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
         value = value.expression
     return binding.how == "value" and not binding.path and isinstance(value, (cst.Integer, cst.Float))
+
+
+_STAR_IMPORT = re.compile(r"\bimport\s*\*")
 
 
 def _only_looked_up(name: str, function: cst.FunctionDef) -> bool:
