@@ -584,3 +584,24 @@ def test_a_gitignore_that_cannot_be_looked_at_is_none(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Path, "is_file", is_file)
     assert torchlint.discovery._load_gitignore(tmp_path) is None
+
+
+@pytest.mark.parametrize(("source", "line"), [
+    # an attribute updated from itself in place (a running statistic): judged once, as a cycle
+    ("import torch\nimport torch.nn as nn\n\n\nclass Norm(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.register_buffer('running_mean', torch.zeros(3))\n\n    def forward(self, x):\n"
+     "        self.running_mean += 0.1 * (x.mean(0) - self.running_mean)\n        return x - self.running_mean.view(1, 3)\n\n\n"
+     "print(Norm()(torch.ones(2, 3)).data)\n", 15),
+    # an attribute stored through a name from itself in a loop
+    ("import torch\n\n\nclass State:\n    def __init__(self):\n        self.history = torch.zeros(1, 4)\n\n\n"
+     "def update(h):\n    state = State()\n    for _ in range(3):\n"
+     "        state.history = torch.concat((h, state.history), dim=1)[:, :-1]\n    return state.history\n\n\n"
+     "print(update(torch.ones(1, 1)).data)\n", 16),
+])
+def test_a_value_made_from_its_own_attribute_is_analysed(cli, tmp_path, source, line):
+    """`self.running_mean += 0.1 * (m - self.running_mean)`, `state.history = cat((h, state.history))`:
+    the attribute's value reads the attribute; the file is linted, not skipped as too deep."""
+    (tmp_path / "stats.py").write_text(source)
+    result = cli("check", "--no-cache", "--select", "TL001", "--output-format", "json", "stats.py")
+    assert [(d["code"], d["line"]) for d in json.loads(result.output)] == [("TL001", line)]
+    assert "skipped" not in result.stderr

@@ -15,7 +15,7 @@ import libcst as cst
 from torchlint.analysis import dotted_name, method_named, walk_statements
 from torchlint.codemod import names_used
 from torchlint.kinds import (
-    CLASS, FUNCTION, GUESSED_LAYER_PARAMETER, MODULE, OBJECT, TENSOR, Kind, attribute_kind, augmented_kind,
+    CLASS, CYCLE, FUNCTION, GUESSED_LAYER_PARAMETER, MODULE, OBJECT, TENSOR, Kind, attribute_kind, augmented_kind,
     layer_tensor_kind, merge,
 )
 from torchlint.project.index import ProjectClass
@@ -76,10 +76,17 @@ class AttributeKinds:
 
     def _stored_through_name(self, receiver: cst.CSTNode, attribute: str, scope: Scope) -> list[Kind | None]:
         """What the scope assigns to `<receiver>.<attribute>` where the receiver is a plain name
-        (`h.w = memoryview(b)`, `setattr(h, "w", v)`: `setattr` of any value is unknown)."""
+        (`h.w = memoryview(b)`, `setattr(h, "w", v)`: `setattr` of any value is unknown). A value
+        made from the attribute itself (`state.history = torch.cat((h, state.history))`) reads it,
+        while it is judged, as not known."""
         if not isinstance(receiver, cst.Name):
             return []
-        name, found = receiver.value, []
+        key = (id(scope.node), receiver.value, attribute)
+        cache = self.__dict__.setdefault("_stored_through", {})
+        return self._memoised(cache, key, [None], lambda: self._stores_through_name(receiver.value, attribute, scope))
+
+    def _stores_through_name(self, name: str, attribute: str, scope: Scope) -> list[Kind | None]:
+        found: list[Kind | None] = []
 
         def stores(target: cst.CSTNode) -> bool:
             return (isinstance(target, cst.Attribute) and target.attr.value == attribute
@@ -314,9 +321,19 @@ class AttributeKinds:
         if len(assigned) == len(bindings):
             # `self.losses = {}`, then `self.losses["ce"] = loss` in a method
             return held if held is not None else self._stored_items_kind(owner, attribute, assigned)
-        # `self.step += 1` in another method: judged as a local's `x += v` is, against the rest
-        return augmented_kind(held, (self._kind(binding.value.value, binding.scope) for binding in bindings
-                                     if binding.how == "augmented"))
+        # `self.step += 1` in another method: judged as a local's `x += v` is, against the rest; a
+        # value read from the attribute itself (`self.running_mean += 0.1 * (m - self.running_mean)`)
+        # reads it, while it is judged, as a cycle (as a local's `x += f(x)` is)
+        key = (id(owner), attribute)
+        judging = self.__dict__.setdefault("_augmented_attributes", set())
+        if key in judging:
+            return CYCLE
+        judging.add(key)
+        try:
+            return augmented_kind(held, [self._kind(binding.value.value, binding.scope) for binding in bindings
+                                         if binding.how == "augmented"])
+        finally:
+            judging.discard(key)
 
     def _inherited_attribute_kind(self, owner: cst.ClassDef, attribute: str, seen: frozenset) -> Kind | None:
         """An attribute the class never assigns is its bases' (`self.conv` set in the base class's
