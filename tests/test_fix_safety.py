@@ -264,6 +264,8 @@ def test_tl005_a_module_chosen_from_several_classes():
         # a module-level table that only its display fills (no other module of the project names it)
         "TABLE = {'a': A, 'b': B}\n\n\ndef run(name, x):\n    cls = TABLE[name]\n    return cls().forward(x)\n",
         "TABLE = dict(a=A, b=B)\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
+        # a star import before the table: the table's binding comes after it
+        "from plugins import *\nTABLE = {'a': A, 'b': B}\n\n\ndef run(name, x):\n    return TABLE[name]().forward(x)\n",
     ]
     for body in flagged:
         [finding] = lint_text(classes + body, "run.py", [rule]).diagnostics
@@ -549,3 +551,20 @@ def test_tl005_a_module_beside_what_torch_load_gave_gets_an_unsafe_fix():
               "    return model.forward(x)\n")
     [finding] = lint_text(source, "prog.py", [rule]).diagnostics
     assert finding.fix is not None and finding.fix.applicability == "unsafe"
+
+
+def test_tl001_a_type_test_against_a_class_of_its_own_beats_the_annotation():
+    """monai's `left.data if isinstance(left, Affine) else left` with `left: torch.Tensor`: in that
+    branch `left` is an `Affine` (a plain class with a `.data` of its own); `.detach()` would crash."""
+    rule = rule_by_code("TL001")
+    head = "import torch\n\n\nclass Affine:\n    def __init__(self, data):\n        self.data = data\n\n\n"
+    silent = [
+        "def combine(left: torch.Tensor):\n    return torch.as_tensor(left.data if isinstance(left, Affine) else left)\n",
+        "def combine(left: torch.Tensor):\n    if isinstance(left, Affine):\n        return left.data\n    return left\n",
+        "def combine(left: torch.Tensor):\n    if type(left) is Affine:\n        return left.data\n    return left\n",
+    ]
+    for body in silent:
+        assert lint_text(head + body, "combine.py", [rule]).diagnostics == [], body
+    flagged = "def combine(left: torch.Tensor):\n    return left.data if isinstance(left, torch.Tensor) else left\n"
+    [finding] = lint_text(head + flagged, "combine.py", [rule]).diagnostics
+    assert finding.fix is not None

@@ -131,6 +131,10 @@ class Narrowing:
                 kind = merge(self._instance_kind_of_class(option) for option in options)
                 if kind is not None and kind.base in (MODULE, TENSOR):
                     return Kind(kind.base, origin=kind.origin if len(options) == 1 else None)
+                # `left.data if isinstance(left, Affine) else left`, `isinstance(a, np.ndarray)`:
+                # maybe an instance of a class not known to be a tensor (with a `.data` of its
+                # own), whatever the annotation or the callers say; a module stays one
+                return NOT_A_TENSOR
             return None
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
             test.comparisons[0].operator, (cst.Equal, cst.Is)
@@ -141,7 +145,7 @@ class Narrowing:
                 subject = left.args[0].value
                 if isinstance(subject, cst.Name) and subject.value == name:
                     kind = self._instance_kind_of_class(right)
-                    return kind if kind is not None and kind.base in (MODULE, TENSOR) else None
+                    return kind if kind is not None and kind.base in (MODULE, TENSOR) else NOT_A_TENSOR
         if isinstance(test, cst.Call) and self.imports.qualify(test.func) == "torch.is_tensor" and len(test.args) == 1:
             subject = test.args[0].value
             return tensor(False) if isinstance(subject, cst.Name) and subject.value == name else None

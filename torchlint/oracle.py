@@ -1483,10 +1483,11 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         this file writes its name only where it binds it and in `MODELS[key]` reads, no other
         module of the project names it (to fill it, alias it or hand it on), it is no public name
         of an installable package (code outside the project may register more), and the file
-        star-imports nothing (which may bind the name anew)."""
-        if not self.text or self._stored_into_anywhere(name) or _STAR_IMPORT.search(self.text):
-            return False  # (`from plugins import *` may bind the name anew without writing it)
+        star-imports nothing after it (which may bind the name anew)."""
         escaped = re.escape(name)
+        bound = re.search(rf"^{escaped}\s*[:=]", self.text, re.MULTILINE) if self.text else None
+        if bound is None or self._stored_into_anywhere(name) or _STAR_IMPORT.search(self.text, bound.end()):
+            return False  # (`from plugins import *` after it may bind the name anew without writing it)
         mentions = len(re.findall(rf"\b{escaped}\b", self.text))
         lookups = len(re.findall(rf"\b{escaped}\s*\[", self.text))
         return (mentions - lookups == 1 and not self.project.is_public_api(self._project_path, name)
