@@ -120,3 +120,16 @@ def test_the_rules_declared_fix_safety_covers_the_table():
     assert safeties <= set(DeprecatedTorchApi.fix_safety)
     assert RemovedTorchApi.fix_safety == ()  # removed symbols: no fix (every replacement differs)
     assert all(entry.fix == "none" for entry in deprecations().values() if entry.removed)
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    # the old classes fix their dtype; torch.amp.autocast's `dtype=None` takes the enclosing region's
+    ("import torch\nwith torch.cuda.amp.autocast():\n    pass\n",
+     "import torch\nwith torch.amp.autocast(\"cuda\", dtype=torch.float16):\n    pass\n"),
+    ("import torch as th\nwith th.cpu.amp.autocast(enabled=False):\n    pass\n",
+     "import torch as th\nwith th.amp.autocast(\"cpu\", enabled=False, dtype=th.bfloat16):\n    pass\n"),
+    ("import torch\nwith torch.cuda.amp.autocast(dtype=torch.bfloat16):\n    pass\n",
+     "import torch\nwith torch.amp.autocast(\"cuda\", dtype=torch.bfloat16):\n    pass\n"),
+])
+def test_autocast_keeps_the_dtype_its_old_class_fixes(source, expected):
+    assert fix_text(source, "m.py", RULES).text == expected

@@ -203,19 +203,39 @@ def rewrite_range(call: cst.Call, func: cst.BaseExpression, name: str) -> cst.Ca
     return call.with_changes(func=func, args=args)
 
 
+# The dtype each device's old autocast class fixes when given none (torch.amp.autocast's `dtype=None`
+# instead takes the dtype of the autocast region it runs in).
+_AUTOCAST_DTYPES = {"cuda": "float16", "cpu": "bfloat16"}
+
+
 def rewrite_device_first(call: cst.Call, func: cst.BaseExpression, name: str) -> cst.Call | None:
-    """`torch.cuda.amp.autocast(...)` is `torch.amp.autocast("cuda", ...)`. autocast's positional
-    parameters are in another order there, so only keyword arguments are moved; GradScaler's
-    follow the device in the same order."""
+    """`torch.cuda.amp.autocast(...)` is `torch.amp.autocast("cuda", ..., dtype=torch.float16)`.
+    autocast's positional parameters are in another order there, so only keyword arguments are
+    moved, and the old class's own dtype is written where the call gives none (inside an outer
+    `torch.autocast(dtype=torch.bfloat16)` the new call would take bfloat16); GradScaler's follow
+    the device in the same order."""
     device = name.split(".")[1]
     if _has_star(call):
         return None
-    if name.endswith(".autocast") and any(arg.keyword is None for arg in call.args):
-        return None
+    if name.endswith(".autocast"):
+        if any(arg.keyword is None for arg in call.args) or device not in _AUTOCAST_DTYPES:
+            return None
+        if not any(arg.keyword.value == "dtype" for arg in call.args):
+            root = _root_name(func)
+            if root is None:
+                return None  # (`autocast` imported by name: no `torch.` to write the dtype with)
+            call = with_keyword(call, "dtype", cst.parse_expression(f"{root}.{_AUTOCAST_DTYPES[device]}"))
     first = cst.Arg(value=cst.SimpleString(f'"{device}"'))
     if call.args:
         first = _with_comma(first)
     return call.with_changes(func=func, args=[first, *call.args])
+
+
+def _root_name(func: cst.BaseExpression) -> str | None:
+    """`torch` of `torch.amp.autocast` (or `th` of `th.amp.autocast`); None for a bare name."""
+    while isinstance(func, cst.Attribute):
+        func = func.value
+    return func.value if isinstance(func, cst.Name) else None
 
 
 def rewrite_device_type_keyword(call: cst.Call, func: cst.BaseExpression, name: str) -> cst.Call | None:
