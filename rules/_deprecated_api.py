@@ -130,7 +130,7 @@ class DeprecatedApiRule(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         entry = self._entry(self.ctx.qualify(node.func))
-        if entry is None or self._in_compat_branch(entry):
+        if entry is None or self._in_compat_branch(entry) or self._imported_in_branches(node.func):
             return
         fix = None
         target = entry.fix_target
@@ -141,6 +141,18 @@ class DeprecatedApiRule(Rule):
         if new is not None:
             fix = self.replace(node, new, f"Use `{dotted_name(func) or target}`", self._applicability(entry))
         self.report(node, message(entry, self.removed), fix)
+
+    def _imported_in_branches(self, func: cst.BaseExpression) -> bool:
+        """The callee's name is bound by more than one import (`if new_torch: from torch.amp import
+        GradScaler`, `else: from torch.cuda.amp import GradScaler`): a compatibility shim, whose
+        calls are written for whichever import ran; the imports themselves are reported."""
+        head = func
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        if not isinstance(head, cst.Name):
+            return False
+        bindings = self.ctx.oracle.bindings_of(head.value, self.ctx.stack) or []
+        return sum(1 for binding in bindings if binding.how == "import") > 1
 
     def _in_import_fallback(self) -> bool:
         """Inside `except ImportError` (or `ModuleNotFoundError`): the old name is what older torch

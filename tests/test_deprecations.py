@@ -133,3 +133,14 @@ def test_the_rules_declared_fix_safety_covers_the_table():
 ])
 def test_autocast_keeps_the_dtype_its_old_class_fixes(source, expected):
     assert fix_text(source, "m.py", RULES).text == expected
+
+
+def test_a_call_of_a_name_imported_in_two_branches_is_left_alone():
+    """`if new_torch: from torch.amp import GradScaler` / `else: from torch.cuda.amp import
+    GradScaler`: `GradScaler(device, ...)` is written for whichever import ran (torchrl's
+    trainers); rewriting it to `torch.amp.GradScaler("cuda", device, ...)` shifted its arguments."""
+    shim = ("import torch\nif NEW:\n    from torch.amp import GradScaler\nelse:\n    from torch.cuda.amp import GradScaler\n"
+            "s = GradScaler(device_type, enabled=True)\n")
+    assert [d.line for d in lint_text(shim, "m.py", RULES).diagnostics if d.line == 6] == []
+    single = "from torch.cuda.amp import GradScaler\ns = GradScaler(enabled=True)\n"
+    assert [d.line for d in lint_text(single, "m.py", RULES).diagnostics] == [1, 2]
