@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from torchlint.analysis import calls_in, dotted_name, walk_statements
-from torchlint.kinds import CLASS
+from torchlint.kinds import CLASS, OBJECT
 from torchlint.project.index import ProjectClass
 from torchlint.scopes import all_params
 from torchlint.rule import FixSpec, Invalid, Rule
@@ -99,7 +99,9 @@ class DataParallelRule(Rule):
     built, a state dict loaded into it or taken from it (its keys carry the `module.` prefix, the
     bare model's do not; so do `named_parameters()` and the other `named_*` names, and
     `children()` differs), or the wrapper going where the linter cannot follow (returned or
-    yielded, alone or in a tuple, stored in a container, an attribute or an item, another method
+    yielded, alone or in a tuple, stored in a container, an attribute or an item (built straight
+into an item, or an attribute of what is or may be a module, whose own state dict then carries
+`module.`), another method
     chained on it, passed to a function that is not a function of the file leaving it alone or a
     builtin such as `print`/`isinstance`). Nor for the functional `data_parallel(...)`.
     `isinstance(m, nn.DataParallel)` does not block the fix: it is the unwrapping idiom, which
@@ -211,6 +213,12 @@ class DataParallelRule(Rule):
             "        self.model = torch.nn.parallel.DistributedDataParallel(self.model.cuda(), dim=1) "
             "if torch.distributed.is_initialized() else self.model.cuda()\n",
         ),
+        # the wrapper held by a module (or an item): the holder's state dict keys change
+        Invalid(T + "model = nn.Sequential()\nmodel.features = nn.Linear(2, 2)\n"
+                "model.features = nn.DataParallel(model.features)\n", None),
+        Invalid(T + "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.body = nn.DataParallel(nn.Linear(2, 2))\n", None),
+        Invalid(T + "blocks = nn.ModuleDict()\nblocks['a'] = nn.DataParallel(net)\n", None),
         # `.module` read through another name the wrapper is bound to
         Invalid(T + "net = nn.Linear(2, 2)\ndp = nn.DataParallel(net)\nprint(dp.module)\n", None),
         Invalid(T + "net = nn.Linear(2, 2)\ndp = nn.DataParallel(net)\nother = dp\nother.module.eval()\n", None),
@@ -418,6 +426,8 @@ class DataParallelRule(Rule):
         parent = self.ctx.stack[self.ctx.stack.index(wrapped) - 1]
         if not (isinstance(parent, cst.Assign) and parent.value is wrapped):
             return True
+        if any(self._held_by_a_module(target.target) for target in parent.targets):
+            return True
         names = {self.ctx.module.code_for_node(target.target) for target in parent.targets}
         names.add(self.ctx.module.code_for_node(module))
         names |= _aliases(self.ctx.module, names)
@@ -438,6 +448,18 @@ class DataParallelRule(Rule):
             for found, parent in _with_parents(self.ctx.module)
             if isinstance(found, (cst.Name, cst.Attribute)) and self.ctx.line_of(found) > wrap_line and code(found) in names
         )
+
+    def _held_by_a_module(self, target: cst.BaseExpression) -> bool:
+        """`model.features = DataParallel(model.features)`, `self.body = ...` in a module,
+        `blocks["x"] = ...`: the wrapper becomes a submodule of what holds it (unless that is known
+        to be no module: a trainer's `self.model`), whose state dict then carries `module.` in its
+        keys, so checkpoints saved before or after no longer load into the other."""
+        if isinstance(target, cst.Subscript):
+            return True
+        if not isinstance(target, cst.Attribute):
+            return False
+        owner = self.ctx.kind(target.value)
+        return owner is None or owner.base != OBJECT
 
     def _escapes(self, found: cst.CSTNode, parent: cst.CSTNode) -> bool:
         """The wrapper goes where the linter cannot follow: returned or yielded, put in a
