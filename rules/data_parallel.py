@@ -100,9 +100,8 @@ class DataParallelRule(Rule):
     bare model's do not; so do `named_parameters()` and the other `named_*` names, and
     `children()` differs), or the wrapper going where the linter cannot follow (returned or
     yielded, alone or in a tuple, stored in a container, an attribute or an item (built straight
-into an item, or an attribute of what is or may be a module, whose own state dict then carries
-`module.`), another method
-    chained on it, passed to a function that is not a function of the file leaving it alone or a
+    into an item, or into an attribute of what is or may be a module, whose own state dict then
+    carries `module.`), another method chained on it, passed to a function that is not a function of the file leaving it alone or a
     builtin such as `print`/`isinstance`). Nor for the functional `data_parallel(...)`.
     `isinstance(m, nn.DataParallel)` does not block the fix: it is the unwrapping idiom, which
     takes the other branch on the bare model and works the same. Nor does `type(m)`, which names
