@@ -76,6 +76,8 @@ class CompiledStateDict(Rule):
         T + "model = torch.compile(net)\nmodel = unwrap(model)\nsd = model.state_dict()\n",
         T + "model = nn.Linear(2, 2)\nsd = model.state_dict()\nmodel = torch.compile(model)\n",
         "import re\npattern = re.compile('x')\nsd = pattern.state_dict()\n",
+        # an imported module of the project named like the model (its alias has no line of its own)
+        "import torch  # compile\nimport model\nmodel.state_dict()\n",
     )
     invalid = (
         # compiled on one path only: the keys carry `_orig_mod.` whenever the flag is on (no fix:
@@ -128,7 +130,8 @@ class CompiledStateDict(Rule):
         made under a condition or in a block the call is not in."""
         bindings = self.ctx.oracle.bindings_of(receiver.value, self.ctx.stack) or []
         line = self.ctx.line_of(call)
-        before = [(self.ctx.line_of(b.value), b) for b in bindings if b.value is not None]
+        # (assignments only: an import's alias has no place of its own to be read by line)
+        before = [(self.ctx.line_of(b.value), b) for b in bindings if b.how == "value" and b.value is not None]
         before = [item for item in before if item[0] < line]
         if not before:
             return False
