@@ -568,3 +568,15 @@ def test_tl001_a_type_test_against_a_class_of_its_own_beats_the_annotation():
     flagged = "def combine(left: torch.Tensor):\n    return left.data if isinstance(left, torch.Tensor) else left\n"
     [finding] = lint_text(head + flagged, "combine.py", [rule]).diagnostics
     assert finding.fix is not None
+
+
+def test_no_fix_inside_a_self_documenting_f_string_field():
+    """`f"{out.data=}"` prints its own text: `out.detach()=` would change what it prints."""
+    from torchlint.rules.registry import all_rules
+    source = ("import torch\nimport torch.nn as nn\nlin = nn.Linear(2, 1)\nx = torch.ones(1, 2)\nout = lin(x)\n"
+              "print(f\"{lin.forward(x)=}\")\nprint(f\"{out.data=}\")\nprint(f\"{torch.exp(out) - 1=}\")\n"
+              "print(f\"{out.data}\")\n")
+    found = {(d.code, d.line): d.fix for d in lint_text(source, "m.py", all_rules()).diagnostics}
+    assert {("TL005", 6), ("TL001", 7), ("TL502", 8), ("TL001", 9)} <= found.keys()
+    assert found[("TL005", 6)] is None and found[("TL001", 7)] is None and found[("TL502", 8)] is None
+    assert found[("TL001", 9)] is not None  # (a plain field prints only the value)

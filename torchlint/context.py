@@ -225,11 +225,16 @@ class FileContext:
                 end_line=end_line,
                 end_column=end_column + 1,
                 severity=rule.severity,
-                fix=self._fix(fix) if fix is not None else None,
+                fix=self._fix(fix) if fix is not None and not self._in_self_documenting_field() else None,
                 note=self._evidence,
             )
         )
         self._evidence = None
+
+    def _in_self_documenting_field(self) -> bool:
+        """Inside `f"{out.data=}"`: the field prints its own text, so any rewrite of it changes the
+        output (`out.detach()=` instead of `out.data=`)."""
+        return any(isinstance(node, cst.FormattedStringExpression) and node.equal is not None for node in self.stack)
 
     def _fix(self, spec: FixSpec) -> Fix:
         edits = tuple(self._edit(old, new) for old, new in spec.replacements)
