@@ -6,6 +6,7 @@ import re
 
 import libcst as cst
 
+from torchlint.kinds import OBJECT
 from torchlint.rule import Invalid, Rule
 from torchlint.rules._modes import EVAL, ModeTracker
 from torchlint.rules._training import (
@@ -72,8 +73,9 @@ class InferenceWithoutNoGrad(Rule):
     so, but possible) now fails. The values are the same. It is offered only when the file
     imports `torch`.
 
-    Not flagged: methods of `nn.Module` subclasses (`Model.predict`, `infer`: the trainer that
-    calls them sets the grad mode), outputs kept only through `.detach()`/`.item()`/`.numpy()`,
+    Not flagged: methods of `nn.Module` subclasses, or of classes whose bases cannot be read
+    (`Model.predict`, `infer`: the trainer that calls them sets the grad mode, and `forward` may
+    call them on the training path), outputs kept only through `.detach()`/`.item()`/`.numpy()`,
     functions that use gradients (adversarial evaluation, saliency maps), calls
     already under no_grad/inference_mode, functions whose outputs are not kept, models of
     unknown type, and functions named otherwise (a loop in `train` may be both).
@@ -106,6 +108,9 @@ class InferenceWithoutNoGrad(Rule):
         T + NET + "def train(loader):\n    model = Net()\n    for x in loader:\n        out = model(x)\n",
         T + "def evaluate(model, loader):\n    outs = []\n    for x in loader:\n        outs.append(model(x))\n",
         T + NET + "def validate(loader):\n    model = Net()\n    for x in loader:\n        model(x)\n",
+        # a method of a class whose base cannot be read (kornia's `Module = torch.nn.Module`): maybe a module's
+        T + NET + "from core import Module\nclass Decoder(Module):\n    def predict_masks(self, xs):\n        model = Net()\n"
+        "        outs = []\n        for x in xs:\n            outs.append(model(x))\n        return outs\n",
         # a module's own predict method: its caller sets the grad mode (recbole, speechbrain)
         T + "class Rec(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.emb = nn.Embedding(9, 4)\n"
         "    def predict(self, items):\n        out = []\n        for i in items:\n            out.append(self.emb(i))\n        return out\n",
@@ -211,10 +216,17 @@ class InferenceWithoutNoGrad(Rule):
         return _kept(*_holders(path), loop)
 
     def _module_method(self) -> bool:
-        """A method of an nn.Module subclass: its callers (a trainer's evaluate loop) set the
-        grad mode, as `model.predict(x)` is usually called under no_grad."""
+        """A method of an nn.Module subclass, or of a class that may be one (a base the linter
+        cannot read: kornia's `Module = torch.nn.Module` alias): its callers (a trainer's evaluate
+        loop) set the grad mode, as `model.predict(x)` is usually called under no_grad, and its
+        `forward` may call it on the training path."""
         owner = self.ctx.enclosing(cst.ClassDef)
-        return owner is not None and self.ctx.classes.is_module_class(owner.name.value)
+        if owner is None:
+            return False
+        if self.ctx.classes.is_module_class(owner.name.value):
+            return True
+        instance = self.ctx.oracle.instance_kind(owner)
+        return instance is None or instance.base != OBJECT
 
     def _fix(self, function: cst.FunctionDef):
         no_grad = self.ctx.torch_call("no_grad")

@@ -132,6 +132,11 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
                 return public(_unless_no_tensor(narrowed, merge(self._binding_kind(b) for b in bindings)))
         return public(self._kind(expr, scope, stack))
 
+    def instance_kind(self, cls: cst.ClassDef) -> Kind | None:
+        """What an instance of a class of the file is (a module, some other object), through its
+        bases; None where a base cannot be read."""
+        return public(self._local_instance_kind(cls))
+
     def instance_class(self, expr: cst.CSTNode, stack: Sequence[cst.CSTNode]) -> cst.ClassDef | None:
         """The class whose method `expr` (a `self` parameter) belongs to, if it is one."""
         return self._instance_class(expr, self.scope_at(stack))
