@@ -31,7 +31,9 @@ _DEVICE_MOVES = frozenset({"to", "cuda", "cpu", "xpu", "half", "float", "double"
 # parameters (a state dict's keys and `named_*` names carry the `module.` prefix) or children.
 _WRAPPER_VIEWS = frozenset(
     {"module", "load_state_dict", "state_dict", "named_parameters", "named_buffers", "named_modules",
-     "named_children", "children"}
+     "named_children", "children",
+     # the wrapper's own attributes, which the bare module lacks
+     "device_ids", "output_device", "src_device_obj", "dim", "gather", "scatter", "replicate", "parallel_apply"}
 )
 # Builtins that neither keep the wrapper nor tell it from the module in a way the program relies on
 # (`isinstance(m, nn.DataParallel)` is the unwrapping idiom, which works on the bare module too;
@@ -93,8 +95,8 @@ class DataParallelRule(Rule):
     or attribute as the module argument (it is evaluated on both branches).
 
     There is no fix when the program relies on the wrapper itself, which a single-process run no
-    longer has: `.module` read through any name the wrapper is bound to (or its argument, or an
-    alias), the wrapper handed to a function of the file that reads `.module` of that parameter
+    longer has: `.module` (or the wrapper's own `device_ids`, `output_device`, `dim`, `gather`,
+    ...) read through any name the wrapper is bound to (or its argument, or an alias), the wrapper handed to a function of the file that reads `.module` of that parameter
     or to `getattr(w, "module")` without a default, the wrapper moved to a device after it is
     built, a state dict loaded into it or taken from it (its keys carry the `module.` prefix, the
     bare model's do not; so do `named_parameters()` and the other `named_*` names, and
@@ -218,6 +220,8 @@ class DataParallelRule(Rule):
         Invalid(T + "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                 "        self.body = nn.DataParallel(nn.Linear(2, 2))\n", None),
         Invalid(T + "blocks = nn.ModuleDict()\nblocks['a'] = nn.DataParallel(net)\n", None),
+        # the wrapper's own attributes, which the bare module lacks
+        Invalid(T + "model = nn.Linear(2, 2)\nmodel = nn.DataParallel(model)\nprint(model.device_ids)\n", None),
         # `.module` read through another name the wrapper is bound to
         Invalid(T + "net = nn.Linear(2, 2)\ndp = nn.DataParallel(net)\nprint(dp.module)\n", None),
         Invalid(T + "net = nn.Linear(2, 2)\ndp = nn.DataParallel(net)\nother = dp\nother.module.eval()\n", None),
