@@ -69,6 +69,8 @@ class WholeModelSave(Rule):
     model's constructor, `.to(map_location)` when the load maps it, since mode and device are not
     in a state_dict), `m2.load_state_dict(torch.load(p, weights_only=True))`, and `m2.eval()`
     (the load's own chained calls). A load that already passes `weights_only=True` is left as is.
+    Building `Net(...)` at the load runs its initialisation, which draws from the global random
+    generators: random numbers drawn after the load differ from those of the unfixed program.
 
     The fix edits one file, so it is offered only when every load that could read the checkpoint
     is in that file and rewritten with it:
