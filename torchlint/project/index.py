@@ -486,7 +486,7 @@ class ProjectIndex(Callers):
         if not plain:
             return self._kind_made_from_itself(path, local, values)
         assumed = self._local_kind(path, plain)
-        if assumed is None and plain and all(_is_number(value) for value in plain):
+        if assumed is None and all(_is_number(value) for value in plain):
             return self._sum_from_a_number(path, local, values)
         if assumed is None:
             return None
