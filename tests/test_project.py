@@ -324,6 +324,30 @@ def test_a_factory_choosing_among_module_classes(cli, tmp_path, change, expected
     assert _findings(cli, "run.py") == expected
 
 
+DISTRIBUTION_VAE = (
+    "import torch.nn as nn\nfrom torch.distributions.bernoulli import Bernoulli\n\n\nclass VAE(nn.Module):\n"
+    "    def __init__(self):\n        super().__init__()\n        self.decoder = nn.Linear(2, 4)\n\n"
+    "    def decode(self, z):\n        return Bernoulli(logits=self.decoder(z))\n\n"
+    "    def sample(self, z):\n        return self.decode(z).probs.view(-1, 2, 2)\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL001", 5), ("TL001", 6)]),
+    # another library's distribution, or a decode that may give None: nothing known
+    (("from torch.distributions.bernoulli import Bernoulli", "from pyro.distributions import Bernoulli"), []),
+    (("        return Bernoulli(logits=self.decoder(z))\n", "        if z is None:\n            return None\n"
+      "        return Bernoulli(logits=self.decoder(z))\n"), []),
+])
+def test_a_method_of_another_module_returning_a_torch_distribution(cli, tmp_path, change, expected):
+    (tmp_path / "vae.py").write_text(DISTRIBUTION_VAE.replace(*change))
+    (tmp_path / "main.py").write_text(
+        "import torch\nfrom vae import VAE\n\nmodel = VAE()\nprint(model.sample(torch.ones(1, 2)).data)\n"
+        "print(model.decode(torch.ones(1, 2)).probs.data)\n"
+    )
+    assert _findings(cli, "main.py") == expected
+
+
 TUPLE_BATCHES = (
     "import torch\n\n\ndef load_data(lines, size):\n    data = []\n    inputs = []\n    for line in lines:\n"
     "        inputs.append(line)\n        if len(inputs) == size:\n"

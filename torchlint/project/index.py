@@ -1185,7 +1185,8 @@ class ProjectIndex(Callers):
 
     def method_result(self, cls: ProjectClass, method: str, static_only: bool = False) -> Kind | None:
         """What a method a project class defines itself returns, when every `return` agrees on a
-        tensor, a module or a tuple of tensors (`static_only`: only a static method's)."""
+        tensor, a module, a tuple of tensors, an instance of a project class or a torch
+        distribution (`static_only`: only a static method's)."""
         summary = self.summaries.get(cls.path)
         key = summary.classes[cls.name].methods.get(method) if summary and cls.name in summary.classes else None
         if key is None and not static_only and summary and cls.name in summary.classes:
@@ -1197,6 +1198,8 @@ class ProjectIndex(Callers):
         kind = self.return_kind(ProjectFunction(cls.path, key, f"{cls.display}.{method}"))
         if kind is not None and kind.base == OBJECT and isinstance(kind.cls, ProjectClass):
             return kind  # an instance of a class of the project (`return PPO(policy_net)`; see return_kind)
+        if kind is not None and kind.base == OBJECT and (kind.origin or "").startswith("torch.distributions."):
+            return kind  # `return Bernoulli(logits=x)`: its `.probs`, `.sample()` are tensors
         return kind if kind is not None and kind.base in (TENSOR, MODULE, CONTAINER) else None
 
     def _defined_by_subclasses_only(self, cls: ProjectClass, method: str) -> Kind | None:
