@@ -112,7 +112,9 @@ class TensorDataAttribute(Rule):
       `ema.mul_(d).add_(p)`; a read on another line of the statement keeps a finding of its own
       there, without a fix: the statement's fix drops it): **unsafe**, because it changes which
       operations autograd sees (an update of a leaf that requires grad now needs `no_grad`, and
-      version counters move). The fix needs a name for `torch` bound by an import visible where
+      version counters move), and torch refuses some in-place updates that `.data` allowed: on
+      one of several views a call returned (an output of `.chunk()`/`.split()`/`.unbind()`) and
+      on an inference tensor (made under `torch.inference_mode()`) the fixed statement raises. The fix needs a name for `torch` bound by an import visible where
       the statement stands (a `torch` imported only inside another function does not count);
       without one, and when the statement shares its line with others, there is no fix.
     - An in-place method that changes only the tensor object's flags or shape
