@@ -19,6 +19,10 @@ from torchlint.walk import descendants
 # What a name is where a test has just said it is no tensor (`if not isinstance(v, torch.Tensor):
 # v = v.data`): some other object.
 NOT_A_TENSOR = Kind(OBJECT, origin="not-a-tensor")
+# What passed a type test against a class of unknown kind (`isinstance(a, np.ndarray)`, a class
+# imported in a `try`): maybe no tensor, so no tensor its bindings or annotation claim holds
+# there; what else they say (a module, a guess from its use) stands.
+MAYBE_NOT_A_TENSOR = Kind(OBJECT, origin="maybe-not-a-tensor")
 _TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
 # Class-name fragments that only torch.nn layers have: `classname.find("Conv") != -1` guards a module.
@@ -131,10 +135,11 @@ class Narrowing:
                 kind = merge(self._instance_kind_of_class(option) for option in options)
                 if kind is not None and kind.base in (MODULE, TENSOR):
                     return Kind(kind.base, origin=kind.origin if len(options) == 1 else None)
-                # `left.data if isinstance(left, Affine) else left`, `isinstance(a, np.ndarray)`:
-                # maybe an instance of a class not known to be a tensor (with a `.data` of its
-                # own), whatever the annotation or the callers say; a module stays one
-                return NOT_A_TENSOR
+                # `left.data if isinstance(left, Affine) else left`: an instance of a class known
+                # to be no tensor (with a `.data` of its own), whatever the annotation or the
+                # callers say (a module stays one); `isinstance(a, np.ndarray)`: maybe
+                known = [self._instance_kind_of_class(option) for option in options]
+                return NOT_A_TENSOR if all(option is not None for option in known) else MAYBE_NOT_A_TENSOR
             return None
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
             test.comparisons[0].operator, (cst.Equal, cst.Is)
@@ -145,7 +150,9 @@ class Narrowing:
                 subject = left.args[0].value
                 if isinstance(subject, cst.Name) and subject.value == name:
                     kind = self._instance_kind_of_class(right)
-                    return kind if kind is not None and kind.base in (MODULE, TENSOR) else NOT_A_TENSOR
+                    if kind is not None and kind.base in (MODULE, TENSOR):
+                        return kind
+                    return NOT_A_TENSOR if kind is not None else MAYBE_NOT_A_TENSOR
         if isinstance(test, cst.Call) and self.imports.qualify(test.func) == "torch.is_tensor" and len(test.args) == 1:
             subject = test.args[0].value
             return tensor(False) if isinstance(subject, cst.Name) and subject.value == name else None

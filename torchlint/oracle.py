@@ -19,7 +19,7 @@ import libcst as cst
 from torchlint.analysis import ClassIndex, ImportTable, argument, dotted_name, element_at, method_named, walk_statements
 from torchlint.codemod import names_used
 from torchlint.attributes import AttributeKinds
-from torchlint.narrowing import NOT_A_TENSOR, Narrowing
+from torchlint.narrowing import MAYBE_NOT_A_TENSOR, NOT_A_TENSOR, Narrowing
 from torchlint.stored_items import StoredItems
 from torchlint.local_containers import LocalContainers, added_by_add_module, handed_on, item_added_last, literal_key  # noqa: F401  (literal_key: re-exported)
 from torchlint.usage_evidence import UsageEvidence, is_int_literal
@@ -127,9 +127,12 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             bindings = list(self.scopes.comprehension_bindings(expr.value, stack, scope))
             if bindings:
                 narrowed = self._narrowed(expr.value, scope, stack)
-                if narrowed is not None and narrowed is not NOT_A_TENSOR:
+                if narrowed is not None and narrowed is not NOT_A_TENSOR and narrowed is not MAYBE_NOT_A_TENSOR:
                     return public(narrowed)
-                return public(_unless_no_tensor(narrowed, merge(self._binding_kind(b) for b in bindings)))
+                bound = merge(self._binding_kind(b) for b in bindings)
+                if narrowed is MAYBE_NOT_A_TENSOR:
+                    return public(None if is_kind(bound, TENSOR) else bound)
+                return public(_unless_no_tensor(narrowed, bound))
         return public(self._kind(expr, scope, stack))
 
     def instance_kind(self, cls: cst.ClassDef) -> Kind | None:
@@ -320,6 +323,9 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
             narrowed = self._narrowed(name, scope, at)
             if narrowed is NOT_A_TENSOR:
                 return _unless_no_tensor(narrowed, self._name_kind(name, scope, at, narrow=False))  # (a module stays one)
+            if narrowed is MAYBE_NOT_A_TENSOR:
+                bound = self._name_kind(name, scope, at, narrow=False)
+                return None if is_kind(bound, TENSOR) else bound
             if narrowed is not None:
                 return narrowed
         if bindings is None:
