@@ -324,6 +324,31 @@ def test_a_factory_choosing_among_module_classes(cli, tmp_path, change, expected
     assert _findings(cli, "run.py") == expected
 
 
+ATTRIBUTE_SET_AGAIN = (
+    "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def forward(self, x):\n        return x\n\n\n"
+    "class Doubler:\n    def forward(self, x):\n        return x * 2\n\n\n"
+    "def run(net, x):\n    return net.forward(x)\n\n\n"
+    "class Trainer:\n    def __init__(self, model, aux):\n        self.model = model\n        self.aux = aux\n\n"
+    "    def step(self, x):\n        return run(self.model, x) + run(self.aux, x)\n\n\n"
+    "Trainer(Net(), Net()).step(1)\n"
+)
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), [("TL005", 15)]),
+    # a subclass's `__init__`, or a store after construction, puts a plain object there
+    (("Trainer(Net(), Net()).step(1)\n", "class AuxTrainer(Trainer):\n    def __init__(self, model):\n"
+      "        super().__init__(model, Net())\n        self.aux = Doubler()\n\n\nAuxTrainer(Net()).step(1)\n"), []),
+    (("Trainer(Net(), Net()).step(1)\n", "t = Trainer(Net(), Net())\nt.aux = Doubler()\nt.step(1)\n"), []),
+])
+def test_an_attribute_a_subclass_or_an_outside_store_sets_again(cli, tmp_path, change, expected):
+    """`run(self.aux, x)` in `Trainer.step`: `self` may be a subclass's instance that sets `aux`
+    again, and any instance's `aux` may be set from outside; what the call hands `run` is all of it."""
+    (tmp_path / "train.py").write_text(ATTRIBUTE_SET_AGAIN.replace(*change))
+    (tmp_path / "pyproject.toml").write_text("")
+    assert _findings(cli, "train.py") == expected
+
+
 DISTRIBUTION_VAE = (
     "import torch.nn as nn\nfrom torch.distributions.bernoulli import Bernoulli\n\n\nclass VAE(nn.Module):\n"
     "    def __init__(self):\n        super().__init__()\n        self.decoder = nn.Linear(2, 4)\n\n"

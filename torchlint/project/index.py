@@ -420,7 +420,13 @@ class ProjectIndex(Callers):
         if tag == "call":
             return self._call_kind(path, d)
         if tag == "attr":
-            return self._attribute_kind(self.kind(path, d[1]), d[2])
+            receiver = self.kind(path, d[1])
+            held = self._attribute_kind(receiver, d[2])
+            if held is not None and self._is_own_self(path, d[1]) and isinstance(receiver.cls, ProjectClass):
+                # `self.aux` in a method: `self` may be an instance of a subclass assigning it again
+                overriding = self.overriding_attributes(receiver.cls, d[2])
+                held = merge([held, *overriding]) if overriding else held
+            return held
         if tag == "sub":
             namespace = _looked_up_namespace(self, path, d)
             if namespace is not None and namespace.what == "module":
@@ -746,11 +752,22 @@ class ProjectIndex(Callers):
         return (self.stores_attribute(function.key) or "@.*" in summary.escapes
                 or REDEFINED + function.key in summary.escapes)
 
+    def _is_own_self(self, path: str, local: Descriptor) -> bool:
+        """`self` in a method: the method's first parameter, where it is bound to nothing else."""
+        if local is None or local[0] != "local" or "." not in local[1] or "<locals>" in local[1]:
+            return False
+        function = self._function(path, local[1])
+        return (function is not None and bool(function.params) and function.params[0] == local[2]
+                and "staticmethod" not in function.decorators and len(function.locals.get(local[2], ())) == 1)
+
     def _attribute_kind(self, receiver: Kind | None, attribute: str) -> Kind | None:
         if receiver is not None and isinstance(receiver.cls, ProjectClass) and receiver.base in (MODULE, OBJECT):
             own = self.class_attribute_kind(receiver.cls, attribute)
             if own is not None:
-                return own
+                # (`t.aux = Doubler()` after construction: the instance may hold that too, as the
+                # file's own oracle judges it)
+                outside = self.stored_from_outside(attribute)
+                return merge([own, *outside]) if outside else own
         return attribute_kind(receiver, attribute)
 
     def _iteration_kind(self, path: str, iterated: Descriptor, target_path: tuple[int, ...]) -> Kind | None:
