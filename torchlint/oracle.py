@@ -129,10 +129,7 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
                 narrowed = self._narrowed(expr.value, scope, stack)
                 if narrowed is not None and narrowed is not NOT_A_TENSOR and narrowed is not MAYBE_NOT_A_TENSOR:
                     return public(narrowed)
-                bound = merge(self._binding_kind(b) for b in bindings)
-                if narrowed is MAYBE_NOT_A_TENSOR:
-                    return public(None if is_kind(bound, TENSOR) else bound)
-                return public(_unless_no_tensor(narrowed, bound))
+                return public(_unless_no_tensor(narrowed, merge(self._binding_kind(b) for b in bindings)))
         return public(self._kind(expr, scope, stack))
 
     def instance_kind(self, cls: cst.ClassDef) -> Kind | None:
@@ -321,11 +318,8 @@ class TypeOracle(AttributeKinds, Narrowing, StoredItems, UsageEvidence, LocalCon
         bindings = self.scopes.lookup(name, scope)
         if at is not None and narrow:
             narrowed = self._narrowed(name, scope, at)
-            if narrowed is NOT_A_TENSOR:
+            if narrowed is NOT_A_TENSOR or narrowed is MAYBE_NOT_A_TENSOR:
                 return _unless_no_tensor(narrowed, self._name_kind(name, scope, at, narrow=False))  # (a module stays one)
-            if narrowed is MAYBE_NOT_A_TENSOR:
-                bound = self._name_kind(name, scope, at, narrow=False)
-                return None if is_kind(bound, TENSOR) else bound
             if narrowed is not None:
                 return narrowed
         if bindings is None:
@@ -2210,7 +2204,10 @@ def _is_static_or_classmethod(function: cst.FunctionDef) -> bool:
 
 def _unless_no_tensor(narrowed: Kind | None, bound: Kind | None) -> Kind | None:
     """Where a test has just said a name is no tensor (NOT_A_TENSOR): what its bindings say when
-    that is no tensor either (a module stays a module), else some other object."""
+    that is no tensor either (a module stays a module), else some other object; where it said it
+    may be none (MAYBE_NOT_A_TENSOR): what they say, but for a tensor."""
+    if narrowed is MAYBE_NOT_A_TENSOR:
+        return None if is_kind(bound, TENSOR) else bound
     if narrowed is not NOT_A_TENSOR:
         return bound
     return bound if bound is not None and bound.base != TENSOR else NOT_A_TENSOR
