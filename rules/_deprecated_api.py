@@ -94,6 +94,29 @@ def message(entry: Deprecation, removed: bool, imported: bool = False) -> str:
     return next(candidate for candidate in candidates if len(candidate) <= 100)
 
 
+def _import_targets(module: cst.Module, name: str) -> set[str]:
+    """What the file's imports binding `name` bind it to: `torch` for `import torch` and `import
+    torch.utils.data` alike, `torch.amp.GradScaler` for `from torch.amp import GradScaler`."""
+    targets = set()
+    for node in descendants(module):
+        if isinstance(node, cst.Import):
+            for alias in node.names:
+                dotted = dotted_name(alias.name) or ""
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                    if alias.asname.name.value == name:
+                        targets.add(dotted)
+                elif dotted.split(".")[0] == name:
+                    targets.add(name)
+        elif isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+            module_name = (dotted_name(node.module) or "") if node.module is not None else ""
+            source = "." * len(node.relative) + module_name
+            for alias in node.names:
+                local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else alias.name.value
+                if local == name:
+                    targets.add(f"{source}.{dotted_name(alias.name)}")
+    return targets
+
+
 def _swappable(entry: Deprecation) -> bool:
     """A rename whose replacement keeps the name in another module (`functorch.vmap` →
     `torch.func.vmap`): `from functorch import vmap` becomes `from torch.func import vmap`."""
@@ -152,7 +175,10 @@ class DeprecatedApiRule(Rule):
         if not isinstance(head, cst.Name):
             return False
         bindings = self.ctx.oracle.bindings_of(head.value, self.ctx.stack) or []
-        return sum(1 for binding in bindings if binding.how == "import") > 1
+        if sum(1 for binding in bindings if binding.how == "import") < 2:
+            return False
+        # (two imports of one module, `import torch` and `import torch.utils.data`, are no shim)
+        return len(_import_targets(self.ctx.module, head.value)) > 1
 
     def _in_import_fallback(self) -> bool:
         """Inside `except ImportError` (or `ModuleNotFoundError`): the old name is what older torch

@@ -144,3 +144,10 @@ def test_a_call_of_a_name_imported_in_two_branches_is_left_alone():
     assert [d.line for d in lint_text(shim, "m.py", RULES).diagnostics if d.line == 6] == []
     single = "from torch.cuda.amp import GradScaler\ns = GradScaler(enabled=True)\n"
     assert [d.line for d in lint_text(single, "m.py", RULES).diagnostics] == [1, 2]
+
+
+def test_two_imports_of_one_module_are_no_shim():
+    """`import torch` and `import torch.utils.data` both bind `torch` to torch: its deprecated calls
+    are judged as in any file."""
+    source = "import torch\nimport torch.utils.data\ns = torch.cuda.amp.GradScaler(enabled=False)\n"
+    assert [(d.code, d.line) for d in lint_text(source, "m.py", RULES).diagnostics] == [("TL302", 3)]
