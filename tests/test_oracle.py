@@ -344,6 +344,13 @@ def kinds(source: str) -> list:
                      "        probe(v)\n", "object", id="isinstance-either-against-annotation"),
         pytest.param(HEAD + "def f(v: torch.Tensor):\n    if isinstance(v, torch.Tensor):\n        probe(v)\n", "tensor",
                      id="isinstance-tensor-with-annotation"),
+        # classes not named as such (a tuple in a variable, a union, `type(b)`) say nothing
+        pytest.param(HEAD + "TYPES = (torch.Tensor, nn.Parameter)\ndef f(v: torch.Tensor):\n    if isinstance(v, TYPES):\n"
+                     "        probe(v)\n", "tensor", id="isinstance-tuple-variable-with-annotation"),
+        pytest.param(HEAD + "def f(v: torch.Tensor):\n    if isinstance(v, torch.Tensor | None):\n        probe(v)\n", "tensor",
+                     id="isinstance-union-with-annotation"),
+        pytest.param(HEAD + "def f(v: torch.Tensor, w):\n    if type(v) is type(w):\n        probe(v)\n", "tensor",
+                     id="type-is-type-of-another-with-annotation"),
         pytest.param(HEAD + "from timm.layers import StdConv2d\ndef f(m: nn.Module):\n    if isinstance(m, StdConv2d):\n"
                      "        probe(m)\n", "module", id="isinstance-unknown-class-of-a-module"),  # (a module stays one)
         pytest.param(HEAD + "def f(m):\n    m.named_parameters()\n    probe(m)\n", "module", id="usage-evidence"),

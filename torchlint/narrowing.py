@@ -19,6 +19,8 @@ from torchlint.walk import descendants
 # What a name is where a test has just said it is no tensor (`if not isinstance(v, torch.Tensor):
 # v = v.data`): some other object.
 NOT_A_TENSOR = Kind(OBJECT, origin="not-a-tensor")
+_BUILTIN_CLASSES = frozenset({"dict", "list", "tuple", "set", "frozenset", "str", "bytes", "int", "float", "bool",
+                              "complex", "bytearray", "memoryview", "range", "slice", "type", "object"})
 # What passed a type test against a class of unknown kind (`isinstance(a, np.ndarray)`, a class
 # imported in a `try`): maybe no tensor, so no tensor its bindings or annotation claim holds
 # there; what else they say (a module, a guess from its use) stands.
@@ -139,7 +141,10 @@ class Narrowing:
                 # to be no tensor (with a `.data` of its own), whatever the annotation or the
                 # callers say (a module stays one); `isinstance(a, np.ndarray)`: maybe
                 known = [self._instance_kind_of_class(option) for option in options]
-                return NOT_A_TENSOR if all(option is not None for option in known) else MAYBE_NOT_A_TENSOR
+                if all(option is not None for option in known):
+                    return NOT_A_TENSOR
+                # (only classes named as such: a tuple kept in a variable, `type(b)`, a union say nothing)
+                return MAYBE_NOT_A_TENSOR if all(self._names_a_class(option) for option in options) else None
             return None
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
             test.comparisons[0].operator, (cst.Equal, cst.Is)
@@ -152,13 +157,24 @@ class Narrowing:
                     kind = self._instance_kind_of_class(right)
                     if kind is not None and kind.base in (MODULE, TENSOR):
                         return kind
-                    return NOT_A_TENSOR if kind is not None else MAYBE_NOT_A_TENSOR
+                    if kind is not None:
+                        return NOT_A_TENSOR
+                    return MAYBE_NOT_A_TENSOR if self._names_a_class(right) else None
         if isinstance(test, cst.Call) and self.imports.qualify(test.func) == "torch.is_tensor" and len(test.args) == 1:
             subject = test.args[0].value
             return tensor(False) if isinstance(subject, cst.Name) and subject.value == name else None
         if self._tests_layer_class_name(test, name, scope):
             return Kind(MODULE)
         return None
+
+    def _names_a_class(self, expr: cst.CSTNode) -> bool:
+        """`np.ndarray`, `Box` imported from elsewhere, `dict`: a name a type test gives as a class
+        (an import, a class statement, a builtin), not a variable holding classes or a call."""
+        if not isinstance(expr, (cst.Name, cst.Attribute)):
+            return False
+        if self.imports.qualify(expr) is not None:
+            return True
+        return isinstance(expr, cst.Name) and (expr.value in _BUILTIN_CLASSES or expr.value in self.classes.by_name)
 
     def _tests_layer_class_name(self, test: cst.CSTNode, name: str, scope: Scope) -> bool:
         """`classname.find("Conv") != -1`, `"Linear" in classname`, `classname.startswith("BatchNorm")`,
